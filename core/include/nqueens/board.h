@@ -1,0 +1,54 @@
+// The board types every other header speaks in.
+//
+// A board is the paper's array Q (Grigoryan 2019, section 2): Q[i] is the
+// 1-based column of the queen in row i + 1, and 0 marks an empty row. A
+// *composition* is a board whose queens do not attack each other; a
+// *solution* is a composition with a queen in every row.
+#ifndef NQUEENS_BOARD_H_
+#define NQUEENS_BOARD_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace nqueens {
+
+// Q[i] = column (1..n) of the queen in row i + 1, or kEmptyRow.
+using Columns = std::vector<uint32_t>;
+inline constexpr uint32_t kEmptyRow = 0;
+
+// Largest board the core accepts: rows and columns must fit in uint32_t with
+// room for the diagonal indices r = n + j - i and t = i + j.
+inline constexpr uint64_t kMaxBoardSize = (uint64_t{1} << 31) - 1;
+
+// One queen of the sparse form, both coordinates 1-based.
+struct Queen {
+  uint32_t row = 0;
+  uint32_t column = 0;
+  friend bool operator==(const Queen& a, const Queen& b) {
+    return a.row == b.row && a.column == b.column;
+  }
+};
+
+// Checks n itself: INVALID_ARGUMENT for n == 0, RESOURCE_EXHAUSTED above
+// kMaxBoardSize.
+absl::Status CheckBoardSize(uint64_t n);
+
+// Checks a dense board: its length is n (INVALID_ARGUMENT otherwise) and every
+// column is 0..n (INVALID_ARGUMENT naming the first bad row otherwise). Does
+// not look at attacks; see Validate() for that.
+absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns);
+
+// Builds the dense board from a sparse list. INVALID_ARGUMENT (naming the
+// queen) for a row or column outside 1..n or a row given twice.
+absl::StatusOr<Columns> DenseFromQueens(uint64_t n,
+                                        absl::Span<const Queen> queens);
+
+// The queens of a dense board, in row order.
+std::vector<Queen> QueensFromDense(absl::Span<const uint32_t> columns);
+
+}  // namespace nqueens
+
+#endif  // NQUEENS_BOARD_H_

@@ -1,0 +1,73 @@
+// Every empirical constant of the completion pipeline, in one place, with its
+// source. Defaults reproduce the paper; tests and benchmarks may tune them.
+//
+// Source: E. Grigoryan, "Linear algorithm for solution n-Queens Completion
+// problem", arXiv:1912.05935 (shared/papers/003_*.txt), sections 4.1-4.8 and
+// 7; bounds not printed there come from issue #3 of this project (which quotes
+// the author's code).
+#ifndef NQUEENS_PARAMS_H_
+#define NQUEENS_PARAMS_H_
+
+#include <cstdint>
+
+namespace nqueens {
+
+// b(u) = c3*u^3 + c2*u^2 + c1*u + c0 with u = log10(n).
+struct Cubic {
+  double c3, c2, c1, c0;
+  double operator()(double u) const { return ((c3 * u + c2) * u + c1) * u + c0; }
+};
+
+struct PipelineParams {
+  // --- Base levels (section 4.1): baseLevelX = n - round(bX(log10 n)). ---
+  // The decimal logarithm: with the natural one baseLevel3 falls below
+  // baseLevel2 for large n.
+  uint32_t large_formula_from_n = 30000;
+  Cubic b2_small{12.749568, -46.535838, 120.011829, -89.600272};
+  Cubic b3_small{9.717958, -46.144187, 101.296409, -50.669273};
+  // The printed article has +146.486415u; the minus sign is continuous at
+  // n = 30,000 and is what the author's code uses (issue #3).
+  Cubic b2_large{-0.886344, 56.136743, -146.486415, 227.967782};
+  Cubic b3_large{14.959815, -253.661725, 1584.711376, -3060.691342};
+
+  // --- Regimes (section 4.2). ---
+  // n below this: the finishing stage (blocks 4-5) from the start.
+  uint32_t finish_only_below_n = 50;
+  // n below this (and not finish-only): block 2 or block 4 depending on k.
+  uint32_t random_pairing_from_n = 100;
+
+  // --- Backtracking bounds (section 4.8, issue #3). ---
+  // Repeats of block 5's inner loop from the same outer choice.
+  uint32_t repeat_bound_small_n = 25;  // for n < finish_only_below_n
+  uint32_t repeat_bound = 5;
+  // Restores of the block-3 start before going back to block 1.
+  uint32_t sim_bound3 = 5;
+  // Dead ends in block 5 before going back to block 3.
+  uint32_t sim_bound5 = 100;
+  // Backtracks in all, per run (totSimBound).
+  uint64_t tot_sim_bound = 1000;
+  // Whole restarts from the input composition.
+  uint32_t max_restarts = 10;
+
+  // --- Exact search (beyond the paper, issue #3). ---
+  // The complete search decides compositions with at most this many free rows.
+  uint32_t exact_max_free_rows = 64;
+  // Search nodes the exact search may visit before giving up (UNDECIDED).
+  uint64_t exact_node_budget = 20'000'000;
+  // With at most this many free rows the exact search runs first: it is
+  // cheaper than the heuristic's bookkeeping and decides unsolvable inputs.
+  uint32_t exact_first_max_free_rows = 24;
+};
+
+// The two return points of the pipeline (section 4.1), in queens placed.
+struct BaseLevels {
+  uint32_t level2 = 0;  // randSet&randSet stops here
+  uint32_t level3 = 0;  // rand&rand stops here
+};
+
+// baseLevel2 and baseLevel3 for board size n, clamped to 0..n.
+BaseLevels ComputeBaseLevels(uint32_t n, const PipelineParams& params);
+
+}  // namespace nqueens
+
+#endif  // NQUEENS_PARAMS_H_

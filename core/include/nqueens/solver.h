@@ -1,0 +1,105 @@
+// Completion and solving: the public entry points of the core.
+//
+// Complete() extends a composition to a full solution with the staged
+// pipeline of Grigoryan (2019): randSet&randSet pairing up to baseLevel2,
+// projection and rand&rand up to baseLevel3, then min-risk/min-damage with
+// backtracking to the base levels. When the heuristic gives up, an exact
+// search decides small residual boards; only that search ever answers
+// UNSOLVABLE.
+#ifndef NQUEENS_SOLVER_H_
+#define NQUEENS_SOLVER_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "nqueens/board.h"
+#include "nqueens/params.h"
+#include "nqueens/stop.h"
+
+namespace nqueens {
+
+enum class Outcome {
+  kSolved,      // `columns` holds a full solution extending the input
+  kUnsolvable,  // a complete search proved that no extension exists
+  kUndecided,   // search limits were reached; nothing is claimed
+};
+
+const char* OutcomeName(Outcome outcome);  // "SOLVED", "UNSOLVABLE", ...
+
+// The pipeline's blocks (section 4.2); kExact is the exact search.
+enum class Block : int {
+  kNone = 0,
+  kRandomPairing = 1,  // block 1: randSet&randSet
+  kProjection = 2,     // block 2: projection onto free rows x free columns
+  kRandRand = 3,       // block 3: rand&rand
+  kFinishPrepare = 4,  // block 4: ranking rows by free cells
+  kFinish = 5,         // block 5: min-risk / min-damage with backtracking
+  kExact = 6,          // exact search (beyond the paper)
+};
+inline constexpr int kBlockCount = 7;
+
+struct CompletionLimits {
+  // Backtracks in all before the heuristic gives up (paper: totSimBound).
+  uint64_t max_backtracks = 1000;
+  // Whole restarts from the input composition.
+  uint32_t max_restarts = 10;
+  // Nodes the exact search may visit.
+  uint64_t max_exact_nodes = 20'000'000;
+};
+
+struct CompletionOptions {
+  // Same seed and input give the same output.
+  uint64_t seed = 0;
+  CompletionLimits limits;
+  StopCondition stop;
+  // Tunables; the defaults reproduce the paper.
+  PipelineParams params;
+};
+
+struct CompletionStats {
+  uint64_t seed = 0;
+  uint32_t queens_given = 0;           // k
+  Block start_block = Block::kNone;    // where the run started
+  uint64_t backtracks = 0;             // in all
+  uint64_t restarts = 0;               // whole restarts from the input
+  // Backtracks that returned to each block's start, indexed by Block.
+  std::array<uint64_t, kBlockCount> backtracks_to_block{};
+  // Wall time spent in each block, indexed by Block.
+  std::array<absl::Duration, kBlockCount> time_in_block{};
+  absl::Duration total_time;
+  uint64_t exact_nodes = 0;  // nodes visited by the exact search, if it ran
+};
+
+struct CompletionResult {
+  Outcome outcome = Outcome::kUndecided;
+  Columns columns;  // the full board when kSolved, otherwise empty
+  CompletionStats stats;
+};
+
+// Extends `composition` (dense, n = size) to a full solution.
+// Errors: INVALID_ARGUMENT for a malformed board or attacking queens (the
+// message names the rows and columns); DEADLINE_EXCEEDED or CANCELLED when
+// options.stop fires.
+absl::StatusOr<CompletionResult> Complete(Columns composition,
+                                          const CompletionOptions& options = {});
+
+enum class SolveMethod {
+  kConstructive,  // deterministic explicit construction, O(n)
+  kRandom,        // the completion pipeline from the empty board
+};
+
+// A full solution of the n x n board. n = 2 and n = 3 are UNSOLVABLE (proved
+// by the exact search); every other n is SOLVED.
+absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
+                                       const CompletionOptions& options = {});
+
+// The explicit construction behind kConstructive: a solution for every
+// n >= 4 and n = 1, nullopt for n = 2, 3 (and n = 0).
+std::optional<Columns> ConstructSolution(uint32_t n);
+
+}  // namespace nqueens
+
+#endif  // NQUEENS_SOLVER_H_

@@ -1,0 +1,41 @@
+// The complete search (beyond the paper): a bitset DFS over the free rows x
+// free columns of a composition, fewest-free-cells row first, least-damage
+// value first. It is the only part of the core allowed to answer UNSOLVABLE.
+#ifndef NQUEENS_SRC_EXACT_SEARCH_H_
+#define NQUEENS_SRC_EXACT_SEARCH_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "nqueens/board.h"
+#include "stop_poller.h"
+
+namespace nqueens::internal {
+
+// The most free rows the exact search handles (one 64-bit word per row).
+inline constexpr uint32_t kExactMaxFreeRows = 64;
+
+enum class ExactVerdict { kSolved, kUnsolvable, kBudgetExhausted };
+
+struct ExactResult {
+  ExactVerdict verdict = ExactVerdict::kBudgetExhausted;
+  Columns columns;     // the full board when kSolved
+  uint64_t nodes = 0;  // search nodes visited
+};
+
+// Decides whether `composition` (a valid composition; the caller checked it)
+// extends to a full solution. Requires at most kExactMaxFreeRows free rows
+// (FAILED_PRECONDITION otherwise). Gives up with kBudgetExhausted after
+// `node_budget` nodes; returns the poller's status when it stops.
+absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
+                                          uint64_t node_budget, StopPoller& stop);
+
+// Counts the full solutions extending `composition` (same preconditions).
+// Exhaustive: used by tests to check the engine against known counts.
+absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition,
+                                          StopPoller& stop);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_EXACT_SEARCH_H_

@@ -1,0 +1,48 @@
+// Moving a board through the streaming RPCs: splitting it into BoardChunks
+// and reassembling it with the ordering rules of the API (chunks in row
+// order, no gaps, no overlaps, at most kMaxChunkSize values each).
+#ifndef NQUEENS_WIRE_CHUNKS_H_
+#define NQUEENS_WIRE_CHUNKS_H_
+
+#include <cstdint>
+#include <functional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "nqueens/board.h"
+#include "nqueens/v1/nqueens.pb.h"
+
+namespace nqueens::wire {
+
+inline constexpr uint32_t kMaxChunkSize = 65536;
+
+// 0 means kMaxChunkSize; larger values are clamped to it.
+uint32_t EffectiveChunkSize(uint32_t requested);
+
+// Calls `emit` for consecutive chunks covering `columns`; stops at the first
+// false return (the peer went away) and returns false then.
+bool ForEachChunk(absl::Span<const uint32_t> columns, uint32_t chunk_size,
+                  const std::function<bool(const nqueens::v1::BoardChunk&)>& emit);
+
+// Rebuilds a dense board of n rows from chunks.
+class ChunkAssembler {
+ public:
+  explicit ChunkAssembler(uint64_t n);
+  // INVALID_ARGUMENT when the chunk does not start where the previous one
+  // ended (naming both offsets), is larger than kMaxChunkSize, runs past row
+  // n, or holds a column above n (naming the row).
+  absl::Status Add(const nqueens::v1::BoardChunk& chunk);
+  bool received_any() const { return next_offset_ > 0; }
+  // INVALID_ARGUMENT unless chunks covered all n rows.
+  absl::StatusOr<Columns> Finish() &&;
+
+ private:
+  uint64_t n_;
+  uint64_t next_offset_ = 0;
+  Columns columns_;
+};
+
+}  // namespace nqueens::wire
+
+#endif  // NQUEENS_WIRE_CHUNKS_H_
