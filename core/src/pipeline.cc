@@ -1,1 +1,240 @@
-// placeholder
+// Complete(): chains the stages and owns the backtracking policy between the
+// base levels (Grigoryan 2019, sections 4.1-4.2), then falls back to the exact
+// search when the heuristic gives up.
+//
+// Levels: baseLevel1 is the input; block 1 runs from it to baseLevel2;
+// block 2 projects; block 3 runs to baseLevel3; blocks 4-5 finish. A dead end
+// returns to the start of the block it happened in, or further down once that
+// block's bound is spent (simBound3 block-3 restores, then block 1 again).
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "exact_search.h"
+#include "nqueens/validate.h"
+#include "stages.h"
+
+namespace nqueens {
+namespace {
+
+using internal::BacktrackBudget;
+using internal::BlockClock;
+using internal::BoardState;
+using internal::FinishBounds;
+using internal::Rng;
+using internal::StageResult;
+using internal::StopPoller;
+using internal::SubBoard;
+
+// Where a run starts (section 4.2).
+Block StartBlock(uint32_t n, uint32_t k, const BaseLevels& levels,
+                 const PipelineParams& params) {
+  if (n < params.finish_only_below_n) return Block::kFinishPrepare;
+  if (k >= levels.level3) return Block::kFinishPrepare;
+  if (n < params.random_pairing_from_n || k >= levels.level2) return Block::kProjection;
+  return Block::kRandomPairing;
+}
+
+// One heuristic run from the input, within one backtrack budget.
+class Run {
+ public:
+  Run(const Columns& input, const CompletionOptions& options, Block start,
+      Rng& rng, StopPoller& stop, CompletionStats& stats)
+      : input_(input),
+        params_(options.params),
+        start_(start),
+        levels_(ComputeBaseLevels(static_cast<uint32_t>(input.size()), params_)),
+        rng_(rng),
+        stop_(stop),
+        stats_(stats),
+        budget_(stats, params_.tot_sim_bound) {}
+
+  // kReached leaves the solution in `solution`.
+  StageResult Go(Columns& solution) {
+    while (!budget_.Exhausted()) {
+      BoardState state(input_);
+      std::vector<uint32_t> rows = state.FreeRows();
+      std::vector<uint32_t> columns = state.FreeColumns();
+      if (start_ == Block::kRandomPairing) {
+        BlockClock clock(stats_, Block::kRandomPairing);
+        const StageResult result =
+            RandomPairing(state, levels_.level2, rng_, stop_, rows, columns);
+        if (result == StageResult::kStopped) return result;
+        if (result == StageResult::kDeadEnd) {
+          budget_.Record(Block::kRandomPairing);
+          continue;
+        }
+      }
+      std::sort(columns.begin(), columns.end());  // SubBoard looks columns up
+      const StageResult result = start_ == Block::kFinishPrepare
+                                     ? FinishFrom(state, std::move(rows), std::move(columns))
+                                     : ProjectAndFill(state, std::move(rows), std::move(columns));
+      if (result == StageResult::kReached) solution = std::move(state).TakeColumns();
+      if (result != StageResult::kDeadEnd || budget_.Exhausted()) return result;
+      budget_.Record(Block::kRandomPairing);  // simBound3 spent: back to block 1
+    }
+    return StageResult::kDeadEnd;
+  }
+
+ private:
+  // Blocks 2-5. kDeadEnd sends the run back to block 1 (or gives up when the
+  // run started at block 2 and the budget is spent).
+  StageResult ProjectAndFill(BoardState& state, std::vector<uint32_t> rows,
+                             std::vector<uint32_t> columns) {
+    std::optional<SubBoard> projected;
+    {
+      BlockClock clock(stats_, Block::kProjection);
+      projected.emplace(state, std::move(rows), std::move(columns));
+    }
+    const uint32_t target_live_rows = state.n() - std::max(levels_.level3, state.queens());
+    for (uint32_t restore = 0;; ++restore) {
+      if (start_ == Block::kRandomPairing && restore >= params_.sim_bound3) {
+        return StageResult::kDeadEnd;
+      }
+      SubBoard filled = *projected;
+      StageResult result;
+      {
+        BlockClock clock(stats_, Block::kRandRand);
+        result = projected->HasDeadRow()
+                     ? StageResult::kDeadEnd
+                     : RandRand(filled, target_live_rows, rng_, stop_);
+      }
+      if (result == StageResult::kReached) {
+        result = FinishOn(filled, state);
+      }
+      if (result != StageResult::kDeadEnd) return result;
+      if (!budget_.Record(Block::kRandRand)) return StageResult::kDeadEnd;
+    }
+  }
+
+  // Blocks 4-5 on the board left by block 3; writes both blocks' queens.
+  StageResult FinishOn(const SubBoard& filled, BoardState& state) {
+    std::optional<SubBoard> finishing;
+    {
+      BlockClock clock(stats_, Block::kFinishPrepare);
+      finishing.emplace(filled.Compact());
+    }
+    const StageResult result = RunFinish(*finishing);
+    if (result == StageResult::kReached) {
+      filled.WriteTo(state);
+      finishing->WriteTo(state);
+    }
+    return result;
+  }
+
+  // Blocks 4-5 straight from the input: every dead end returns to block 4.
+  StageResult FinishFrom(BoardState& state, std::vector<uint32_t> rows,
+                         std::vector<uint32_t> columns) {
+    std::optional<SubBoard> projected;
+    {
+      BlockClock clock(stats_, Block::kFinishPrepare);
+      projected.emplace(state, std::move(rows), std::move(columns));
+    }
+    while (true) {
+      SubBoard finishing = *projected;
+      const StageResult result = RunFinish(finishing);
+      if (result == StageResult::kReached) finishing.WriteTo(state);
+      if (result != StageResult::kDeadEnd) return result;
+      if (!budget_.Record(Block::kFinishPrepare)) return StageResult::kDeadEnd;
+    }
+  }
+
+  StageResult RunFinish(SubBoard& board) {
+    BlockClock clock(stats_, Block::kFinish);
+    const uint32_t n = static_cast<uint32_t>(input_.size());
+    const FinishBounds bounds{
+        n < params_.finish_only_below_n ? params_.repeat_bound_small_n : params_.repeat_bound,
+        params_.sim_bound5};
+    return Finish(board, bounds, rng_, stop_, budget_);
+  }
+
+  const Columns& input_;
+  const PipelineParams& params_;
+  const Block start_;
+  const BaseLevels levels_;
+  Rng& rng_;
+  StopPoller& stop_;
+  CompletionStats& stats_;
+  BacktrackBudget budget_;
+};
+
+uint32_t CountQueens(const Columns& columns) {
+  return static_cast<uint32_t>(columns.size() -
+                               std::count(columns.begin(), columns.end(), kEmptyRow));
+}
+
+// The exact search on the original input. nullopt when it cannot decide.
+absl::StatusOr<std::optional<CompletionResult>> Decide(const Columns& input,
+                                                       const PipelineParams& params,
+                                                       StopPoller& stop,
+                                                       CompletionStats& stats) {
+  BlockClock clock(stats, Block::kExact);
+  absl::StatusOr<internal::ExactResult> exact =
+      internal::ExactComplete(input, params.exact_node_budget, stop);
+  if (!exact.ok()) return exact.status();
+  stats.exact_nodes += exact->nodes;
+  switch (exact->verdict) {
+    case internal::ExactVerdict::kSolved:
+      return CompletionResult{Outcome::kSolved, std::move(exact->columns), {}};
+    case internal::ExactVerdict::kUnsolvable:
+      return CompletionResult{Outcome::kUnsolvable, {}, {}};
+    case internal::ExactVerdict::kBudgetExhausted:
+      break;
+  }
+  return std::nullopt;
+}
+
+// Heuristic runs, then the exact search where it applies, then restarts.
+absl::StatusOr<CompletionResult> Search(const Columns& input,
+                                        const CompletionOptions& options,
+                                        StopPoller& stop, CompletionStats& stats) {
+  const uint32_t n = static_cast<uint32_t>(input.size());
+  const PipelineParams& params = options.params;
+  const uint32_t free_rows = n - stats.queens_given;
+  stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
+  Rng rng(options.seed);
+  bool exact_tried = false;
+  for (uint32_t run = 0;; ++run) {
+    Columns solution;
+    Run heuristic(input, options, stats.start_block, rng, stop, stats);
+    const StageResult result = heuristic.Go(solution);
+    if (result == StageResult::kStopped) return stop.status();
+    if (result == StageResult::kReached) {
+      return CompletionResult{Outcome::kSolved, std::move(solution), {}};
+    }
+    if (!exact_tried && free_rows <= params.exact_max_free_rows &&
+        free_rows <= internal::kExactMaxFreeRows) {
+      exact_tried = true;
+      absl::StatusOr<std::optional<CompletionResult>> decided =
+          Decide(input, params, stop, stats);
+      if (!decided.ok()) return decided.status();
+      if (decided->has_value()) return std::move(**decided);
+    }
+    if (run >= params.max_restarts) return CompletionResult{};  // kUndecided
+    ++stats.restarts;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<CompletionResult> Complete(Columns composition,
+                                          const CompletionOptions& options) {
+  const absl::Time start = absl::Now();
+  if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
+  if (absl::Status status = CheckComposition(composition); !status.ok()) return status;
+  CompletionStats stats;
+  stats.seed = options.seed;
+  stats.queens_given = CountQueens(composition);
+  StopPoller stop(options.stop);
+  absl::StatusOr<CompletionResult> result =
+      stats.queens_given == composition.size()
+          ? CompletionResult{Outcome::kSolved, composition, {}}
+          : Search(composition, options, stop, stats);
+  if (!result.ok()) return result.status();
+  stats.total_time = absl::Now() - start;
+  result->stats = stats;
+  return result;
+}
+
+}  // namespace nqueens

@@ -50,9 +50,6 @@ class Rng {
     }
   }
 
-  // A seed for a derived stream (each restart gets its own).
-  uint64_t Fork() { return Next() ^ 0x9e3779b97f4a7c15ULL; }
-
  private:
   static uint64_t SplitMix64(uint64_t& x) {
     uint64_t z = (x += 0x9e3779b97f4a7c15ULL);

@@ -44,19 +44,18 @@ struct PipelineParams {
   uint32_t sim_bound3 = 5;
   // Dead ends in block 5 before going back to block 3.
   uint32_t sim_bound5 = 100;
-  // Backtracks in all, per run (totSimBound).
+  // Backtracks in all, per run (totSimBound). The RPCs' max_backtracks.
   uint64_t tot_sim_bound = 1000;
-  // Whole restarts from the input composition.
+  // Whole restarts from the input composition after the first run, when the
+  // exact search cannot decide the input. The RPCs' max_restarts.
   uint32_t max_restarts = 10;
 
   // --- Exact search (beyond the paper, issue #3). ---
   // The complete search decides compositions with at most this many free rows.
   uint32_t exact_max_free_rows = 64;
   // Search nodes the exact search may visit before giving up (UNDECIDED).
+  // The RPCs' max_exact_nodes.
   uint64_t exact_node_budget = 20'000'000;
-  // With at most this many free rows the exact search runs first: it is
-  // cheaper than the heuristic's bookkeeping and decides unsolvable inputs.
-  uint32_t exact_first_max_free_rows = 24;
 };
 
 // The two return points of the pipeline (section 4.1), in queens placed.

@@ -41,21 +41,12 @@ enum class Block : int {
 };
 inline constexpr int kBlockCount = 7;
 
-struct CompletionLimits {
-  // Backtracks in all before the heuristic gives up (paper: totSimBound).
-  uint64_t max_backtracks = 1000;
-  // Whole restarts from the input composition.
-  uint32_t max_restarts = 10;
-  // Nodes the exact search may visit.
-  uint64_t max_exact_nodes = 20'000'000;
-};
-
 struct CompletionOptions {
   // Same seed and input give the same output.
   uint64_t seed = 0;
-  CompletionLimits limits;
   StopCondition stop;
-  // Tunables; the defaults reproduce the paper.
+  // Every tunable, search limits included (tot_sim_bound, max_restarts,
+  // exact_node_budget); the defaults reproduce the paper.
   PipelineParams params;
 };
 

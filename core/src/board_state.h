@@ -1,0 +1,54 @@
+// The whole board as the pipeline's first stages see it (Grigoryan 2019,
+// section 3): the array Q plus one control bit per column and per diagonal.
+// The n x n matrix itself is never stored.
+#ifndef NQUEENS_SRC_BOARD_STATE_H_
+#define NQUEENS_SRC_BOARD_STATE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "bit_array.h"
+#include "nqueens/board.h"
+
+namespace nqueens::internal {
+
+class BoardState {
+ public:
+  // `composition` must be a valid composition (checked by the caller).
+  explicit BoardState(Columns composition);
+
+  uint32_t n() const { return n_; }
+  uint32_t queens() const { return queens_; }
+  const Columns& columns() const { return columns_; }
+  Columns TakeColumns() && { return std::move(columns_); }
+
+  bool RowEmpty(uint32_t row) const { return columns_[row - 1] == kEmptyRow; }
+  bool ColumnFree(uint32_t column) const { return !column_used_.Test(column); }
+  // Both diagonals through (row, column) are free; rows and columns 1-based.
+  bool DiagonalsFree(uint32_t row, uint32_t column) const {
+    return !diagonal_used_.Test(n_ + column - row) &&
+           !anti_diagonal_used_.Test(row + column);
+  }
+  bool CellFree(uint32_t row, uint32_t column) const {
+    return RowEmpty(row) && ColumnFree(column) && DiagonalsFree(row, column);
+  }
+
+  // Puts a queen on a free cell.
+  void Place(uint32_t row, uint32_t column);
+
+  // Empty rows and unused columns, ascending.
+  std::vector<uint32_t> FreeRows() const;
+  std::vector<uint32_t> FreeColumns() const;
+
+ private:
+  uint32_t n_;
+  uint32_t queens_ = 0;
+  Columns columns_;
+  BitArray column_used_;         // index: column, 1..n
+  BitArray diagonal_used_;       // index: r = n + column - row, 1..2n-1
+  BitArray anti_diagonal_used_;  // index: t = row + column, 2..2n
+};
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_BOARD_STATE_H_
