@@ -41,6 +41,7 @@ uint32_t PickMinRiskRow(const SubBoard& board, Rng& rng) {
 // Min-damage cell of `row`: a random one of the first two cells (in column
 // order) with the least damage when several tie.
 uint32_t PickMinDamageCell(const SubBoard& board, uint32_t row, Rng& rng) {
+  if (board.FreeCount(row) == 1) return board.NthFreeCell(row, 0);  // no choice
   uint32_t best_damage = SubBoard::kNone;
   uint32_t first[2] = {};
   uint32_t ties = 0;

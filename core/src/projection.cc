@@ -7,9 +7,22 @@
 
 namespace nqueens::internal {
 
+ColumnIndex::ColumnIndex(uint32_t n, const std::vector<uint32_t>& sorted_columns)
+    : n_(n), members_(n / 64 + 1, 0), rank_(members_.size(), 0) {
+  for (uint32_t column : sorted_columns) members_[column >> 6] |= uint64_t{1} << (column & 63);
+  uint32_t before = 0;
+  for (size_t word = 0; word < members_.size(); ++word) {
+    rank_[word] = before;
+    before += static_cast<uint32_t>(__builtin_popcountll(members_[word]));
+  }
+}
+
 SubBoard::SubBoard(const BoardState& state, std::vector<uint32_t> rows,
                    std::vector<uint32_t> columns)
-    : n_(state.n()), rows_(std::move(rows)), columns_(std::move(columns)) {
+    : n_(state.n()),
+      rows_(std::move(rows)),
+      columns_(std::move(columns)),
+      column_index_(std::make_shared<ColumnIndex>(n_, columns_)) {
   Allocate(static_cast<uint32_t>(rows_.size()));
   for (uint32_t row = 0; row < rows_.size(); ++row) {
     for (uint32_t column = 0; column < columns_.size(); ++column) {
@@ -39,6 +52,7 @@ SubBoard SubBoard::Compact() const {
       compact.rows_.push_back(rows_[row]);
     }
   }
+  compact.column_index_ = std::make_shared<ColumnIndex>(n_, compact.columns_);
   compact.Allocate(static_cast<uint32_t>(kept_rows.size()));
   for (uint32_t row = 0; row < kept_rows.size(); ++row) {
     for (uint32_t column = 0; column < kept_columns.size(); ++column) {
@@ -111,14 +125,6 @@ uint32_t SubBoard::NthFreeCell(uint32_t row, uint32_t k) const {
   }
 }
 
-uint32_t SubBoard::IndexOfColumn(int64_t column) const {
-  if (column < 1 || column > n_) return kNone;
-  const auto it = std::lower_bound(columns_.begin(), columns_.end(),
-                                   static_cast<uint32_t>(column));
-  if (it == columns_.end() || *it != column) return kNone;
-  return static_cast<uint32_t>(it - columns_.begin());
-}
-
 template <typename Visit>
 void SubBoard::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
                                    uint32_t column, Visit visit) const {
@@ -126,8 +132,8 @@ void SubBoard::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
   const int64_t shift = int64_t{rows_[row]} - rows_[from_row];
   const int64_t original = columns_[column];
   for (int64_t target : {original + shift, original - shift}) {
-    const uint32_t index = IndexOfColumn(target);
-    if (index != kNone) visit(index);
+    const uint32_t index = column_index_->Find(target);
+    if (index != ColumnIndex::kAbsent) visit(index);
   }
 }
 

@@ -12,11 +12,36 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "board_state.h"
 
 namespace nqueens::internal {
+
+// Maps an original column (1..n) to its index among a sorted set of columns
+// in O(1): one bit per board column plus a running count per 64-bit word, so
+// about 0.19 bytes per board row. Immutable once built; SubBoard copies share
+// it.
+class ColumnIndex {
+ public:
+  static constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
+
+  ColumnIndex(uint32_t n, const std::vector<uint32_t>& sorted_columns);
+  // Index of `column` in the set, or kAbsent (also for columns outside 1..n).
+  uint32_t Find(int64_t column) const {
+    if (column < 1 || column > n_) return kAbsent;
+    const uint64_t word = members_[column >> 6];
+    const uint64_t bit = uint64_t{1} << (column & 63);
+    if ((word & bit) == 0) return kAbsent;
+    return rank_[column >> 6] + static_cast<uint32_t>(__builtin_popcountll(word & (bit - 1)));
+  }
+
+ private:
+  uint32_t n_;
+  std::vector<uint64_t> members_;  // bit c: column c is in the set
+  std::vector<uint32_t> rank_;     // members in the words before this one
+};
 
 class SubBoard {
  public:
@@ -62,8 +87,6 @@ class SubBoard {
   void SetFree(uint32_t row, uint32_t column);
   void CloseCell(uint32_t row, uint32_t column);
   void RemoveLive(uint32_t row);
-  // Index of original column `column` here, or kNone.
-  uint32_t IndexOfColumn(int64_t column) const;
   // The two cells of `row` on the diagonals through (from_row, column).
   template <typename Visit>
   void ForEachDiagonalCell(uint32_t row, uint32_t from_row, uint32_t column,
@@ -72,6 +95,7 @@ class SubBoard {
   uint32_t n_ = 0;                // size of the full board
   std::vector<uint32_t> rows_;    // original row of each row here
   std::vector<uint32_t> columns_; // original column of each column, ascending
+  std::shared_ptr<const ColumnIndex> column_index_;  // original column -> index
   uint32_t words_per_row_ = 0;
   std::vector<uint64_t> free_;    // bit (row, column): the cell is free
   std::vector<uint32_t> free_count_;         // free cells per row
