@@ -1,1 +1,78 @@
-// placeholder
+#include <optional>
+#include <utility>
+
+#include "absl/time/clock.h"
+#include "exact_search.h"
+#include "nqueens/solver.h"
+#include "stop_poller.h"
+
+namespace nqueens {
+namespace {
+
+// n = 2 and n = 3 have no solution; the exact search proves it on the empty
+// board rather than the code asserting it.
+absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const CompletionOptions& options) {
+  const absl::Time start = absl::Now();
+  internal::StopPoller stop(options.stop);
+  absl::StatusOr<internal::ExactResult> exact =
+      internal::ExactComplete(Columns(n, kEmptyRow), options.params.exact_node_budget, stop);
+  if (!exact.ok()) return exact.status();
+  CompletionResult result;
+  switch (exact->verdict) {
+    case internal::ExactVerdict::kSolved:
+      result.outcome = Outcome::kSolved;
+      result.columns = std::move(exact->columns);
+      break;
+    case internal::ExactVerdict::kUnsolvable:
+      result.outcome = Outcome::kUnsolvable;
+      break;
+    case internal::ExactVerdict::kBudgetExhausted:
+      result.outcome = Outcome::kUndecided;
+      break;
+  }
+  result.stats.seed = options.seed;
+  result.stats.start_block = Block::kExact;
+  result.stats.exact_nodes = exact->nodes;
+  result.stats.total_time = absl::Now() - start;
+  result.stats.time_in_block[static_cast<int>(Block::kExact)] = result.stats.total_time;
+  return result;
+}
+
+CompletionResult SolveByConstruction(uint32_t n, const CompletionOptions& options) {
+  const absl::Time start = absl::Now();
+  CompletionResult result;
+  result.outcome = Outcome::kSolved;
+  result.columns = *ConstructSolution(n);
+  result.stats.seed = options.seed;
+  result.stats.total_time = absl::Now() - start;
+  return result;
+}
+
+}  // namespace
+
+const char* OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kSolved:
+      return "SOLVED";
+    case Outcome::kUnsolvable:
+      return "UNSOLVABLE";
+    case Outcome::kUndecided:
+      return "UNDECIDED";
+  }
+  return "UNKNOWN";
+}
+
+absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
+                                       const CompletionOptions& options) {
+  if (absl::Status status = CheckBoardSize(n); !status.ok()) return status;
+  if (n == 2 || n == 3) return SolveByExactSearch(n, options);
+  switch (method) {
+    case SolveMethod::kConstructive:
+      return SolveByConstruction(n, options);
+    case SolveMethod::kRandom:
+      return Complete(Columns(n, kEmptyRow), options);
+  }
+  return absl::InvalidArgumentError("unknown solve method");
+}
+
+}  // namespace nqueens

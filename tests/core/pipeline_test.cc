@@ -1,0 +1,264 @@
+// Complete(): every answer is checked by the validator and, for small boards,
+// against a brute-force search written here independently of the core.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "nqueens/params.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+
+namespace nqueens {
+namespace {
+
+// Row-by-row backtracking: does `board` extend to a full solution?
+bool BruteForceExtends(Columns& board, uint32_t row = 0) {
+  const uint32_t n = static_cast<uint32_t>(board.size());
+  if (row == n) return true;
+  if (board[row] != kEmptyRow) return BruteForceExtends(board, row + 1);
+  for (uint32_t column = 1; column <= n; ++column) {
+    bool free = true;
+    for (uint32_t other = 0; other < n && free; ++other) {
+      const uint32_t c = board[other];
+      if (c == kEmptyRow) continue;
+      const int64_t dr = int64_t{other} - row, dc = int64_t{c} - column;
+      free = c != column && dr != dc && dr != -dc;
+    }
+    if (!free) continue;
+    board[row] = column;
+    const bool extends = BruteForceExtends(board, row + 1);
+    board[row] = kEmptyRow;
+    if (extends) return true;
+  }
+  return false;
+}
+
+// k random rows of `solution`: a composition that extends by construction.
+Columns KeepRandomRows(const Columns& solution, uint32_t k, std::mt19937_64& random) {
+  std::vector<uint32_t> rows(solution.size());
+  for (uint32_t i = 0; i < rows.size(); ++i) rows[i] = i;
+  std::shuffle(rows.begin(), rows.end(), random);
+  Columns composition(solution.size(), kEmptyRow);
+  for (uint32_t i = 0; i < k; ++i) composition[rows[i]] = solution[rows[i]];
+  return composition;
+}
+
+// Checks a SOLVED result: a full valid board that keeps every input queen.
+void ExpectSolutionExtending(const CompletionResult& result, const Columns& input) {
+  ASSERT_EQ(result.outcome, Outcome::kSolved);
+  absl::StatusOr<ValidationReport> report = Validate(result.columns);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_TRUE(report->complete) << "n=" << input.size();
+  ASSERT_EQ(result.columns.size(), input.size());
+  for (size_t row = 0; row < input.size(); ++row) {
+    if (input[row] != kEmptyRow) {
+      ASSERT_EQ(result.columns[row], input[row]) << "row " << row + 1;
+    }
+  }
+}
+
+CompletionOptions Seeded(uint64_t seed) {
+  CompletionOptions options;
+  options.seed = seed;
+  return options;
+}
+
+class CompletePositiveTest : public testing::TestWithParam<uint32_t> {};
+
+TEST_P(CompletePositiveTest, CompletesCompositionsTakenFromSolutions) {
+  const uint32_t n = GetParam();
+  std::mt19937_64 random(n);
+  // Two different solutions to draw compositions from.
+  std::vector<Columns> solutions = {*ConstructSolution(n)};
+  absl::StatusOr<CompletionResult> random_solution = Solve(n, SolveMethod::kRandom, Seeded(n));
+  ASSERT_TRUE(random_solution.ok()) << random_solution.status();
+  ExpectSolutionExtending(*random_solution, Columns(n, kEmptyRow));
+  solutions.push_back(random_solution->columns);
+  const int trials = n <= 1000 ? 40 : 6;
+  for (int trial = 0; trial < trials; ++trial) {
+    const uint32_t k = std::uniform_int_distribution<uint32_t>(0, n - 1)(random);
+    const Columns input = KeepRandomRows(solutions[trial % 2], k, random);
+    absl::StatusOr<CompletionResult> result = Complete(input, Seeded(trial));
+    ASSERT_TRUE(result.ok()) << result.status();
+    ExpectSolutionExtending(*result, input);
+    EXPECT_EQ(result->stats.queens_given, k);
+  }
+}
+
+// Every regime of section 4.2: finish only, block 2 or 4, and blocks 1-5.
+INSTANTIATE_TEST_SUITE_P(Sizes, CompletePositiveTest,
+                         testing::Values(4u, 5u, 8u, 12u, 20u, 49u, 50u, 64u, 99u, 100u,
+                                         150u, 500u, 1000u, 5000u, 40000u));
+
+TEST(CompleteTest, VerdictsMatchBruteForceOnSmallBoards) {
+  std::mt19937_64 random(7);
+  int unsolvable = 0;
+  for (uint32_t n = 1; n <= 10; ++n) {
+    for (int trial = 0; trial < 150; ++trial) {
+      // Random non-attacking queens, not necessarily extendable.
+      Columns input(n, kEmptyRow);
+      const uint32_t attempts = std::uniform_int_distribution<uint32_t>(0, n)(random);
+      for (uint32_t a = 0; a < attempts; ++a) {
+        const uint32_t row = std::uniform_int_distribution<uint32_t>(0, n - 1)(random);
+        const uint32_t column = std::uniform_int_distribution<uint32_t>(1, n)(random);
+        if (input[row] != kEmptyRow) continue;
+        input[row] = column;
+        if (!CheckComposition(input).ok()) input[row] = kEmptyRow;
+      }
+      Columns scratch = input;
+      const bool extends = BruteForceExtends(scratch);
+      absl::StatusOr<CompletionResult> result = Complete(input, Seeded(trial));
+      ASSERT_TRUE(result.ok()) << result.status();
+      if (extends) {
+        ExpectSolutionExtending(*result, input);
+      } else {
+        EXPECT_EQ(result->outcome, Outcome::kUnsolvable) << "n=" << n;
+        ++unsolvable;
+      }
+    }
+  }
+  EXPECT_GT(unsolvable, 0);  // the sample did exercise the negative side
+}
+
+TEST(CompleteTest, SameSeedSameAnswer) {
+  const uint32_t n = 2000;
+  std::mt19937_64 random(3);
+  absl::StatusOr<CompletionResult> source = Solve(n, SolveMethod::kRandom, Seeded(3));
+  ASSERT_TRUE(source.ok());
+  ExpectSolutionExtending(*source, Columns(n, kEmptyRow));
+  for (uint32_t k : {0u, 1000u, 1900u}) {
+    const Columns input = KeepRandomRows(source->columns, k, random);
+    absl::StatusOr<CompletionResult> first = Complete(input, Seeded(42));
+    absl::StatusOr<CompletionResult> second = Complete(input, Seeded(42));
+    ASSERT_TRUE(first.ok() && second.ok());
+    ExpectSolutionExtending(*first, input);
+    EXPECT_EQ(first->columns, second->columns);
+    EXPECT_EQ(first->stats.backtracks, second->stats.backtracks);
+    EXPECT_EQ(first->stats.seed, 42u);
+  }
+}
+
+TEST(CompleteTest, StartsInTheBlockOfItsRegime) {
+  const PipelineParams params;
+  const BaseLevels levels = ComputeBaseLevels(1000, params);
+  std::mt19937_64 random(5);
+  const Columns solution = *ConstructSolution(1000);
+  const struct {
+    uint32_t k;
+    Block block;
+  } cases[] = {{0, Block::kRandomPairing},
+               {levels.level2, Block::kProjection},
+               {levels.level3, Block::kFinishPrepare}};
+  for (const auto& c : cases) {
+    absl::StatusOr<CompletionResult> result =
+        Complete(KeepRandomRows(solution, c.k, random), Seeded(1));
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->stats.start_block, c.block) << "k=" << c.k;
+  }
+  absl::StatusOr<CompletionResult> small = Complete(Columns(30, kEmptyRow), Seeded(1));
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(small->stats.start_block, Block::kFinishPrepare);
+  absl::StatusOr<CompletionResult> turbulent = Complete(Columns(60, kEmptyRow), Seeded(1));
+  ASSERT_TRUE(turbulent.ok());
+  EXPECT_EQ(turbulent->stats.start_block, Block::kProjection);
+}
+
+TEST(CompleteTest, StatisticsAddUp) {
+  absl::StatusOr<CompletionResult> result = Complete(Columns(3000, kEmptyRow), Seeded(9));
+  ASSERT_TRUE(result.ok());
+  uint64_t per_block = 0;
+  absl::Duration in_blocks;
+  for (int block = 0; block < kBlockCount; ++block) {
+    per_block += result->stats.backtracks_to_block[block];
+    in_blocks += result->stats.time_in_block[block];
+  }
+  EXPECT_EQ(per_block, result->stats.backtracks);
+  EXPECT_LE(in_blocks, result->stats.total_time);
+  EXPECT_GT(result->stats.time_in_block[static_cast<int>(Block::kRandomPairing)],
+            absl::ZeroDuration());
+}
+
+TEST(CompleteTest, FullBoardIsReturnedAsItIs) {
+  const Columns solution = *ConstructSolution(10);
+  absl::StatusOr<CompletionResult> result = Complete(solution);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->outcome, Outcome::kSolved);
+  EXPECT_EQ(result->columns, solution);
+}
+
+TEST(CompleteTest, SmallSetsOfQueensAlwaysComplete) {
+  // Any n/60 non-attacking queens extend (Glock, Munha Correia, Sudakov 2022).
+  std::mt19937_64 random(11);
+  for (uint32_t n : {600u, 3000u}) {
+    for (int trial = 0; trial < 10; ++trial) {
+      Columns input(n, kEmptyRow);
+      for (uint32_t placed = 0; placed < n / 60;) {
+        const uint32_t row = std::uniform_int_distribution<uint32_t>(0, n - 1)(random);
+        const uint32_t column = std::uniform_int_distribution<uint32_t>(1, n)(random);
+        if (input[row] != kEmptyRow) continue;
+        input[row] = column;
+        if (CheckComposition(input).ok()) {
+          ++placed;
+        } else {
+          input[row] = kEmptyRow;
+        }
+      }
+      absl::StatusOr<CompletionResult> result = Complete(input, Seeded(trial));
+      ASSERT_TRUE(result.ok());
+      ExpectSolutionExtending(*result, input);
+    }
+  }
+}
+
+TEST(CompleteTest, GivingUpIsUndecidedNeverUnsolvable) {
+  // n = 4 with a corner queen has no completion, but with the exact search
+  // switched off nothing may claim so.
+  Columns input(4, kEmptyRow);
+  input[0] = 1;
+  CompletionOptions options;
+  options.params.exact_max_free_rows = 0;
+  options.params.max_restarts = 2;
+  absl::StatusOr<CompletionResult> result = Complete(input, options);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->outcome, Outcome::kUndecided);
+  EXPECT_EQ(result->stats.restarts, 2u);
+  EXPECT_TRUE(result->columns.empty());
+
+  options.params.exact_max_free_rows = 64;
+  result = Complete(input, options);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->outcome, Outcome::kUnsolvable);
+}
+
+TEST(CompleteTest, RejectsAttackingQueensNamingThem) {
+  Columns input(8, kEmptyRow);
+  input[1] = 3;
+  input[4] = 6;  // rows 2 and 5 share a diagonal
+  absl::StatusOr<CompletionResult> result = Complete(input);
+  ASSERT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(result.status().message().find("row 2"), std::string::npos) << result.status();
+  EXPECT_NE(result.status().message().find("row 5"), std::string::npos) << result.status();
+
+  EXPECT_EQ(Complete(Columns{}).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Complete(Columns{0, 9, 0}).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(CompleteTest, StopsWhenCancelledOrPastItsDeadline) {
+  CompletionOptions options;
+  options.stop.cancelled = [] { return true; };
+  EXPECT_EQ(Complete(Columns(1'000'000, kEmptyRow), options).status().code(),
+            absl::StatusCode::kCancelled);
+
+  options.stop.cancelled = nullptr;
+  options.stop.deadline = absl::Now() - absl::Seconds(1);
+  EXPECT_EQ(Complete(Columns(1'000'000, kEmptyRow), options).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+}
+
+}  // namespace
+}  // namespace nqueens
