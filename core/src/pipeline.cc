@@ -66,7 +66,6 @@ class Run {
           continue;
         }
       }
-      std::sort(columns.begin(), columns.end());  // SubBoard looks columns up
       const StageResult result = start_ == Block::kFinishPrepare
                                      ? FinishFrom(state, std::move(rows), std::move(columns))
                                      : ProjectAndFill(state, std::move(rows), std::move(columns));
@@ -85,7 +84,7 @@ class Run {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kProjection);
-      projected.emplace(state, std::move(rows), std::move(columns));
+      projected.emplace(SubBoard::Project(state, rows, columns, internal::CellTracking::kScan));
     }
     const uint32_t target_live_rows = state.n() - std::max(levels_.level3, state.queens());
     for (uint32_t restore = 0;; ++restore) {
@@ -129,7 +128,7 @@ class Run {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
-      projected.emplace(state, std::move(rows), std::move(columns));
+      projected.emplace(SubBoard::Project(state, rows, columns, internal::CellTracking::kLines));
     }
     while (true) {
       SubBoard finishing = *projected;

@@ -7,83 +7,145 @@
 
 namespace nqueens::internal {
 
-ColumnIndex::ColumnIndex(uint32_t n, const std::vector<uint32_t>& sorted_columns)
-    : n_(n), members_(n / 64 + 1, 0), rank_(members_.size(), 0) {
-  for (uint32_t column : sorted_columns) members_[column >> 6] |= uint64_t{1} << (column & 63);
-  uint32_t before = 0;
+void DenseNumbering::Seal() {
+  rank_.resize(members_.size());
+  size_ = 0;
   for (size_t word = 0; word < members_.size(); ++word) {
-    rank_[word] = before;
-    before += static_cast<uint32_t>(__builtin_popcountll(members_[word]));
+    rank_[word] = size_;
+    size_ += static_cast<uint32_t>(__builtin_popcountll(members_[word]));
   }
 }
 
-SubBoard::SubBoard(const BoardState& state, std::vector<uint32_t> rows,
-                   std::vector<uint32_t> columns)
-    : n_(state.n()),
-      rows_(std::move(rows)),
-      columns_(std::move(columns)),
-      column_index_(std::make_shared<ColumnIndex>(n_, columns_)) {
-  Allocate(static_cast<uint32_t>(rows_.size()));
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    for (uint32_t column = 0; column < columns_.size(); ++column) {
-      if (state.DiagonalsFree(rows_[row], columns_[column])) SetFree(row, column);
-    }
+SubBoard::Geometry::Geometry(uint32_t board_size, std::vector<uint32_t> row_list,
+                             std::vector<uint32_t> column_list, CellTracking cell_tracking)
+    : n(board_size),
+      rows(std::move(row_list)),
+      columns(std::move(column_list)),
+      tracking(cell_tracking),
+      column_numbers(tracking == CellTracking::kScan ? size_t{n} + 1 : 0) {
+  if (tracking != CellTracking::kScan) return;
+  std::sort(columns.begin(), columns.end());  // numbering keeps their order
+  for (uint32_t column : columns) column_numbers.Insert(column);
+  column_numbers.Seal();
+}
+
+void SubBoard::Geometry::BuildLines(const std::vector<Cell>& cells) {
+  // Number the diagonals and anti-diagonals that hold a free cell.
+  DenseNumbering diagonals(2 * size_t{n} + 1), anti_diagonals(2 * size_t{n} + 1);
+  const auto diagonal = [this](const Cell& cell) {
+    return size_t{n} + columns[cell.column] - rows[cell.row];
+  };
+  const auto anti_diagonal = [this](const Cell& cell) {
+    return size_t{rows[cell.row]} + columns[cell.column];
+  };
+  for (const Cell& cell : cells) {
+    diagonals.Insert(diagonal(cell));
+    anti_diagonals.Insert(anti_diagonal(cell));
+  }
+  diagonals.Seal();
+  anti_diagonals.Seal();
+  const uint32_t size = static_cast<uint32_t>(columns.size());
+  cell_diagonals.resize(size_t{size} * size);
+  for (const Cell& cell : cells) {
+    cell_diagonals[size_t{cell.row} * size + cell.column] = {
+        size + diagonals.Number(diagonal(cell)),
+        size + diagonals.size() + anti_diagonals.Number(anti_diagonal(cell))};
+  }
+  // Cells by line, as in a counting sort.
+  const size_t lines = size_t{size} + diagonals.size() + anti_diagonals.size();
+  line_start.assign(lines + 1, 0);
+  for (const Cell& cell : cells) {
+    for (uint32_t line : LinesThrough(cell.row, cell.column)) ++line_start[line + 1];
+  }
+  for (size_t line = 0; line < lines; ++line) line_start[line + 1] += line_start[line];
+  line_cells.resize(line_start.back());
+  std::vector<uint32_t> next(line_start.begin(), line_start.end() - 1);
+  for (const Cell& cell : cells) {
+    for (uint32_t line : LinesThrough(cell.row, cell.column)) line_cells[next[line]++] = cell;
   }
 }
 
-SubBoard SubBoard::Compact() const {
-  SubBoard compact;
-  compact.n_ = n_;
-  std::vector<uint32_t> kept_columns;  // indices here
-  std::vector<bool> column_taken(columns_.size(), false);
-  for (uint32_t column : queen_column_) {
-    if (column != kNone) column_taken[column] = true;
+template <typename Visit>
+void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
+                                             uint32_t from_column, Visit visit) const {
+  // A queen at original (R, C) attacks (R', C + (R' - R)) and (R', C - (R' - R)).
+  const int64_t shift = int64_t{rows[row]} - rows[from_row];
+  const int64_t column = columns[from_column];
+  for (int64_t target : {column + shift, column - shift}) {
+    if (column_numbers.Contains(target)) visit(column_numbers.Number(target));
   }
-  for (uint32_t column = 0; column < columns_.size(); ++column) {
-    if (!column_taken[column]) {
-      kept_columns.push_back(column);
-      compact.columns_.push_back(columns_[column]);
-    }
-  }
-  std::vector<uint32_t> kept_rows;
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    if (queen_column_[row] == kNone) {
-      kept_rows.push_back(row);
-      compact.rows_.push_back(rows_[row]);
-    }
-  }
-  compact.column_index_ = std::make_shared<ColumnIndex>(n_, compact.columns_);
-  compact.Allocate(static_cast<uint32_t>(kept_rows.size()));
-  for (uint32_t row = 0; row < kept_rows.size(); ++row) {
-    for (uint32_t column = 0; column < kept_columns.size(); ++column) {
-      if (Test(kept_rows[row], kept_columns[column])) compact.SetFree(row, column);
-    }
-  }
-  return compact;
 }
 
-void SubBoard::Allocate(uint32_t size) {
+SubBoard SubBoard::Project(const BoardState& state, const std::vector<uint32_t>& rows,
+                           const std::vector<uint32_t>& columns, CellTracking tracking) {
+  auto geometry = std::make_shared<Geometry>(state.n(), rows, columns, tracking);
+  std::vector<Cell> cells;
+  for (uint32_t row = 0; row < geometry->rows.size(); ++row) {
+    for (uint32_t column = 0; column < geometry->columns.size(); ++column) {
+      if (state.DiagonalsFree(geometry->rows[row], geometry->columns[column])) {
+        cells.push_back({row, column});
+      }
+    }
+  }
+  return SubBoard(std::move(geometry), cells);
+}
+
+SubBoard::SubBoard(std::shared_ptr<Geometry> geometry, const std::vector<Cell>& cells) {
+  const uint32_t size = static_cast<uint32_t>(geometry->rows.size());
+  if (geometry->tracking == CellTracking::kLines) {
+    geometry->BuildLines(cells);
+    line_free_.resize(geometry->line_start.size() - 1);
+    for (size_t line = 0; line < line_free_.size(); ++line) {
+      line_free_[line] = geometry->line_start[line + 1] - geometry->line_start[line];
+    }
+  }
   words_per_row_ = (size + 63) / 64;
   free_.assign(size_t{size} * words_per_row_, 0);
   free_count_.assign(size, 0);
-  column_free_count_.assign(size, 0);
+  for (const Cell& cell : cells) {
+    free_[cell.row * words_per_row_ + cell.column / 64] |= uint64_t{1} << (cell.column % 64);
+    ++free_count_[cell.row];
+  }
   live_.resize(size);
   live_position_.resize(size);
   for (uint32_t row = 0; row < size; ++row) live_[row] = live_position_[row] = row;
   queen_column_.assign(size, kNone);
+  geometry_ = std::move(geometry);
 }
 
-void SubBoard::SetFree(uint32_t row, uint32_t column) {
-  free_[row * words_per_row_ + column / 64] |= uint64_t{1} << (column % 64);
-  ++free_count_[row];
-  ++column_free_count_[column];
+SubBoard SubBoard::Compact() const {
+  const Geometry& g = *geometry_;
+  std::vector<bool> taken(g.columns.size(), false);
+  for (uint32_t column : queen_column_) {
+    if (column != kNone) taken[column] = true;
+  }
+  std::vector<uint32_t> new_column(g.columns.size(), kNone);
+  std::vector<uint32_t> columns;
+  for (uint32_t column = 0; column < g.columns.size(); ++column) {
+    if (taken[column]) continue;
+    new_column[column] = static_cast<uint32_t>(columns.size());
+    columns.push_back(g.columns[column]);
+  }
+  std::vector<uint32_t> rows;
+  std::vector<Cell> cells;
+  for (uint32_t row = 0; row < g.rows.size(); ++row) {
+    if (queen_column_[row] != kNone) continue;
+    const uint32_t new_row = static_cast<uint32_t>(rows.size());
+    rows.push_back(g.rows[row]);
+    for (uint32_t column : FreeCells(row)) cells.push_back({new_row, new_column[column]});
+  }
+  return SubBoard(std::make_shared<Geometry>(g.n, std::move(rows), std::move(columns),
+                                             CellTracking::kLines),
+                  cells);
 }
 
-void SubBoard::CloseCell(uint32_t row, uint32_t column) {
-  if (!Test(row, column)) return;
+bool SubBoard::CloseCell(uint32_t row, uint32_t column) {
+  if (!Test(row, column)) return true;
   free_[row * words_per_row_ + column / 64] &= ~(uint64_t{1} << (column % 64));
-  --free_count_[row];
-  --column_free_count_[column];
+  if (geometry_->tracking == CellTracking::kLines) {
+    for (uint32_t line : geometry_->LinesThrough(row, column)) --line_free_[line];
+  }
+  return --free_count_[row] > 0 || live_position_[row] == kNone;
 }
 
 void SubBoard::RemoveLive(uint32_t row) {
@@ -125,50 +187,48 @@ uint32_t SubBoard::NthFreeCell(uint32_t row, uint32_t k) const {
   }
 }
 
-template <typename Visit>
-void SubBoard::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
-                                   uint32_t column, Visit visit) const {
-  // A queen at original (R, C) attacks (R', C + (R' - R)) and (R', C - (R' - R)).
-  const int64_t shift = int64_t{rows_[row]} - rows_[from_row];
-  const int64_t original = columns_[column];
-  for (int64_t target : {original + shift, original - shift}) {
-    const uint32_t index = column_index_->Find(target);
-    if (index != ColumnIndex::kAbsent) visit(index);
-  }
-}
-
 uint32_t SubBoard::Damage(uint32_t row, uint32_t column) const {
-  // Cells sharing the column or a diagonal with (row, column) lie in other
-  // rows, and no cell other than (row, column) shares two of these lines.
-  uint32_t damage = column_free_count_[column] - 1;
-  for (uint32_t other : live_) {
-    if (other == row) continue;
-    ForEachDiagonalCell(other, row, column, [&](uint32_t cell) {
-      damage += Test(other, cell) ? 1 : 0;
-    });
-  }
+  // Each line through the cell holds the cell itself; no other cell shares
+  // two of these lines, and no other cell of `row` lies on any of them.
+  uint32_t damage = 0;
+  for (uint32_t line : geometry_->LinesThrough(row, column)) damage += line_free_[line] - 1;
   return damage;
 }
 
 bool SubBoard::Place(uint32_t row, uint32_t column) {
-  for (uint32_t cell : FreeCells(row)) CloseCell(row, cell);
   RemoveLive(row);
   queen_column_[row] = column;
+  for (uint32_t cell : FreeCells(row)) CloseCell(row, cell);
+  return geometry_->tracking == CellTracking::kLines ? PlaceAlongLines(row, column)
+                                                     : PlaceByScanning(row, column);
+}
+
+bool SubBoard::PlaceByScanning(uint32_t row, uint32_t column) {
   bool all_rows_alive = true;
   for (uint32_t other : live_) {
-    CloseCell(other, column);
-    ForEachDiagonalCell(other, row, column,
-                        [&](uint32_t cell) { CloseCell(other, cell); });
-    all_rows_alive &= free_count_[other] > 0;
+    all_rows_alive &= CloseCell(other, column);
+    geometry_->ForEachDiagonalCell(other, row, column, [&](uint32_t cell) {
+      all_rows_alive &= CloseCell(other, cell);
+    });
+  }
+  return all_rows_alive;
+}
+
+bool SubBoard::PlaceAlongLines(uint32_t row, uint32_t column) {
+  bool all_rows_alive = true;
+  const Geometry& g = *geometry_;
+  for (uint32_t line : g.LinesThrough(row, column)) {
+    for (uint32_t i = g.line_start[line]; i < g.line_start[line + 1]; ++i) {
+      all_rows_alive &= CloseCell(g.line_cells[i].row, g.line_cells[i].column);
+    }
   }
   return all_rows_alive;
 }
 
 void SubBoard::WriteTo(BoardState& state) const {
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    if (queen_column_[row] != kNone) {
-      state.Place(rows_[row], columns_[queen_column_[row]]);
-    }
+  const Geometry& g = *geometry_;
+  for (uint32_t row = 0; row < g.rows.size(); ++row) {
+    if (queen_column_[row] != kNone) state.Place(g.rows[row], g.columns[queen_column_[row]]);
   }
 }
 

@@ -1,15 +1,26 @@
 // The projection of blocks 2 and 4 (Grigoryan 2019, sections 4.5 and 4.7):
 // the free rows x free columns of the board as a small matrix L whose cells
-// keep their original row and column, so diagonal attacks are still computed
-// in original coordinates (the paper's rAr/tAr arrays).
+// keep their original row and column, so diagonal attacks are still those of
+// the full board (the paper's rAr/tAr arrays).
 //
 // Blocks 3 (rand&rand) and 5 (min-risk/min-damage) place queens on it. A row
-// is *live* until it gets a queen. Placing a queen closes its row, its column
-// and the cells of its diagonals in every live row; a live row left with no
-// free cell is a dead end, detected at once.
+// is *live* until it gets a queen. Placing a queen closes its row and every
+// free cell on its column and two diagonals; a live row left with no free
+// cell is a dead end, detected at once.
+//
+// Two ways of finding the cells a queen closes, chosen by density:
+// - kScan (block 2's projection, dense and large): for each live row, compute
+//   the two diagonal cells from original coordinates.
+// - kLines (block 4's compact board, sparse): columns and diagonals are
+//   *lines* that list the cells they held when the board was built and count
+//   the free ones, so a placement touches only the cells it closes and the
+//   damage of a cell (the paper's array E: free cells of other rows it would
+//   close) is three counts. Building the lists costs more than it saves on the
+//   dense board.
 #ifndef NQUEENS_SRC_SUB_BOARD_H_
 #define NQUEENS_SRC_SUB_BOARD_H_
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -19,28 +30,33 @@
 
 namespace nqueens::internal {
 
-// Maps an original column (1..n) to its index among a sorted set of columns
-// in O(1): one bit per board column plus a running count per 64-bit word, so
-// about 0.19 bytes per board row. Immutable once built; SubBoard copies share
-// it.
-class ColumnIndex {
- public:
-  static constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
+enum class CellTracking { kScan, kLines };
 
-  ColumnIndex(uint32_t n, const std::vector<uint32_t>& sorted_columns);
-  // Index of `column` in the set, or kAbsent (also for columns outside 1..n).
-  uint32_t Find(int64_t column) const {
-    if (column < 1 || column > n_) return kAbsent;
-    const uint64_t word = members_[column >> 6];
-    const uint64_t bit = uint64_t{1} << (column & 63);
-    if ((word & bit) == 0) return kAbsent;
-    return rank_[column >> 6] + static_cast<uint32_t>(__builtin_popcountll(word & (bit - 1)));
+// Numbers the members of a set of integers in [0, universe) densely, in
+// increasing order, with O(1) look-up: one bit per value plus a running count
+// per 64-bit word (about 0.19 bytes per value of the universe).
+class DenseNumbering {
+ public:
+  explicit DenseNumbering(size_t universe) : universe_(universe), members_(universe / 64 + 1, 0) {}
+  void Insert(size_t value) { members_[value >> 6] |= uint64_t{1} << (value & 63); }
+  bool Contains(int64_t value) const {
+    return value >= 0 && static_cast<size_t>(value) < universe_ &&
+           ((members_[value >> 6] >> (value & 63)) & 1);
+  }
+  // Call once after the last Insert.
+  void Seal();
+  uint32_t size() const { return size_; }
+  // The number of a member value.
+  uint32_t Number(size_t value) const {
+    const uint64_t below = members_[value >> 6] & ((uint64_t{1} << (value & 63)) - 1);
+    return rank_[value >> 6] + static_cast<uint32_t>(__builtin_popcountll(below));
   }
 
  private:
-  uint32_t n_;
-  std::vector<uint64_t> members_;  // bit c: column c is in the set
-  std::vector<uint32_t> rank_;     // members in the words before this one
+  size_t universe_;
+  std::vector<uint64_t> members_;
+  std::vector<uint32_t> rank_;  // members in the words before this one
+  uint32_t size_ = 0;
 };
 
 class SubBoard {
@@ -48,12 +64,12 @@ class SubBoard {
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
   // Projects `state` onto `rows` x `columns` (its free rows and free
-  // columns, ascending, equally many).
-  SubBoard(const BoardState& state, std::vector<uint32_t> rows,
-           std::vector<uint32_t> columns);
+  // columns, equally many; any order).
+  static SubBoard Project(const BoardState& state, const std::vector<uint32_t>& rows,
+                          const std::vector<uint32_t>& columns, CellTracking tracking);
 
   // Block 4: a smaller projection holding only the live rows and the unused
-  // columns.
+  // columns, with kLines tracking.
   SubBoard Compact() const;
 
   uint32_t live_rows() const { return static_cast<uint32_t>(live_.size()); }
@@ -67,8 +83,8 @@ class SubBoard {
   std::vector<uint32_t> FreeCells(uint32_t row) const;
   // The k-th (0-based) free cell of `row`; k < FreeCount(row).
   uint32_t NthFreeCell(uint32_t row, uint32_t k) const;
-  // Free cells of the other live rows that a queen on (row, column) closes:
-  // the min-damage criterion (the paper's array E).
+  // Free cells of the other live rows that a queen on the free cell
+  // (row, column) would close: the min-damage criterion. kLines only.
   uint32_t Damage(uint32_t row, uint32_t column) const;
 
   // Puts a queen on the free cell (row, column). Returns false when this
@@ -79,30 +95,58 @@ class SubBoard {
   void WriteTo(BoardState& state) const;
 
  private:
-  SubBoard() = default;
-  void Allocate(uint32_t size);
+  struct Cell {
+    uint32_t row, column;
+  };
+  // What never changes after construction; copies share it.
+  struct Geometry {
+    uint32_t n = 0;                 // size of the full board
+    std::vector<uint32_t> rows;     // original row of each row here
+    std::vector<uint32_t> columns;  // original column of each column here
+    CellTracking tracking;
+    // kScan: original column -> column here.
+    DenseNumbering column_numbers;
+    // kLines: columns first, then diagonals, then anti-diagonals. The cells
+    // of line l are line_cells[line_start[l] .. line_start[l + 1]).
+    std::vector<uint32_t> line_start;
+    std::vector<Cell> line_cells;
+    // kLines: the diagonal and anti-diagonal line of each free cell.
+    std::vector<std::array<uint32_t, 2>> cell_diagonals;
+
+    Geometry(uint32_t board_size, std::vector<uint32_t> row_list,
+             std::vector<uint32_t> column_list, CellTracking cell_tracking);
+    void BuildLines(const std::vector<Cell>& cells);
+    // kScan: calls visit(column) for the cells of `row` on the diagonals
+    // through (from_row, from_column).
+    template <typename Visit>
+    void ForEachDiagonalCell(uint32_t row, uint32_t from_row, uint32_t from_column,
+                             Visit visit) const;
+    std::array<uint32_t, 3> LinesThrough(uint32_t row, uint32_t column) const {
+      const auto& diagonals = cell_diagonals[size_t{row} * columns.size() + column];
+      return {column, diagonals[0], diagonals[1]};
+    }
+  };
+
+  // Builds the SubBoard on `geometry` whose free cells are `cells`.
+  SubBoard(std::shared_ptr<Geometry> geometry, const std::vector<Cell>& cells);
+  bool PlaceByScanning(uint32_t row, uint32_t column);
+  bool PlaceAlongLines(uint32_t row, uint32_t column);
+
   bool Test(uint32_t row, uint32_t column) const {
     return (free_[row * words_per_row_ + column / 64] >> (column % 64)) & 1;
   }
-  void SetFree(uint32_t row, uint32_t column);
-  void CloseCell(uint32_t row, uint32_t column);
+  // Closes a free cell; false when that leaves a live row with no free cell.
+  bool CloseCell(uint32_t row, uint32_t column);
   void RemoveLive(uint32_t row);
-  // The two cells of `row` on the diagonals through (from_row, column).
-  template <typename Visit>
-  void ForEachDiagonalCell(uint32_t row, uint32_t from_row, uint32_t column,
-                           Visit visit) const;
 
-  uint32_t n_ = 0;                // size of the full board
-  std::vector<uint32_t> rows_;    // original row of each row here
-  std::vector<uint32_t> columns_; // original column of each column, ascending
-  std::shared_ptr<const ColumnIndex> column_index_;  // original column -> index
+  std::shared_ptr<const Geometry> geometry_;
   uint32_t words_per_row_ = 0;
-  std::vector<uint64_t> free_;    // bit (row, column): the cell is free
-  std::vector<uint32_t> free_count_;         // free cells per row
-  std::vector<uint32_t> column_free_count_;  // free cells per column
-  std::vector<uint32_t> live_;               // rows still without a queen
-  std::vector<uint32_t> live_position_;      // index into live_, or kNone
-  std::vector<uint32_t> queen_column_;       // column of the row's queen, or kNone
+  std::vector<uint64_t> free_;          // bit (row, column): the cell is free
+  std::vector<uint32_t> free_count_;    // free cells per row
+  std::vector<uint32_t> line_free_;     // kLines: free cells per line
+  std::vector<uint32_t> live_;          // rows still without a queen
+  std::vector<uint32_t> live_position_; // index into live_, or kNone
+  std::vector<uint32_t> queen_column_;  // column of the row's queen, or kNone
 };
 
 }  // namespace nqueens::internal
