@@ -1,1 +1,17 @@
-// placeholder
+#include "wire/status.h"
+
+#include <string>
+
+namespace nqueens::wire {
+
+// Both enums use the canonical numbering of google.rpc.Code.
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+}
+
+absl::Status FromGrpcStatus(const grpc::Status& status) {
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+}
+
+}  // namespace nqueens::wire

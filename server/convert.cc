@@ -1,0 +1,127 @@
+#include "convert.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace nqueens::server {
+namespace {
+
+v1::Block BlockToProto(Block block) {
+  // The proto enum numbers the blocks like the core (kNone = UNSPECIFIED).
+  return static_cast<v1::Block>(static_cast<int>(block));
+}
+
+v1::Line LineToProto(AttackLine line) {
+  switch (line) {
+    case AttackLine::kColumn:
+      return v1::COLUMN;
+    case AttackLine::kDiagonal:
+      return v1::DIAGONAL;
+    case AttackLine::kAntiDiagonal:
+      return v1::ANTI_DIAGONAL;
+  }
+  return v1::LINE_UNSPECIFIED;
+}
+
+void QueenToProto(const Queen& queen, v1::Queen* out) {
+  out->set_row(queen.row);
+  out->set_column(queen.column);
+}
+
+}  // namespace
+
+absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens) {
+  std::vector<Queen> core_queens;
+  core_queens.reserve(queens.size());
+  for (const v1::Queen& queen : queens) {
+    core_queens.push_back(Queen{queen.row(), queen.column()});
+  }
+  return DenseFromQueens(n, core_queens);
+}
+
+absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns,
+                                         const ProtoQueens& queens) {
+  if (!columns.empty() && !queens.empty()) {
+    return absl::InvalidArgumentError(
+        "give the board either dense (columns) or sparse (queens), not both");
+  }
+  if (!queens.empty()) return BoardFromQueens(n, queens);
+  if (columns.empty()) return Columns(n, kEmptyRow);
+  if (absl::Status shape = CheckDenseShape(n, columns); !shape.ok()) return shape;
+  return Columns(columns.begin(), columns.end());
+}
+
+absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {
+  switch (method) {
+    case v1::CONSTRUCTIVE:
+      return SolveMethod::kConstructive;
+    case v1::RANDOM:
+      return SolveMethod::kRandom;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "method ", static_cast<int>(method), " is neither CONSTRUCTIVE (0) nor RANDOM (1)"));
+  }
+}
+
+void ApplyLimits(const v1::Limits& limits, PipelineParams* params) {
+  if (limits.max_backtracks() != 0) params->tot_sim_bound = limits.max_backtracks();
+  if (limits.max_restarts() != 0) params->max_restarts = limits.max_restarts();
+  if (limits.max_exact_nodes() != 0) params->exact_node_budget = limits.max_exact_nodes();
+}
+
+absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline) {
+  if (deadline == std::chrono::system_clock::time_point::max()) {
+    return absl::InfiniteFuture();
+  }
+  return absl::FromChrono(deadline);
+}
+
+v1::Outcome OutcomeToProto(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kSolved:
+      return v1::SOLVED;
+    case Outcome::kUnsolvable:
+      return v1::UNSOLVABLE;
+    case Outcome::kUndecided:
+      return v1::UNDECIDED;
+  }
+  return v1::OUTCOME_UNSPECIFIED;
+}
+
+v1::Stats StatsToProto(const CompletionStats& stats) {
+  v1::Stats result;
+  result.set_seed(stats.seed);
+  result.set_queens_given(stats.queens_given);
+  result.set_start_block(BlockToProto(stats.start_block));
+  result.set_backtracks(stats.backtracks);
+  result.set_restarts(stats.restarts);
+  for (int block = 0; block < kBlockCount; ++block) {
+    const uint64_t backtracks = stats.backtracks_to_block[block];
+    const absl::Duration time = stats.time_in_block[block];
+    if (backtracks == 0 && time == absl::ZeroDuration()) continue;
+    v1::BlockStats* out = result.add_blocks();
+    out->set_block(BlockToProto(static_cast<Block>(block)));
+    out->set_backtracks_to(backtracks);
+    out->set_seconds(absl::ToDoubleSeconds(time));
+  }
+  result.set_total_seconds(absl::ToDoubleSeconds(stats.total_time));
+  result.set_exact_nodes(stats.exact_nodes);
+  return result;
+}
+
+void ReportToProto(const ValidationReport& report, v1::ValidateResponse* response) {
+  response->set_n(report.n);
+  response->set_valid(report.valid);
+  response->set_complete(report.complete);
+  response->set_queen_count(report.queen_count);
+  response->set_attacking_pairs(report.attacking_pairs);
+  for (const Conflict& conflict : report.conflicts) {
+    v1::Conflict* out = response->add_conflicts();
+    QueenToProto(conflict.first, out->mutable_first());
+    QueenToProto(conflict.second, out->mutable_second());
+    out->set_line(LineToProto(conflict.line));
+  }
+}
+
+}  // namespace nqueens::server

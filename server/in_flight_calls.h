@@ -1,0 +1,48 @@
+// Counts the calls a service is running so that shutdown can refuse new calls
+// and wait for the running ones before gRPC closes the connections. (gRPC's
+// own Shutdown() closes a connection as soon as its last call ends on the
+// server side, which can cut off the final bytes of a call that was
+// mid-stream when shutdown began.)
+#ifndef NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
+#define NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+
+namespace nqueens::server {
+
+class InFlightCalls {
+ public:
+  // False once Close() was called: the call must be refused.
+  bool Enter() {
+    absl::MutexLock lock(&mutex_);
+    if (closed_) return false;
+    ++running_;
+    return true;
+  }
+
+  void Exit() {
+    absl::MutexLock lock(&mutex_);
+    --running_;
+  }
+
+  // Refuses further calls, then waits until the running ones have ended or
+  // the deadline passed. True when none is left.
+  bool CloseAndWait(absl::Time deadline) {
+    absl::MutexLock lock(&mutex_);
+    closed_ = true;
+    return mutex_.AwaitWithDeadline(absl::Condition(this, &InFlightCalls::Idle), deadline);
+  }
+
+ private:
+  bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return running_ == 0; }
+
+  absl::Mutex mutex_;
+  int running_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool closed_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_IN_FLIGHT_CALLS_H_

@@ -1,0 +1,114 @@
+// nqueens-server: parses flags, starts the server, prints "listening on
+// HOST:PORT" on stdout, and on SIGINT/SIGTERM shuts down gracefully and exits 0.
+// Logs go to stderr, so stdout carries that one line only.
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "server.h"
+#include "spdlog/sinks/stdout_color_sinks.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "HOST:PORT to listen on; port 0 picks a free one");
+ABSL_FLAG(uint64_t, max_n, 100'000'000, "largest board accepted; larger n gets RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, threads, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
+          "calls served at once; more get RESOURCE_EXHAUSTED");
+ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
+ABSL_FLAG(absl::Duration, grace, absl::Seconds(10),
+          "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
+
+namespace {
+
+// Abseil flag names are identifiers (max_n); accept the dashed spelling the
+// documentation uses (--max-n) by rewriting flag names before parsing.
+std::vector<std::string> UnderscoreFlagNames(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    std::string& arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const size_t name_begin = arg.find_first_not_of('-');
+    const size_t name_end = std::min(arg.find('='), arg.size());
+    if (name_begin >= name_end) continue;
+    std::replace(arg.begin() + name_begin, arg.begin() + name_end, '-', '_');
+  }
+  return args;
+}
+
+// spdlog maps unknown names to "off"; refuse them instead.
+absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
+  const std::string name = absl::GetFlag(FLAGS_log_level);
+  const spdlog::level::level_enum level = spdlog::level::from_str(name);
+  if (level == spdlog::level::off && name != "off") {
+    return absl::InvalidArgumentError("unknown --log-level " + name);
+  }
+  return level;
+}
+
+absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
+  nqueens::server::ServerOptions options;
+  options.listen_address = absl::GetFlag(FLAGS_listen);
+  options.max_n = absl::GetFlag(FLAGS_max_n);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  options.grace = absl::GetFlag(FLAGS_grace);
+  if (options.max_n == 0) return absl::InvalidArgumentError("--max-n must be at least 1");
+  if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
+  if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
+  }
+  return options;
+}
+
+int Fail(const absl::Status& status) {
+  std::cerr << "nqueens-server: " << status.message() << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("The n-Queens completion gRPC server.");
+  std::vector<std::string> args = UnderscoreFlagNames(argc, argv);
+  std::vector<char*> arg_pointers;
+  for (std::string& arg : args) arg_pointers.push_back(arg.data());
+  absl::ParseCommandLine(static_cast<int>(arg_pointers.size()), arg_pointers.data());
+
+  const absl::StatusOr<spdlog::level::level_enum> level = LogLevelFromFlag();
+  if (!level.ok()) return Fail(level.status());
+  const absl::StatusOr<nqueens::server::ServerOptions> options = ServerOptionsFromFlags();
+  if (!options.ok()) return Fail(options.status());
+  spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens-server"));
+  spdlog::set_level(*level);
+
+  // Block the signals before gRPC starts its threads, so that all of them
+  // inherit the mask and only sigwait() below receives the signals.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto server = nqueens::server::Server::Start(*options);
+  if (!server.ok()) return Fail(server.status());
+  std::cout << "listening on " << (*server)->address() << std::endl;
+  spdlog::info("serving with max_n={} threads={} grace={}", options->max_n, options->threads,
+               absl::FormatDuration(options->grace));
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("received signal {}; shutting down", signal_number);
+  (*server)->Shutdown();
+  spdlog::info("shut down");
+  return 0;
+}

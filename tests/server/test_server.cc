@@ -1,0 +1,62 @@
+#include "test_server.h"
+
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+
+namespace nqueens::testing {
+
+void ServerTest::SetUpTestSuite() {
+  server::ServerOptions options;
+  options.listen_address = "127.0.0.1:0";
+  options.max_n = kMaxN;
+  options.threads = 4;
+  // Calls still running at teardown are cancelled after this.
+  options.grace = absl::Seconds(1);
+  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  server_ = *std::move(server);
+  ASSERT_NE(server_->port(), 0);
+  ASSERT_EQ(server_->address(), "127.0.0.1:" + std::to_string(server_->port()));
+  channel_ = grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials());
+}
+
+void ServerTest::TearDownTestSuite() {
+  channel_.reset();
+  server_.reset();
+}
+
+Columns ToColumns(const google::protobuf::RepeatedField<uint32_t>& columns) {
+  return Columns(columns.begin(), columns.end());
+}
+
+Columns KnownSolution(uint32_t n) {
+  CompletionOptions options;
+  options.seed = 1;
+  absl::StatusOr<CompletionResult> solved = Solve(n, SolveMethod::kRandom, options);
+  EXPECT_TRUE(solved.ok() && solved->outcome == Outcome::kSolved) << "n = " << n;
+  if (!solved.ok()) return Columns(n, kEmptyRow);
+  absl::StatusOr<ValidationReport> report = Validate(solved->columns);
+  EXPECT_TRUE(report.ok() && report->complete) << "the known solution for n = " << n;
+  return solved->columns;
+}
+
+void ExpectSolutionExtending(const Columns& solution, const Columns& composition) {
+  ASSERT_EQ(solution.size(), composition.size());
+  absl::StatusOr<ValidationReport> report = Validate(solution);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_TRUE(report->complete) << report->attacking_pairs << " attacking pairs, "
+                                << report->queen_count << " queens";
+  for (size_t row = 0; row < composition.size(); ++row) {
+    if (composition[row] == kEmptyRow) continue;
+    ASSERT_EQ(solution[row], composition[row]) << "row " << row + 1 << " was moved";
+  }
+}
+
+void ExpectStatus(const grpc::Status& status, grpc::StatusCode code, const std::string& needle) {
+  EXPECT_EQ(status.error_code(), code) << status.error_message();
+  EXPECT_THAT(status.error_message(), ::testing::HasSubstr(needle));
+}
+
+}  // namespace nqueens::testing

@@ -1,0 +1,53 @@
+// What the server tests share: a real server on 127.0.0.1 port 0 for each
+// test suite, a stub on a real channel to it, and board checks that trust
+// nqueens::Validate, never the solver.
+#ifndef NQUEENS_TESTS_SERVER_TEST_SERVER_H_
+#define NQUEENS_TESTS_SERVER_TEST_SERVER_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "nqueens/board.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
+#include "server.h"
+
+namespace nqueens::testing {
+
+class ServerTest : public ::testing::Test {
+ protected:
+  // Large enough for the 10^7 deadline test, small enough to test the limit.
+  static constexpr uint64_t kMaxN = 20'000'000;
+
+  static void SetUpTestSuite();
+  static void TearDownTestSuite();
+
+  static std::shared_ptr<grpc::Channel> channel() { return channel_; }
+  v1::NQueens::Stub& stub() { return *stub_; }
+
+ private:
+  static inline std::unique_ptr<server::Server> server_;
+  static inline std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::NQueens::Stub> stub_ = v1::NQueens::NewStub(channel_);
+};
+
+Columns ToColumns(const google::protobuf::RepeatedField<uint32_t>& columns);
+
+// A full solution of n (n = 1 or n >= 4), checked with Validate. A random
+// one: sub-compositions of the explicit construction are much harder to
+// complete for the pipeline.
+Columns KnownSolution(uint32_t n);
+
+// `solution` is a full solution (by Validate) that keeps every queen of
+// `composition`.
+void ExpectSolutionExtending(const Columns& solution, const Columns& composition);
+
+// The status has `code` and its message contains `needle`.
+void ExpectStatus(const grpc::Status& status, grpc::StatusCode code, const std::string& needle);
+
+}  // namespace nqueens::testing
+
+#endif  // NQUEENS_TESTS_SERVER_TEST_SERVER_H_
