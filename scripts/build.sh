@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Configures and builds into build/ with Ninja (and ccache, which the top
+# CMakeLists picks up when installed).
+#
+#   scripts/build.sh          only the server and the CLI
+#   scripts/build.sh --tests  everything the test suite needs
+#
+# The build type is CMake's default here (RelWithDebInfo); set the
+# CMAKE_BUILD_TYPE environment variable before the first configure to change it.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build_dir="$repo/build"
+
+case "${1:-}" in
+  "")
+    build_tests=OFF
+    targets=(--target nqueens-server nqueens)
+    ;;
+  --tests)
+    build_tests=ON
+    targets=()
+    ;;
+  *)
+    echo "usage: $0 [--tests]" >&2
+    exit 2
+    ;;
+esac
+
+cmake -S "$repo" -B "$build_dir" -G Ninja \
+  -DNQUEENS_BUILD_TESTS="$build_tests" -DNQUEENS_BUILD_BENCH=OFF
+cmake --build "$build_dir" "${targets[@]}"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages this project needs, skipping those
+# already present (so it is fast and touches nothing when all are there).
+#
+#   scripts/install-deps.sh            to build and test (compilers, -dev
+#                                      packages, Python gRPC for the
+#                                      cross-language client test)
+#   scripts/install-deps.sh --runtime  only the shared libraries the binaries
+#                                      load (for the slim container images)
+#
+# Runs apt-get as root, or through sudo when not root.
+set -euo pipefail
+
+build_packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libabsl-dev libspdlog-dev libgtest-dev
+  python3 python3-grpcio python3-protobuf python3-yaml
+)
+# What `ldd` lists for nqueens-server and nqueens, by owning package; their
+# own dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.
+runtime_packages=(
+  libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623 libspdlog1.10 libfmt9
+)
+
+usage() {
+  echo "usage: $0 [--runtime]"
+}
+
+case "${1:-}" in
+  "") packages=("${build_packages[@]}") ;;
+  --runtime) packages=("${runtime_packages[@]}") ;;
+  -h | --help) usage; exit 0 ;;
+  *) usage >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+  [[ $status == installed ]] || missing+=("$package")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+as_root=(env DEBIAN_FRONTEND=noninteractive)
+if ((EUID != 0)); then
+  if ! command -v sudo >/dev/null; then
+    echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+  fi
+  as_root=(sudo "${as_root[@]}")
+fi
+
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update -q
+"${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
