@@ -5,48 +5,39 @@
 #include <cstdint>
 #include <optional>
 
+#include "construction.h"
 #include "nqueens/solver.h"
 
 namespace nqueens {
-namespace {
+namespace internal {
 
-// Appends first, first + 2, ..., up to last inclusive (nothing if first > last).
-void AppendEveryOther(uint32_t first, uint32_t last, Columns& columns) {
-  for (uint64_t column = first; column <= last; column += 2) {
-    columns.push_back(static_cast<uint32_t>(column));
+uint32_t ConstructedColumn(uint32_t n, uint32_t row) {
+  if (n == 1) return 1;
+  const uint32_t half = n / 2;
+  switch (n % 6) {
+    case 2:  // 2, 4, ..., n; then 3, 1, the odds from 7 to n - 1, and 5 last
+      if (row <= half) return 2 * row;
+      if (row == half + 1) return 3;
+      if (row == half + 2) return 1;
+      if (row == n) return 5;
+      return 2 * (row - half) + 1;
+    case 3:  // 4, 6, ..., n - 1, then 2; 5, 7, ..., n, then 1 and 3
+      if (row < half) return 2 * row + 2;
+      if (row == half) return 2;
+      if (row == n - 1) return 1;
+      if (row == n) return 3;
+      return 2 * (row - half) + 3;
+    default:  // 2, 4, ...; then 1, 3, ...
+      return row <= half ? 2 * row : 2 * (row - half) - 1;
   }
 }
 
-}  // namespace
+}  // namespace internal
 
 std::optional<Columns> ConstructSolution(uint32_t n) {
-  if (n == 1) return Columns{1};
-  if (n < 4) return std::nullopt;
-  // Row i + 1 gets columns[i]; the columns are written in one sequential pass.
-  Columns columns;
-  columns.reserve(n);
-  const uint32_t last_even = n % 2 == 0 ? n : n - 1;
-  const uint32_t last_odd = n % 2 == 1 ? n : n - 1;
-  switch (n % 6) {
-    case 2:  // evens; then 3, 1, the odds from 7, and 5 last
-      AppendEveryOther(2, last_even, columns);
-      columns.push_back(3);
-      columns.push_back(1);
-      AppendEveryOther(7, last_odd, columns);
-      columns.push_back(5);
-      break;
-    case 3:  // the evens from 4, then 2; the odds from 5, then 1 and 3
-      AppendEveryOther(4, last_even, columns);
-      columns.push_back(2);
-      AppendEveryOther(5, last_odd, columns);
-      columns.push_back(1);
-      columns.push_back(3);
-      break;
-    default:  // the evens, then the odds
-      AppendEveryOther(2, last_even, columns);
-      AppendEveryOther(1, last_odd, columns);
-      break;
-  }
+  if (n == 0 || n == 2 || n == 3) return std::nullopt;
+  Columns columns(n);
+  for (uint32_t row = 1; row <= n; ++row) columns[row - 1] = internal::ConstructedColumn(n, row);
   return columns;
 }
 

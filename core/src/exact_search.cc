@@ -8,217 +8,215 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "bit_array.h"
 #include "rng.h"
 
 namespace nqueens::internal {
 namespace {
 
-// Sets of free rows or free columns, one bit per renumbered index.
-using BitMask = uint64_t;
-
 // Nodes of the first run of ExactComplete; each restart doubles it.
 constexpr uint64_t kFirstRunBudget = 1024;
 
-BitMask Bit(uint32_t index) { return BitMask{1} << index; }
-BitMask LowBits(size_t count) { return count == 64 ? ~BitMask{0} : Bit(count) - 1; }
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-// Keys of the two diagonals through (row, column) of an n x n board, in one
-// key space: r = n + j - i as is, t = i + j above 2^32.
-uint64_t DiagonalKey(uint64_t n, uint64_t row, uint64_t column) { return n + column - row; }
-uint64_t AntiDiagonalKey(uint64_t row, uint64_t column) {
-  return (uint64_t{1} << 32) | (row + column);
-}
-
-// A set of diagonal keys with a bitmap over their low bits in front: the
-// given queens are checked against the free cells' diagonals one by one, most
-// miss them all, and a bit test is much cheaper than a hash lookup.
-class DiagonalSet {
+// A size x size matrix of bits, each row in its own run of 64-bit words.
+class BitMatrix {
  public:
-  void Insert(uint64_t key) {
-    filter_[Slot(key) / 64] |= uint64_t{1} << (Slot(key) % 64);
-    keys_.insert(key);
+  explicit BitMatrix(uint32_t size)
+      : words_per_row_((size + 63) / 64), words_(size_t{size} * words_per_row_) {}
+
+  bool Test(uint32_t row, uint32_t column) const {
+    return (Word(row, column) >> (column % 64) & 1) != 0;
   }
-  bool Contains(uint64_t key) const {
-    return (filter_[Slot(key) / 64] >> (Slot(key) % 64) & 1) != 0 && keys_.contains(key);
-  }
-  bool empty() const { return keys_.empty(); }
+  void Set(uint32_t row, uint32_t column) { Word(row, column) |= Bit(column); }
+  void Clear(uint32_t row, uint32_t column) { Word(row, column) &= ~Bit(column); }
+
+  uint32_t words_per_row() const { return words_per_row_; }
+  const uint64_t* Row(uint32_t row) const { return &words_[size_t{row} * words_per_row_]; }
 
  private:
-  static constexpr uint64_t kFilterBits = uint64_t{1} << 20;  // 128 KiB, cache-sized
-  static uint64_t Slot(uint64_t key) { return (key ^ (key >> 32)) & (kFilterBits - 1); }
+  static uint64_t Bit(uint32_t column) { return uint64_t{1} << (column % 64); }
+  uint64_t& Word(uint32_t row, uint32_t column) {
+    return words_[size_t{row} * words_per_row_ + column / 64];
+  }
+  uint64_t Word(uint32_t row, uint32_t column) const {
+    return words_[size_t{row} * words_per_row_ + column / 64];
+  }
 
-  std::vector<uint64_t> filter_ = std::vector<uint64_t>(kFilterBits / 64);
-  absl::flat_hash_set<uint64_t> keys_;
+  uint32_t words_per_row_;
+  std::vector<uint64_t> words_;
 };
 
+// Calls visit(column) for every bit set in `words` (a row of a BitMatrix),
+// lowest first. `words` is read one word at a time, so visit may clear bits
+// of the row it walks.
+template <typename Visit>
+void ForEachBit(const uint64_t* words, uint32_t word_count, Visit visit) {
+  for (uint32_t w = 0; w < word_count; ++w) {
+    for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+      visit(w * 64 + static_cast<uint32_t>(absl::countr_zero(bits)));
+    }
+  }
+}
+
 // The part of a composition left to fill, renumbered: free row a (0..d-1) is
-// board row rows[a], free column b is board column columns[b].
+// board row rows[a], free column b is board column columns[b], and cell
+// (a, b) is numbered a * d + b.
 class FreeBoard {
  public:
   static absl::StatusOr<FreeBoard> Build(absl::Span<const uint32_t> composition);
 
-  size_t size() const { return rows_.size(); }
+  uint32_t size() const { return static_cast<uint32_t>(rows_.size()); }
   uint32_t row(uint32_t a) const { return rows_[a]; }
   uint32_t column(uint32_t b) const { return columns_[b]; }
-  // The free columns of free row a that no given queen attacks.
-  BitMask open(uint32_t a) const { return open_[a]; }
-  // Indexed by free row: the cells of that row a queen on (a, b) attacks
-  // (its column and its two diagonals).
-  const BitMask* attacks(uint32_t a, uint32_t b) const {
-    return &attacks_[(static_cast<size_t>(a) * size() + b) * size()];
+  // The cells no given queen attacks.
+  const BitMatrix& open() const { return open_; }
+  // The open cells on one diagonal (kind 0) or anti-diagonal (kind 1) of
+  // open cell `cell`, itself included; empty when it is alone there.
+  absl::Span<const uint32_t> Line(uint32_t cell, int kind) const {
+    const uint32_t line = line_of_cell_[cell][kind];
+    if (line == kNone) return {};
+    return absl::MakeConstSpan(line_cells_).subspan(line_start_[line],
+                                                    line_start_[line + 1] - line_start_[line]);
   }
 
  private:
-  // For every free column b: the bit of free column columns_[b] + shift, or 0.
-  void ShiftedColumnBits(int64_t shift, std::vector<BitMask>& bits) const;
-  void MarkDiagonalsOfGivenQueens(absl::Span<const uint32_t> composition);
-  void PrecomputeAttacks();
+  FreeBoard() : open_(0) {}
+  void GroupLines(uint64_t n, int kind);
 
   std::vector<uint32_t> rows_;     // 1-based, increasing
   std::vector<uint32_t> columns_;  // 1-based, increasing
-  std::vector<BitMask> open_;
-  std::vector<BitMask> attacks_;   // size()^3 masks
+  BitMatrix open_;
+  // Lines holding two open cells or more: line i is line_cells_[line_start_[i]
+  // .. line_start_[i + 1]). Memory is O(d^2) whatever n is.
+  std::vector<std::array<uint32_t, 2>> line_of_cell_;  // per cell and kind, or kNone
+  std::vector<uint32_t> line_start_{0};
+  std::vector<uint32_t> line_cells_;
 };
+
+// Diagonal keys of cell (row, column) of the n x n board, 1-based: r = n +
+// column - row (kind 0) and t = row + column (kind 1), both in 1..2n.
+uint64_t DiagonalKey(int kind, uint64_t n, uint64_t row, uint64_t column) {
+  return kind == 0 ? n + column - row : row + column;
+}
 
 absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> composition) {
   const uint64_t n = composition.size();
   FreeBoard board;
-  std::vector<uint64_t> column_used(n / 64 + 1);  // bit c % 64 of word c / 64
+  // One bit per column and per diagonal of the whole board: O(n) time and
+  // n / 2 bytes, like the pipeline's own control arrays.
+  BitArray column_used(n + 1);
+  std::array<BitArray, 2> diagonal_used = {BitArray(2 * n + 1), BitArray(2 * n + 1)};
   for (uint64_t i = 0; i < n; ++i) {
-    const uint32_t column = composition[i];
+    const uint64_t row = i + 1, column = composition[i];
     if (column == kEmptyRow) {
       if (board.rows_.size() == kExactMaxFreeRows) {
         return absl::FailedPreconditionError(absl::StrCat(
             "the exact search handles at most ", kExactMaxFreeRows, " free rows"));
       }
-      board.rows_.push_back(static_cast<uint32_t>(i + 1));
+      board.rows_.push_back(static_cast<uint32_t>(row));
       continue;
     }
-    const uint64_t bit = uint64_t{1} << (column % 64);
-    if (column > n || (column_used[column / 64] & bit) != 0) {
+    if (column > n || column_used.Test(column)) {
       return absl::FailedPreconditionError(
-          absl::StrCat("row ", i + 1, " (column ", column, ") breaks the composition"));
+          absl::StrCat("row ", row, " (column ", column, ") breaks the composition"));
     }
-    column_used[column / 64] |= bit;
+    column_used.Set(column);
+    for (int kind : {0, 1}) diagonal_used[kind].Set(DiagonalKey(kind, n, row, column));
   }
-  // Column 0 and the columns past n are not on the board.
-  column_used.front() |= 1;
-  column_used.back() |= ~uint64_t{0} << (n % 64) << 1;
-  for (uint64_t w = 0; w < column_used.size(); ++w) {
-    for (uint64_t unused = ~column_used[w]; unused != 0; unused &= unused - 1) {
-      board.columns_.push_back(static_cast<uint32_t>(w * 64 + absl::countr_zero(unused)));
+  for (uint32_t column = 1; column <= n; ++column) {
+    if (!column_used.Test(column)) board.columns_.push_back(column);
+  }
+  const uint32_t d = board.size();
+  board.open_ = BitMatrix(d);
+  for (uint32_t a = 0; a < d; ++a) {
+    for (uint32_t b = 0; b < d; ++b) {
+      const uint32_t row = board.rows_[a], column = board.columns_[b];
+      if (!diagonal_used[0].Test(DiagonalKey(0, n, row, column)) &&
+          !diagonal_used[1].Test(DiagonalKey(1, n, row, column))) {
+        board.open_.Set(a, b);
+      }
     }
   }
-  board.MarkDiagonalsOfGivenQueens(composition);
-  board.PrecomputeAttacks();
+  board.line_of_cell_.assign(size_t{d} * d, {kNone, kNone});
+  for (int kind : {0, 1}) board.GroupLines(n, kind);
   return board;
 }
 
-void FreeBoard::ShiftedColumnBits(int64_t shift, std::vector<BitMask>& bits) const {
-  // Both lists increase, so one merge-like pass finds every match.
-  size_t j = 0;
-  for (size_t b = 0; b < size(); ++b) {
-    const int64_t target = int64_t{columns_[b]} + shift;
-    while (j < size() && columns_[j] < target) ++j;
-    bits[b] = j < size() && columns_[j] == target ? Bit(static_cast<uint32_t>(j)) : 0;
-  }
-}
-
-// A free cell is open unless a given queen sits on one of its diagonals. Only
-// the d^2 free cells' diagonals are looked up, so memory stays O(d^2) however
-// large n is.
-void FreeBoard::MarkDiagonalsOfGivenQueens(absl::Span<const uint32_t> composition) {
-  const uint64_t n = composition.size();
-  DiagonalSet free_cell_diagonals;
-  for (uint32_t row : rows_) {
-    for (uint32_t column : columns_) {
-      free_cell_diagonals.Insert(DiagonalKey(n, row, column));
-      free_cell_diagonals.Insert(AntiDiagonalKey(row, column));
-    }
-  }
-  absl::flat_hash_set<uint64_t> blocked;
-  if (!free_cell_diagonals.empty()) {
-    for (uint64_t i = 0; i < n; ++i) {
-      if (composition[i] == kEmptyRow) continue;
-      const uint64_t row = i + 1, column = composition[i];
-      for (uint64_t key : {DiagonalKey(n, row, column), AntiDiagonalKey(row, column)}) {
-        if (free_cell_diagonals.Contains(key)) blocked.insert(key);
-      }
-    }
-  }
-  open_.assign(size(), 0);
-  for (uint32_t a = 0; a < size(); ++a) {
-    for (uint32_t b = 0; b < size(); ++b) {
-      if (!blocked.contains(DiagonalKey(n, rows_[a], columns_[b])) &&
-          !blocked.contains(AntiDiagonalKey(rows_[a], columns_[b]))) {
-        open_[a] |= Bit(b);
-      }
-    }
-  }
-}
-
-void FreeBoard::PrecomputeAttacks() {
-  const size_t d = size();
-  attacks_.assign(d * d * d, 0);
-  std::vector<BitMask> down_right(d), down_left(d);
+// Sorts the open cells by their key of `kind` and makes a line of every run
+// of two cells or more.
+void FreeBoard::GroupLines(uint64_t n, int kind) {
+  const uint32_t d = size();
+  std::vector<uint64_t> keyed_cells;  // key << 32 | cell
   for (uint32_t a = 0; a < d; ++a) {
-    for (uint32_t other = 0; other < d; ++other) {
-      if (other == a) continue;
-      // The diagonals through (a, b) meet row `other` at columns[b] +- shift.
-      const int64_t shift = int64_t{rows_[other]} - int64_t{rows_[a]};
-      ShiftedColumnBits(shift, down_right);
-      ShiftedColumnBits(-shift, down_left);
-      for (uint32_t b = 0; b < d; ++b) {
-        attacks_[(a * d + b) * d + other] = Bit(b) | down_right[b] | down_left[b];
-      }
+    ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
+      keyed_cells.push_back(DiagonalKey(kind, n, rows_[a], columns_[b]) << 32 | (a * d + b));
+    });
+  }
+  std::sort(keyed_cells.begin(), keyed_cells.end());
+  for (size_t begin = 0, end = 0; begin < keyed_cells.size(); begin = end) {
+    while (end < keyed_cells.size() && keyed_cells[end] >> 32 == keyed_cells[begin] >> 32) ++end;
+    if (end - begin < 2) continue;
+    const uint32_t line = static_cast<uint32_t>(line_start_.size() - 1);
+    for (size_t i = begin; i < end; ++i) {
+      const uint32_t cell = static_cast<uint32_t>(keyed_cells[i]);
+      line_cells_.push_back(cell);
+      line_of_cell_[cell][kind] = line;
     }
+    line_start_.push_back(static_cast<uint32_t>(line_cells_.size()));
   }
 }
 
-// The state of one search node.
-struct Node {
-  BitMask unplaced_rows = 0;
-  BitMask unplaced_columns = 0;
-  // Indexed by free row: the open cells of each unplaced row.
-  std::array<BitMask, kExactMaxFreeRows> open{};
-  // Indexed by free column: the unplaced row matched to it, or -1. Each node
-  // repairs its parent's matching, which is much cheaper than a new one.
-  std::array<int8_t, kExactMaxFreeRows> row_of_column{};
+// The set {0, ..., size-1} minus what was removed, where removals are undone
+// in reverse order; each operation O(1), listing O(members) (a sparse set).
+class UndoableSet {
+ public:
+  explicit UndoableSet(uint32_t size) : members_(size), position_(size), count_(size) {
+    std::iota(members_.begin(), members_.end(), 0u);
+    std::iota(position_.begin(), position_.end(), 0u);
+  }
+
+  bool Contains(uint32_t x) const { return position_[x] < count_; }
+  // x must be a member.
+  void Remove(uint32_t x) {
+    const uint32_t last = members_[--count_];
+    std::swap(members_[position_[x]], members_[count_]);
+    std::swap(position_[x], position_[last]);
+  }
+  // Puts back the member removed last (it still sits right past the end).
+  void RestoreLast() { ++count_; }
+
+  bool empty() const { return count_ == 0; }
+  const uint32_t* begin() const { return members_.data(); }
+  const uint32_t* end() const { return members_.data() + count_; }
+
+ private:
+  std::vector<uint32_t> members_;   // the members first, then the removed, latest first
+  std::vector<uint32_t> position_;  // of each value in members_
+  uint32_t count_;
 };
 
-// The DFS itself. Each node places one queen: in the unplaced row with the
-// fewest open cells, or in the only row that can take some column. In
-// kFirstSolution mode the cells are tried least damage first (damage = open
-// cells the queen closes in the other unplaced rows). Nodes whose rows cannot
+// The DFS itself, on one mutable copy of the open cells: a placement closes
+// cells and records them on a trail, and backtracking reopens them. Each node
+// branches on the unplaced row or column with the fewest open cells (a line
+// with one is forced); in kFirstSolution mode the cells are tried least
+// damage first (damage = open cells the queen closes). Nodes whose rows cannot
 // even be matched to distinct open columns are cut.
 class Search {
  public:
   enum class Mode { kFirstSolution, kCountAll };
 
-  // Ties between rows (equally few open cells) and between cells (equal
+  // Ties between lines (equally few open cells) and between cells (equal
   // damage) go by a random order drawn from `tie_seed`, so that restarts
   // explore differently.
   Search(const FreeBoard& board, Mode mode, uint64_t node_budget, StopPoller& stop,
-         uint64_t tie_seed = 0)
-      : board_(board), mode_(mode), node_budget_(node_budget), stop_(stop) {
-    std::iota(row_rank_.begin(), row_rank_.end(), 0);
-    std::iota(column_rank_.begin(), column_rank_.end(), 0);
-    Rng rng(tie_seed);
-    rng.Shuffle(row_rank_.begin(), row_rank_.end());
-    rng.Shuffle(column_rank_.begin(), column_rank_.end());
-  }
+         uint64_t tie_seed = 0);
 
   void Run() {
     // Building the free board took O(n): a stop may already be due.
-    if (stop_.CheckNow()) return;
-    Node root;
-    root.unplaced_rows = root.unplaced_columns = LowBits(board_.size());
-    for (uint32_t a = 0; a < board_.size(); ++a) root.open[a] = board_.open(a);
-    root.row_of_column.fill(-1);
-    Visit(root);
+    if (!stop_.CheckNow()) Visit();
   }
 
   uint64_t solutions() const { return solutions_; }
@@ -228,153 +226,230 @@ class Search {
   uint32_t placement(uint32_t a) const { return placement_[a]; }
 
  private:
-  // Free columns in the order to try them; fixed size to keep the hot loop
-  // free of allocations.
-  struct CandidateColumns {
-    std::array<uint32_t, kExactMaxFreeRows> columns;
-    uint32_t count = 0;
-    const uint32_t* begin() const { return columns.data(); }
-    const uint32_t* end() const { return columns.data() + count; }
-  };
-
-  // Explores `node`, whose matching is its parent's. Returns false to unwind
-  // the whole search (solution found in kFirstSolution mode, budget exhausted
-  // or stop requested).
-  bool Visit(Node& node);
-  // Picks the row to place and the cells to try there; false at a dead end.
-  bool ChooseRow(const Node& node, uint32_t& row, BitMask& cells) const;
-  // The `cells` of `row`, in the order to try them.
-  CandidateColumns OrderCells(const Node& node, uint32_t row, BitMask cells) const;
+  // Explores the current node. Returns false to unwind the whole search
+  // (solution found in kFirstSolution mode, budget exhausted or stop).
+  bool Visit();
+  // Appends the cells to branch on to candidates_, in the order to try them.
+  // False at a dead end: an unplaced row or column without an open cell.
+  bool AppendBranchCells();
+  // Sorts candidates_[first..]; they share one row (by_row) or one column.
+  void OrderByDamage(size_t first, bool by_row);
+  // The queen on (a, b): closes its row, column and diagonals.
+  void Place(uint32_t a, uint32_t b);
+  // Undoes the Place that left the trail at `mark` entries.
+  void Undo(size_t mark);
+  void Close(uint32_t a, uint32_t b);
+  // Whether every unplaced row can still take a distinct open column.
+  bool RepairMatching();
+  bool Augment(uint32_t a);
 
   const FreeBoard& board_;
+  const uint32_t d_;
   const Mode mode_;
   const uint64_t node_budget_;
   StopPoller& stop_;
   uint64_t solutions_ = 0;
   uint64_t nodes_ = 0;
   bool budget_exhausted_ = false;
-  std::array<uint32_t, kExactMaxFreeRows> placement_{};
-  std::array<uint32_t, kExactMaxFreeRows> row_rank_, column_rank_;  // tie-breaks
+
+  BitMatrix open_;
+  std::vector<uint32_t> open_in_row_, open_in_column_;
+  UndoableSet rows_, columns_;  // unplaced
+  std::vector<uint32_t> trail_;       // closed cells, to reopen on backtracking
+  std::vector<uint32_t> candidates_;  // the cells of every node on the path
+  std::vector<std::pair<uint64_t, uint32_t>> ranked_;  // scratch of OrderByDamage
+  std::vector<uint32_t> placement_;
+  std::vector<uint32_t> row_rank_, column_rank_;  // tie-breaks
+
+  // A matching of unplaced rows to open columns. It survives backtracking
+  // (pairs that went stale are dropped when read): each node repairs the one
+  // it finds, which is much cheaper than a new one.
+  std::vector<uint32_t> column_of_row_, row_of_column_;
+  std::vector<uint64_t> seen_;  // columns visited by one Augment
 };
 
-// Augmenting path (Kuhn) from free row `a` through columns not yet `seen`.
-bool Augment(uint32_t a, const Node& node, BitMask& seen,
-             std::array<int8_t, kExactMaxFreeRows>& row_of_column) {
-  for (BitMask cells = node.open[a] & ~seen; cells != 0; cells &= cells - 1) {
-    const uint32_t b = absl::countr_zero(cells);
-    seen |= Bit(b);
-    if (row_of_column[b] < 0 || Augment(row_of_column[b], node, seen, row_of_column)) {
-      row_of_column[b] = static_cast<int8_t>(a);
-      return true;
-    }
+Search::Search(const FreeBoard& board, Mode mode, uint64_t node_budget, StopPoller& stop,
+               uint64_t tie_seed)
+    : board_(board),
+      d_(board.size()),
+      mode_(mode),
+      node_budget_(node_budget),
+      stop_(stop),
+      open_(board.open()),
+      open_in_row_(d_),
+      open_in_column_(d_),
+      rows_(d_),
+      columns_(d_),
+      placement_(d_),
+      row_rank_(d_),
+      column_rank_(d_),
+      column_of_row_(d_, kNone),
+      row_of_column_(d_, kNone),
+      seen_(open_.words_per_row()) {
+  for (uint32_t a = 0; a < d_; ++a) {
+    ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
+      ++open_in_row_[a];
+      ++open_in_column_[b];
+    });
   }
-  return false;
+  std::iota(row_rank_.begin(), row_rank_.end(), 0u);
+  std::iota(column_rank_.begin(), column_rank_.end(), 0u);
+  Rng rng(tie_seed);
+  rng.Shuffle(row_rank_.begin(), row_rank_.end());
+  rng.Shuffle(column_rank_.begin(), column_rank_.end());
 }
 
-// Drops the pairs of node.row_of_column that are no longer open, then matches
-// every unplaced row again. False when that is impossible: then the rows
-// cannot take distinct columns even with the diagonals among them ignored.
-bool RepairMatching(Node& node) {
-  BitMask matched_rows = 0;
-  for (BitMask columns = node.unplaced_columns; columns != 0; columns &= columns - 1) {
-    const uint32_t b = absl::countr_zero(columns);
-    const int a = node.row_of_column[b];
-    if (a < 0) continue;
-    if ((node.unplaced_rows & Bit(a)) && (node.open[a] & Bit(b))) {
-      matched_rows |= Bit(a);
-    } else {
-      node.row_of_column[b] = -1;
-    }
-  }
-  for (BitMask rows = node.unplaced_rows & ~matched_rows; rows != 0; rows &= rows - 1) {
-    BitMask seen = 0;
-    if (!Augment(absl::countr_zero(rows), node, seen, node.row_of_column)) return false;
-  }
-  return true;
-}
-
-bool Search::Visit(Node& node) {
-  if (node.unplaced_rows == 0) {
+bool Search::Visit() {
+  if (rows_.empty()) {
     ++solutions_;
     return mode_ == Mode::kCountAll;
   }
-  uint32_t row = 0;
-  BitMask cells = 0;
-  if (!ChooseRow(node, row, cells) || !RepairMatching(node)) return true;
-  Node child;
-  child.unplaced_rows = node.unplaced_rows & ~Bit(row);
-  for (uint32_t b : OrderCells(node, row, cells)) {
+  const size_t first = candidates_.size();
+  if (!AppendBranchCells() || !RepairMatching()) {
+    candidates_.resize(first);
+    return true;
+  }
+  bool go_on = true;
+  for (size_t i = first; go_on && i < candidates_.size(); ++i) {
     if (nodes_ == node_budget_) {
       budget_exhausted_ = true;
-      return false;
+      go_on = false;
+      break;
     }
     ++nodes_;
-    if (stop_.ShouldStop()) return false;
-    child.unplaced_columns = node.unplaced_columns & ~Bit(b);
-    const BitMask* attacked = board_.attacks(row, b);
-    for (BitMask rows = child.unplaced_rows; rows != 0; rows &= rows - 1) {
-      const uint32_t a = absl::countr_zero(rows);
-      child.open[a] = node.open[a] & ~attacked[a];
+    if (stop_.ShouldStop()) {
+      go_on = false;
+      break;
     }
-    child.row_of_column = node.row_of_column;
-    placement_[row] = b;
-    if (!Visit(child)) return false;
+    const size_t mark = trail_.size();
+    Place(candidates_[i] / d_, candidates_[i] % d_);
+    go_on = Visit();
+    Undo(mark);
   }
-  return true;
+  candidates_.resize(first);
+  return go_on;
 }
 
-bool Search::ChooseRow(const Node& node, uint32_t& row, BitMask& cells) const {
-  uint32_t best_key = std::numeric_limits<uint32_t>::max();  // open cells, then rank
-  BitMask coverable = 0, coverable_twice = 0;  // columns open in >= 1 and >= 2 rows
-  for (BitMask rows = node.unplaced_rows; rows != 0; rows &= rows - 1) {
-    const uint32_t a = absl::countr_zero(rows);
-    coverable_twice |= coverable & node.open[a];
-    coverable |= node.open[a];
-    const uint32_t key = absl::popcount(node.open[a]) * kExactMaxFreeRows + row_rank_[a];
-    if (key < best_key) {
-      best_key = key;
+bool Search::AppendBranchCells() {
+  // (open cells, rank) of the best row and of the best column.
+  std::pair<uint32_t, uint32_t> best_row{kNone, kNone}, best_column{kNone, kNone};
+  uint32_t row = 0, column = 0;
+  for (uint32_t a : rows_) {
+    if (std::pair{open_in_row_[a], row_rank_[a]} < best_row) {
+      best_row = {open_in_row_[a], row_rank_[a]};
       row = a;
     }
   }
-  // Dead ends: a row with no open cell, or a column no row can take (there are
-  // as many unplaced columns as unplaced rows, so every one needs a queen).
-  const uint32_t fewest = best_key / kExactMaxFreeRows;
-  if (fewest == 0 || coverable != node.unplaced_columns) return false;
-  cells = node.open[row];
-  // A column only one row can take forces that row's queen there.
-  if (const BitMask forced = coverable & ~coverable_twice; fewest > 1 && forced != 0) {
-    cells = forced & -forced;
-    for (BitMask rows = node.unplaced_rows; rows != 0; rows &= rows - 1) {
-      row = absl::countr_zero(rows);
-      if (node.open[row] & cells) break;
+  for (uint32_t b : columns_) {
+    if (std::pair{open_in_column_[b], column_rank_[b]} < best_column) {
+      best_column = {open_in_column_[b], column_rank_[b]};
+      column = b;
     }
+  }
+  // There are as many unplaced columns as rows: each one needs a queen.
+  if (best_row.first == 0 || best_column.first == 0) return false;
+  const size_t first = candidates_.size();
+  const bool by_row = best_row.first <= best_column.first;
+  if (!by_row) {
+    for (uint32_t a : rows_) {
+      if (open_.Test(a, column)) candidates_.push_back(a * d_ + column);
+    }
+  } else {
+    ForEachBit(open_.Row(row), open_.words_per_row(),
+               [&](uint32_t b) { candidates_.push_back(row * d_ + b); });
+  }
+  // Counting visits every cell anyway, so only the first-solution search orders them.
+  if (mode_ == Mode::kFirstSolution) OrderByDamage(first, by_row);
+  return true;
+}
+
+void Search::OrderByDamage(size_t first, bool by_row) {
+  ranked_.clear();
+  for (size_t i = first; i < candidates_.size(); ++i) {
+    const uint32_t cell = candidates_[i], a = cell / d_, b = cell % d_;
+    // The cell's row and column lose every other open cell.
+    uint64_t damage = open_in_row_[a] + open_in_column_[b] - 2;
+    for (int kind : {0, 1}) {
+      for (uint32_t other : board_.Line(cell, kind)) {
+        damage += other != cell && open_.Test(other / d_, other % d_);
+      }
+    }
+    ranked_.emplace_back(damage << 32 | (by_row ? column_rank_[b] : row_rank_[a]), cell);
+  }
+  std::sort(ranked_.begin(), ranked_.end());
+  for (size_t i = 0; i < ranked_.size(); ++i) candidates_[first + i] = ranked_[i].second;
+}
+
+void Search::Close(uint32_t a, uint32_t b) {
+  open_.Clear(a, b);
+  --open_in_row_[a];
+  --open_in_column_[b];
+  trail_.push_back(a * d_ + b);
+}
+
+void Search::Place(uint32_t a, uint32_t b) {
+  placement_[a] = b;
+  const uint32_t cell = a * d_ + b;
+  ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t other) { Close(a, other); });
+  for (uint32_t other : rows_) {
+    if (open_.Test(other, b)) Close(other, b);
+  }
+  for (int kind : {0, 1}) {
+    for (uint32_t other : board_.Line(cell, kind)) {
+      if (open_.Test(other / d_, other % d_)) Close(other / d_, other % d_);
+    }
+  }
+  rows_.Remove(a);
+  columns_.Remove(b);
+}
+
+void Search::Undo(size_t mark) {
+  for (; trail_.size() > mark; trail_.pop_back()) {
+    const uint32_t a = trail_.back() / d_, b = trail_.back() % d_;
+    open_.Set(a, b);
+    ++open_in_row_[a];
+    ++open_in_column_[b];
+  }
+  rows_.RestoreLast();
+  columns_.RestoreLast();
+}
+
+// Drops the pairs that are no longer open, then matches every unmatched
+// unplaced row by an augmenting path. False when that is impossible: then the
+// rows cannot take distinct columns even with the diagonals among them ignored.
+bool Search::RepairMatching() {
+  for (uint32_t b : columns_) {
+    const uint32_t a = row_of_column_[b];
+    if (a != kNone && !(rows_.Contains(a) && column_of_row_[a] == b && open_.Test(a, b))) {
+      row_of_column_[b] = kNone;
+    }
+  }
+  for (uint32_t a : rows_) {
+    const uint32_t b = column_of_row_[a];
+    if (b != kNone && columns_.Contains(b) && row_of_column_[b] == a) continue;
+    std::fill(seen_.begin(), seen_.end(), 0);
+    if (!Augment(a)) return false;
   }
   return true;
 }
 
-Search::CandidateColumns Search::OrderCells(const Node& node, uint32_t row, BitMask cells) const {
-  CandidateColumns candidates;
-  for (; cells != 0; cells &= cells - 1) {
-    candidates.columns[candidates.count++] = absl::countr_zero(cells);
-  }
-  // Counting visits every cell anyway, so only the first-solution search orders them.
-  if (mode_ == Mode::kCountAll) return candidates;
-  const BitMask other_rows = node.unplaced_rows & ~Bit(row);
-  // (damage, then rank; column)
-  std::array<std::pair<uint32_t, uint32_t>, kExactMaxFreeRows> by_damage;
-  for (uint32_t i = 0; i < candidates.count; ++i) {
-    const uint32_t b = candidates.columns[i];
-    const BitMask* attacked = board_.attacks(row, b);
-    uint32_t damage = 0;
-    for (BitMask rows = other_rows; rows != 0; rows &= rows - 1) {
-      const uint32_t a = absl::countr_zero(rows);
-      damage += absl::popcount(node.open[a] & attacked[a]);
+// Augmenting path (Kuhn) from row `a` through columns not yet seen_.
+bool Search::Augment(uint32_t a) {
+  const uint64_t* open = open_.Row(a);
+  for (uint32_t w = 0; w < open_.words_per_row(); ++w) {
+    for (uint64_t bits = open[w] & ~seen_[w]; bits != 0; bits &= bits - 1) {
+      const uint64_t bit = bits & -bits;
+      if (seen_[w] & bit) continue;  // seen by a deeper call meanwhile
+      seen_[w] |= bit;
+      const uint32_t b = w * 64 + static_cast<uint32_t>(absl::countr_zero(bit));
+      if (row_of_column_[b] == kNone || Augment(row_of_column_[b])) {
+        row_of_column_[b] = a;
+        column_of_row_[a] = b;
+        return true;
+      }
     }
-    by_damage[i] = {damage * kExactMaxFreeRows + column_rank_[b], b};
   }
-  std::sort(by_damage.begin(), by_damage.begin() + candidates.count);
-  for (uint32_t i = 0; i < candidates.count; ++i) candidates.columns[i] = by_damage[i].second;
-  return candidates;
+  return false;
 }
 
 }  // namespace

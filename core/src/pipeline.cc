@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "exact_search.h"
+#include "known_solutions.h"
 #include "nqueens/validate.h"
 #include "stages.h"
 
@@ -191,6 +192,13 @@ absl::StatusOr<CompletionResult> Search(const Columns& input,
   const uint32_t n = static_cast<uint32_t>(input.size());
   const PipelineParams& params = options.params;
   const uint32_t free_rows = n - stats.queens_given;
+  if (params.match_construction && stats.queens_given > 0) {
+    BlockClock clock(stats, Block::kConstruction);
+    if (std::optional<Columns> known = internal::CompleteFromConstruction(input)) {
+      stats.start_block = Block::kConstruction;
+      return CompletionResult{Outcome::kSolved, std::move(*known), {}};
+    }
+  }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
   Rng rng(options.seed);
   bool exact_tried = false;

@@ -50,6 +50,11 @@ struct PipelineParams {
   // exact search cannot decide the input. The RPCs' max_restarts.
   uint32_t max_restarts = 10;
 
+  // --- Known solutions (beyond the paper). ---
+  // Complete inputs lying in an image of the explicit construction by that
+  // solution, before any search (their structure defeats the random stages).
+  bool match_construction = true;
+
   // --- Exact search (beyond the paper, issue #3). ---
   // The complete search decides compositions with at most this many free rows.
   uint32_t exact_max_free_rows = 64;

@@ -38,8 +38,9 @@ enum class Block : int {
   kFinishPrepare = 4,  // block 4: ranking rows by free cells
   kFinish = 5,         // block 5: min-risk / min-damage with backtracking
   kExact = 6,          // exact search (beyond the paper)
+  kConstruction = 7,   // matched the explicit construction (beyond the paper)
 };
-inline constexpr int kBlockCount = 7;
+inline constexpr int kBlockCount = 8;
 
 struct CompletionOptions {
   // Same seed and input give the same output.

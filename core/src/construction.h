@@ -1,0 +1,15 @@
+// The explicit construction as a per-row formula, so that stages can ask for
+// one row of it without building the whole board.
+#ifndef NQUEENS_SRC_CONSTRUCTION_H_
+#define NQUEENS_SRC_CONSTRUCTION_H_
+
+#include <cstdint>
+
+namespace nqueens::internal {
+
+// Column of `row` (1-based) in ConstructSolution(n); n = 1 or n >= 4.
+uint32_t ConstructedColumn(uint32_t n, uint32_t row);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_CONSTRUCTION_H_

@@ -1,0 +1,26 @@
+// A stage before the pipeline (beyond the paper): a composition taken from
+// the explicit construction, or from one of its images under the eight
+// symmetries of the square, is completed by that solution.
+//
+// Why: such inputs are what users naturally send (the output of Solve with
+// some queens removed), and their regular structure defeats the random
+// stages: keeping every third queen of the construction at n = 1,000 leaves
+// hundreds of free cells in every row, yet random filling dead-ends every
+// time. Checking costs O(k) with an early exit at the first queen that does
+// not fit, so other inputs pay next to nothing.
+#ifndef NQUEENS_SRC_KNOWN_SOLUTIONS_H_
+#define NQUEENS_SRC_KNOWN_SOLUTIONS_H_
+
+#include <optional>
+
+#include "nqueens/board.h"
+
+namespace nqueens::internal {
+
+// The full board when `composition` (valid, at least one queen, n = 1 or
+// n >= 4) lies in an image of the explicit construction; otherwise nullopt.
+std::optional<Columns> CompleteFromConstruction(const Columns& composition);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_KNOWN_SOLUTIONS_H_

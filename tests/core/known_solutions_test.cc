@@ -1,0 +1,97 @@
+// Inputs taken from the explicit construction or its symmetric images are
+// completed at once; everything else goes on to the pipeline.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+
+namespace nqueens {
+namespace {
+
+// The eight images of a solution under the symmetries of the square, computed
+// here by rotating and reflecting the board itself.
+std::vector<Columns> Images(const Columns& solution) {
+  const uint32_t n = static_cast<uint32_t>(solution.size());
+  const auto rotate = [n](const Columns& board) {  // (r, c) -> (c, n + 1 - r)
+    Columns rotated(n);
+    for (uint32_t r = 1; r <= n; ++r) rotated[board[r - 1] - 1] = n + 1 - r;
+    return rotated;
+  };
+  const auto reflect = [n](const Columns& board) {  // (r, c) -> (r, n + 1 - c)
+    Columns reflected(n);
+    for (uint32_t r = 1; r <= n; ++r) reflected[r - 1] = n + 1 - board[r - 1];
+    return reflected;
+  };
+  std::vector<Columns> images;
+  Columns board = solution;
+  for (int turn = 0; turn < 4; ++turn) {
+    images.push_back(board);
+    images.push_back(reflect(board));
+    board = rotate(board);
+  }
+  return images;
+}
+
+Columns EveryKth(const Columns& solution, uint32_t stride, uint32_t offset) {
+  Columns composition(solution.size(), kEmptyRow);
+  for (size_t row = offset; row < solution.size(); row += stride) composition[row] = solution[row];
+  return composition;
+}
+
+void ExpectCompletedByConstruction(const Columns& input) {
+  CompletionOptions options;
+  options.params.max_restarts = 0;
+  absl::StatusOr<CompletionResult> result = Complete(input, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->outcome, Outcome::kSolved);
+  EXPECT_EQ(result->stats.start_block, Block::kConstruction);
+  absl::StatusOr<ValidationReport> report = Validate(result->columns);
+  ASSERT_TRUE(report.ok());
+  EXPECT_TRUE(report->complete);
+  for (size_t row = 0; row < input.size(); ++row) {
+    if (input[row] != kEmptyRow) {
+      ASSERT_EQ(result->columns[row], input[row]) << "row " << row + 1;
+    }
+  }
+}
+
+TEST(KnownSolutionsTest, CompletesEveryImageOfTheConstruction) {
+  for (uint32_t n : {4u, 5u, 8u, 9u, 14u, 15u, 100u, 301u, 1000u}) {
+    for (const Columns& image : Images(*ConstructSolution(n))) {
+      for (uint32_t stride : {2u, 3u, 7u}) ExpectCompletedByConstruction(EveryKth(image, stride, 1));
+    }
+  }
+}
+
+TEST(KnownSolutionsTest, StrideSubsetsOfLargeConstructionsComplete) {
+  // Every third queen of the construction defeats the random stages.
+  for (uint32_t n : {1000u, 5000u, 100000u}) {
+    ExpectCompletedByConstruction(EveryKth(*ConstructSolution(n), 3, 0));
+  }
+}
+
+TEST(KnownSolutionsTest, OtherInputsGoToThePipeline) {
+  std::mt19937_64 random(1);
+  const uint32_t n = 500;
+  CompletionOptions options;
+  options.seed = 3;
+  absl::StatusOr<CompletionResult> other = Solve(n, SolveMethod::kRandom, options);
+  ASSERT_TRUE(other.ok());
+  const absl::StatusOr<CompletionResult> result = Complete(EveryKth(other->columns, 2, 0));
+  ASSERT_TRUE(result.ok());
+  EXPECT_NE(result->stats.start_block, Block::kConstruction);
+
+  CompletionOptions off;
+  off.params.match_construction = false;
+  const absl::StatusOr<CompletionResult> unmatched =
+      Complete(EveryKth(*ConstructSolution(n), 50, 0), off);
+  ASSERT_TRUE(unmatched.ok());
+  EXPECT_NE(unmatched->stats.start_block, Block::kConstruction);
+}
+
+}  // namespace
+}  // namespace nqueens
