@@ -54,9 +54,13 @@ class Run {
   // kReached leaves the solution in `solution`.
   StageResult Go(Columns& solution) {
     while (!budget_.Exhausted()) {
+      // Each of these passes is O(n): poll between them.
       BoardState state(input_);
+      if (stop_.CheckNow()) return StageResult::kStopped;
       std::vector<uint32_t> rows = state.FreeRows();
+      if (stop_.CheckNow()) return StageResult::kStopped;
       std::vector<uint32_t> columns = state.FreeColumns();
+      if (stop_.CheckNow()) return StageResult::kStopped;
       if (start_ == Block::kRandomPairing) {
         BlockClock clock(stats_, Block::kRandomPairing);
         const StageResult result =
@@ -234,6 +238,7 @@ absl::StatusOr<CompletionResult> Complete(Columns composition,
   stats.seed = options.seed;
   stats.queens_given = CountQueens(composition);
   StopPoller stop(options.stop);
+  if (stop.CheckNow()) return stop.status();
   absl::StatusOr<CompletionResult> result =
       stats.queens_given == composition.size()
           ? CompletionResult{Outcome::kSolved, composition, {}}

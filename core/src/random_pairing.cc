@@ -9,8 +9,11 @@ StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
                           StopPoller& stop, std::vector<uint32_t>& free_rows,
                           std::vector<uint32_t>& free_columns) {
   while (state.queens() < target_queens) {
-    rng.Shuffle(free_rows.begin(), free_rows.end());
-    rng.Shuffle(free_columns.begin(), free_columns.end());
+    const auto should_stop = [&stop] { return stop.CheckNow(); };
+    if (!rng.Shuffle(free_rows.begin(), free_rows.end(), should_stop) ||
+        !rng.Shuffle(free_columns.begin(), free_columns.end(), should_stop)) {
+      return StageResult::kStopped;
+    }
     // Unplaced pairs move to the front; both lists stay aligned.
     size_t kept = 0;
     size_t i = 0;

@@ -42,12 +42,20 @@ class Rng {
     return static_cast<uint32_t>(product >> 32);
   }
 
-  // Fisher-Yates over [first, last).
-  template <typename It>
-  void Shuffle(It first, It last) {
+  // Fisher-Yates over [first, last). Calls should_stop() every few thousand
+  // swaps (a shuffle of 10^8 elements takes seconds) and returns false,
+  // leaving the range partly shuffled, when it says so.
+  template <typename It, typename StopFn>
+  bool Shuffle(It first, It last, StopFn&& should_stop) {
     for (auto i = last - first; i > 1; --i) {
+      if ((i & 0x3fff) == 0 && should_stop()) return false;
       std::swap(first[i - 1], first[Below(static_cast<uint32_t>(i))]);
     }
+    return true;
+  }
+  template <typename It>
+  void Shuffle(It first, It last) {
+    Shuffle(first, last, [] { return false; });
   }
 
  private:
