@@ -1,0 +1,60 @@
+// Where the CLI's work is done: in-process by the core (--local) or by an
+// nqueens-server over gRPC. Both speak the core's result types, so the
+// commands and the output do not care which one ran.
+#ifndef NQUEENS_CLIENT_BACKEND_H_
+#define NQUEENS_CLIENT_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "board_io.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+
+namespace grpc {
+class Channel;
+}  // namespace grpc
+
+namespace nqueens::client {
+
+struct RunOptions {
+  std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
+  uint64_t max_backtracks = 0;   // 0: the backend's default
+  absl::Duration deadline = absl::InfiniteDuration();  // from the call's start
+};
+
+// Errors are absl::Status: INVALID_ARGUMENT when the board was rejected (for
+// Complete: queens that attack each other), DEADLINE_EXCEEDED, and for the
+// remote backend any gRPC failure with its code.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
+                                                 const RunOptions& options) = 0;
+  virtual absl::StatusOr<CompletionResult> Complete(
+      Board composition, const RunOptions& options) = 0;
+  virtual absl::StatusOr<ValidationReport> Validate(
+      Board board, const RunOptions& options) = 0;
+};
+
+// Runs the core in this process.
+std::unique_ptr<Backend> MakeLocalBackend();
+
+// Talks to the server at `address` ("host:port"). Boards of more than
+// kStreamingThreshold rows go through the streaming RPCs, smaller ones through
+// the unary RPCs; boards with fewer than n / 8 queens are sent sparse.
+std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address);
+// The same over a given channel (tests use one with interceptors).
+std::unique_ptr<Backend> MakeRemoteBackend(
+    std::shared_ptr<grpc::Channel> channel, const std::string& address);
+
+inline constexpr uint64_t kStreamingThreshold = 65536;
+
+}  // namespace nqueens::client
+
+#endif  // NQUEENS_CLIENT_BACKEND_H_

@@ -1,0 +1,163 @@
+#include "commands.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "render.h"
+
+namespace nqueens::client {
+namespace {
+
+std::string DescribeBackendError(const absl::Status& error) {
+  switch (error.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      return absl::StrCat("board rejected: ", error.message());
+    case absl::StatusCode::kDeadlineExceeded:
+      return "deadline exceeded";
+    case absl::StatusCode::kResourceExhausted:
+      return absl::StrCat("limit exceeded: ", error.message());
+    case absl::StatusCode::kUnavailable:  // names the server already
+      return std::string(error.message());
+    default:
+      return absl::StrCat(absl::StatusCodeToString(error.code()), ": ",
+                          error.message());
+  }
+}
+
+int ReportBackendError(const absl::Status& error) {
+  return ReportError(ExitCodeFor(error), DescribeBackendError(error));
+}
+
+void WriteText(std::FILE* file, absl::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), file);
+}
+
+// Writes a command's result to the --output file, or stdout.
+absl::Status WriteOutput(const std::string& path,
+                         const std::function<void(std::FILE*)>& write) {
+  const bool to_stdout = path.empty();
+  const std::string name = to_stdout ? "stdout" : path;
+  std::FILE* file = to_stdout ? stdout : std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot open ", name, ": ", std::strerror(errno)));
+  }
+  write(file);
+  bool failed = std::ferror(file) != 0;
+  failed |= (to_stdout ? std::fflush(file) : std::fclose(file)) != 0;
+  if (failed) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot write ", name, ": ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+// Reads and parses the input file; errors are prefixed with its name.
+absl::StatusOr<Board> LoadBoard(const std::string& path, BoardFormat format) {
+  absl::StatusOr<std::string> text = ReadInput(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Board> board = ParseBoard(*text, format);
+  if (!board.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path == "-" ? "stdin" : path, ": ", board.status().message()));
+  }
+  return board;
+}
+
+// The common end of solve and complete: the outcome line, the drawing and the
+// board.
+int FinishCompletion(const CompletionResult& result, uint64_t n,
+                     const CommandOptions& options) {
+  if (!options.quiet) WriteText(stderr, OutcomeLine(result, n));
+  if (result.outcome != Outcome::kSolved) return ExitCodeFor(result.outcome);
+  if (!options.quiet && n <= kMaxDrawnSize) {
+    WriteText(stderr, DrawBoard(result.columns));
+  }
+  const absl::Status written =
+      WriteOutput(options.output_path, [&](std::FILE* file) {
+        WriteBoard(result.columns, options.output_format,
+                   [file](absl::string_view piece) { WriteText(file, piece); });
+      });
+  if (!written.ok()) return ReportError(kExitUsage, written.message());
+  return kExitOk;
+}
+
+}  // namespace
+
+ExitCode ExitCodeFor(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kSolved:
+      return kExitOk;
+    case Outcome::kUnsolvable:
+      return kExitRejected;
+    case Outcome::kUndecided:
+      break;
+  }
+  return kExitUndecided;
+}
+
+ExitCode ExitCodeFor(const absl::Status& backend_error) {
+  return backend_error.code() == absl::StatusCode::kInvalidArgument
+             ? kExitRejected
+             : kExitFailure;
+}
+
+int ReportError(ExitCode code, absl::string_view message) {
+  std::fprintf(stderr, "nqueens: %.*s\n", static_cast<int>(message.size()),
+               message.data());
+  return code;
+}
+
+int RunSolve(Backend& backend, const std::string& n_argument,
+             const CommandOptions& options) {
+  uint64_t n = 0;
+  if (!absl::SimpleAtoi(n_argument, &n)) {
+    return ReportError(
+        kExitUsage,
+        absl::StrCat("N must be a positive integer, not \"", n_argument, "\""));
+  }
+  absl::Status usable = CheckBoardSize(n);
+  if (usable.ok()) usable = CheckOutputFormat(n, options.output_format);
+  if (!usable.ok()) return ReportError(kExitUsage, usable.message());
+
+  absl::StatusOr<CompletionResult> result =
+      backend.Solve(static_cast<uint32_t>(n), options.method, options.run);
+  if (!result.ok()) return ReportBackendError(result.status());
+  return FinishCompletion(*result, n, options);
+}
+
+int RunComplete(Backend& backend, const std::string& input_path,
+                const CommandOptions& options) {
+  absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format);
+  if (!board.ok()) return ReportError(kExitUsage, board.status().message());
+  const uint64_t n = board->n;
+  if (absl::Status usable = CheckOutputFormat(n, options.output_format);
+      !usable.ok()) {
+    return ReportError(kExitUsage, usable.message());
+  }
+  absl::StatusOr<CompletionResult> result =
+      backend.Complete(*std::move(board), options.run);
+  if (!result.ok()) return ReportBackendError(result.status());
+  return FinishCompletion(*result, n, options);
+}
+
+int RunValidate(Backend& backend, const std::string& input_path,
+                const CommandOptions& options) {
+  absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format);
+  if (!board.ok()) return ReportError(kExitUsage, board.status().message());
+  absl::StatusOr<ValidationReport> report =
+      backend.Validate(*std::move(board), options.run);
+  if (!report.ok()) return ReportBackendError(report.status());
+  const absl::Status written = WriteOutput(
+      options.output_path,
+      [&](std::FILE* file) { WriteText(file, ValidationText(*report)); });
+  if (!written.ok()) return ReportError(kExitUsage, written.message());
+  return report->valid ? kExitOk : kExitRejected;
+}
+
+}  // namespace nqueens::client

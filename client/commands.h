@@ -1,0 +1,57 @@
+// The CLI's commands -- solve, complete, validate -- from their argument to
+// the output and the exit status. main.cc turns flags into CommandOptions and
+// picks the backend; everything after that happens here.
+#ifndef NQUEENS_CLIENT_COMMANDS_H_
+#define NQUEENS_CLIENT_COMMANDS_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "backend.h"
+#include "board_io.h"
+#include "nqueens/solver.h"
+
+namespace nqueens::client {
+
+enum ExitCode : int {
+  kExitOk = 0,         // SOLVED; validate: no attacks
+  kExitRejected = 1,   // UNSOLVABLE; validate: attacks; complete: the input
+                       // has attacking queens (the backend's INVALID_ARGUMENT)
+  kExitUsage = 2,      // bad flags or arguments, unreadable or unparsable
+                       // input, output that cannot be written
+  kExitFailure = 3,    // the server is unreachable or failed, a deadline
+                       // passed, any other backend error
+  kExitUndecided = 4,  // UNDECIDED
+};
+
+ExitCode ExitCodeFor(Outcome outcome);
+// For an error a backend returned: kExitRejected for INVALID_ARGUMENT (input
+// shape errors are caught while parsing, so what the backend rejects is the
+// position itself), kExitFailure for everything else.
+ExitCode ExitCodeFor(const absl::Status& backend_error);
+
+struct CommandOptions {
+  RunOptions run;
+  SolveMethod method = SolveMethod::kConstructive;
+  BoardFormat input_format = BoardFormat::kAuto;
+  BoardFormat output_format = BoardFormat::kQArray;
+  std::string output_path;  // empty: stdout
+  bool quiet = false;       // nothing on stderr but errors
+};
+
+// Each command takes its one positional argument: N for solve, a file name
+// ("-" for stdin) for complete and validate. They return the exit status.
+int RunSolve(Backend& backend, const std::string& n_argument,
+             const CommandOptions& options);
+int RunComplete(Backend& backend, const std::string& input_path,
+                const CommandOptions& options);
+int RunValidate(Backend& backend, const std::string& input_path,
+                const CommandOptions& options);
+
+// Prints "nqueens: <message>" as one line on stderr and returns `code`.
+int ReportError(ExitCode code, absl::string_view message);
+
+}  // namespace nqueens::client
+
+#endif  // NQUEENS_CLIENT_COMMANDS_H_

@@ -1,0 +1,129 @@
+// nqueens: solve, complete and validate n-Queens boards, on an nqueens-server
+// or in-process (--local). See kUsage below and commands.h for exit statuses.
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "backend.h"
+#include "board_io.h"
+#include "command_line.h"
+#include "commands.h"
+
+ABSL_FLAG(std::string, server, "localhost:50051", "address of nqueens-server");
+ABSL_FLAG(bool, local, false, "run in this process instead of on a server");
+ABSL_FLAG(std::optional<uint64_t>, seed, std::nullopt,
+          "random seed (unset: a random one, reported on stderr)");
+ABSL_FLAG(std::string, method, "constructive", "solve: constructive or random");
+ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
+          "give up after this long, e.g. 5s or 500ms");
+ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
+ABSL_FLAG(std::string, format, "auto", "input format: auto, q, matrix, sparse");
+ABSL_FLAG(std::string, output_format, "q", "output format: q, matrix, sparse");
+ABSL_FLAG(uint64_t, max_backtracks, 0,
+          "backtracks before giving up (0: default)");
+ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
+ABSL_FLAG(bool, help, false, "print this help");
+
+namespace nqueens::client {
+namespace {
+
+constexpr char kUsage[] = R"(usage: nqueens [flags] solve N
+       nqueens [flags] complete FILE
+       nqueens [flags] validate FILE
+
+  solve N          a full solution of the N x N board
+  complete FILE    extend the composition in FILE ("-" for stdin) to a solution
+  validate FILE    check the board in FILE for attacking queens
+
+Boards are read as a Q array, a 0/1 matrix or a sparse list; see --format.
+solve and complete print the outcome (SOLVED, UNSOLVABLE, UNDECIDED) with its
+stats on stderr, the board on stdout (drawn on stderr too when N <= 64).
+
+flags:
+  --server ADDR          nqueens-server address (default localhost:50051)
+  --local                run in this process instead of on a server
+  --seed N               random seed (default: a random one, reported)
+  --method M             solve: constructive (default) or random
+  --deadline D           give up after D, e.g. 5s or 500ms (default: none)
+  --output FILE          write the board (or validate's report) to FILE
+  --format F             input: auto (default), q, matrix or sparse
+  --output-format F      output: q (default), matrix or sparse
+  --max-backtracks N     backtracks before giving up (default: the solver's)
+  --quiet                print nothing on stderr but errors
+
+exit status: 0 solved / valid, 1 unsolvable / invalid board, 2 usage or input
+error, 3 server or transport error (or deadline exceeded), 4 undecided.
+)";
+
+using Command = int (*)(Backend&, const std::string&, const CommandOptions&);
+
+int UsageError(absl::string_view message) {
+  return ReportError(kExitUsage,
+                     absl::StrCat(message, " (see nqueens --help)"));
+}
+
+absl::StatusOr<CommandOptions> OptionsFromFlags() {
+  CommandOptions options;
+  options.run.seed = absl::GetFlag(FLAGS_seed);
+  options.run.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
+  options.run.deadline = absl::GetFlag(FLAGS_deadline);
+  if (options.run.deadline <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--deadline must be positive");
+  }
+  const std::string method = absl::GetFlag(FLAGS_method);
+  if (method == "random") {
+    options.method = SolveMethod::kRandom;
+  } else if (method != "constructive") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown --method \"", method, "\" (expected constructive or random)"));
+  }
+  absl::StatusOr<BoardFormat> input =
+      ParseBoardFormat(absl::GetFlag(FLAGS_format));
+  absl::StatusOr<BoardFormat> output =
+      ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
+  if (!input.ok()) return input.status();
+  if (!output.ok() || *output == BoardFormat::kAuto) {
+    return absl::InvalidArgumentError(
+        "--output-format must be q, matrix or sparse");
+  }
+  options.input_format = *input;
+  options.output_format = *output;
+  options.output_path = absl::GetFlag(FLAGS_output);
+  options.quiet = absl::GetFlag(FLAGS_quiet);
+  return options;
+}
+
+int Main(int argc, char** argv) {
+  absl::StatusOr<std::vector<std::string>> arguments = ParseFlags(argc, argv);
+  if (!arguments.ok()) return UsageError(arguments.status().message());
+  if (absl::GetFlag(FLAGS_help)) {
+    std::fputs(kUsage, stdout);
+    return kExitOk;
+  }
+  absl::StatusOr<CommandOptions> options = OptionsFromFlags();
+  if (!options.ok()) return UsageError(options.status().message());
+
+  const std::map<std::string, Command> commands = {{"solve", RunSolve},
+                                                   {"complete", RunComplete},
+                                                   {"validate", RunValidate}};
+  if (arguments->size() != 2 || commands.count((*arguments)[0]) == 0) {
+    return UsageError("expected solve N, complete FILE or validate FILE");
+  }
+  std::unique_ptr<Backend> backend =
+      absl::GetFlag(FLAGS_local)
+          ? MakeLocalBackend()
+          : MakeRemoteBackend(absl::GetFlag(FLAGS_server));
+  return commands.at((*arguments)[0])(*backend, (*arguments)[1], *options);
+}
+
+}  // namespace
+}  // namespace nqueens::client
+
+int main(int argc, char** argv) { return nqueens::client::Main(argc, argv); }

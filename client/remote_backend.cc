@@ -1,0 +1,322 @@
+// The backend that talks to nqueens-server: a thin layer over the generated
+// stub that picks the unary or the streaming RPC by board size and converts
+// between the wire messages and the core's types.
+#include <grpcpp/grpcpp.h>
+
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "backend.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
+#include "wire/chunks.h"
+#include "wire/status.h"
+
+namespace nqueens::client {
+namespace {
+
+namespace v1 = nqueens::v1;
+
+absl::Status MalformedResult(absl::string_view what) {
+  return absl::InternalError(
+      absl::StrCat("server sent a malformed result: ", what));
+}
+
+// --- From the wire to the core's types. ---
+
+CompletionStats StatsFromProto(const v1::Stats& proto) {
+  CompletionStats stats;
+  stats.seed = proto.seed();
+  stats.queens_given = static_cast<uint32_t>(proto.queens_given());
+  stats.start_block = static_cast<Block>(proto.start_block());
+  stats.backtracks = proto.backtracks();
+  stats.restarts = proto.restarts();
+  for (const v1::BlockStats& block : proto.blocks()) {
+    const int index = block.block();
+    if (index <= 0 || index >= kBlockCount) continue;
+    stats.backtracks_to_block[index] = block.backtracks_to();
+    stats.time_in_block[index] = absl::Seconds(block.seconds());
+  }
+  stats.total_time = absl::Seconds(proto.total_seconds());
+  stats.exact_nodes = proto.exact_nodes();
+  return stats;
+}
+
+absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome,
+                                                 const v1::Stats& stats,
+                                                 uint64_t n, Columns columns) {
+  CompletionResult result;
+  switch (outcome) {
+    case v1::SOLVED:
+      result.outcome = Outcome::kSolved;
+      if (columns.size() != n) {
+        return MalformedResult(
+            absl::StrCat("a board of ", columns.size(), " rows for n = ", n));
+      }
+      result.columns = std::move(columns);
+      break;
+    case v1::UNSOLVABLE:
+      result.outcome = Outcome::kUnsolvable;
+      break;
+    case v1::UNDECIDED:
+      result.outcome = Outcome::kUndecided;
+      break;
+    default:
+      return MalformedResult("no outcome");
+  }
+  result.stats = StatsFromProto(stats);
+  return result;
+}
+
+// The result of a unary call (SolveResponse, CompleteResponse).
+template <typename Response>
+absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response,
+                                                    uint64_t n) {
+  return ResultFromProto(
+      response.outcome(), response.stats(), n,
+      Columns(response.columns().begin(), response.columns().end()));
+}
+
+AttackLine LineFromProto(v1::Line line) {
+  switch (line) {
+    case v1::DIAGONAL:
+      return AttackLine::kDiagonal;
+    case v1::ANTI_DIAGONAL:
+      return AttackLine::kAntiDiagonal;
+    default:
+      return AttackLine::kColumn;
+  }
+}
+
+Queen QueenFromProto(const v1::Queen& queen) {
+  return Queen{queen.row(), queen.column()};
+}
+
+ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
+  ValidationReport report;
+  report.n = response.n();
+  report.valid = response.valid();
+  report.complete = response.complete();
+  report.queen_count = response.queen_count();
+  report.attacking_pairs = response.attacking_pairs();
+  for (const v1::Conflict& conflict : response.conflicts()) {
+    report.conflicts.push_back(Conflict{QueenFromProto(conflict.first()),
+                                        QueenFromProto(conflict.second()),
+                                        LineFromProto(conflict.line())});
+  }
+  return report;
+}
+
+// Collects a result stream: one ResultHeader, then, when the outcome is
+// SOLVED, the board in chunks.
+class ResultCollector {
+ public:
+  explicit ResultCollector(uint64_t n) : n_(n) {}
+
+  template <typename Response>
+  void Add(const Response& message) {
+    if (!error_.ok()) return;
+    if (message.has_header() && header_) {
+      error_ = MalformedResult("a second result header");
+    } else if (message.has_header()) {
+      header_ = message.header();
+      if (header_->outcome() == v1::SOLVED) board_.emplace(n_);
+    } else if (!board_) {
+      error_ = MalformedResult("a board chunk without a SOLVED header");
+    } else if (absl::Status added = board_->Add(message.chunk()); !added.ok()) {
+      error_ = MalformedResult(added.message());
+    }
+  }
+
+  absl::StatusOr<CompletionResult> Finish() && {
+    if (!error_.ok()) return error_;
+    if (!header_) return MalformedResult("no result header");
+    Columns columns;
+    if (board_) {
+      absl::StatusOr<Columns> assembled = std::move(*board_).Finish();
+      if (!assembled.ok()) return MalformedResult(assembled.status().message());
+      columns = *std::move(assembled);
+    }
+    return ResultFromProto(header_->outcome(), header_->stats(), n_,
+                           std::move(columns));
+  }
+
+ private:
+  uint64_t n_;
+  absl::Status error_;
+  std::optional<v1::ResultHeader> header_;
+  std::optional<wire::ChunkAssembler> board_;
+};
+
+// --- From the core's types to the wire. ---
+
+// Boards with few queens travel as their queens, the others dense.
+absl::Status ChooseWireForm(Board& board) {
+  if (board.queen_count() < board.n / 8) {
+    MakeSparse(board);
+    return absl::OkStatus();
+  }
+  return MakeDense(board);
+}
+
+void AddQueens(const std::vector<Queen>& queens,
+               google::protobuf::RepeatedPtrField<v1::Queen>* out) {
+  out->Reserve(static_cast<int>(queens.size()));
+  for (const Queen& queen : queens) {
+    v1::Queen* proto = out->Add();
+    proto->set_row(queen.row);
+    proto->set_column(queen.column);
+  }
+}
+
+// Fills n and the board of a unary request (CompleteRequest, ValidateRequest).
+template <typename Request>
+void SetBoard(const Board& board, Request& request) {
+  request.set_n(board.n);
+  if (board.is_sparse()) {
+    AddQueens(board.queens, request.mutable_queens());
+  } else {
+    request.mutable_columns()->Add(board.columns.begin(), board.columns.end());
+  }
+}
+
+// Writes a streaming request (CompleteStreamRequest, ValidateStreamRequest):
+// `header` with the board's queens when it is sparse, else followed by the
+// board in chunks. Stops early when the server has ended the call; Finish()
+// then tells why.
+template <typename Request, typename Stream>
+void WriteBoardStream(const Board& board, Request header, Stream& stream) {
+  header.mutable_header()->set_n(board.n);
+  if (board.is_sparse()) {
+    AddQueens(board.queens, header.mutable_header()->mutable_queens());
+  }
+  if (!stream.Write(header) || board.is_sparse()) return;
+  Request chunk;
+  wire::ForEachChunk(board.columns, wire::kMaxChunkSize,
+                     [&](const v1::BoardChunk& piece) {
+                       *chunk.mutable_chunk() = piece;
+                       return stream.Write(chunk);
+                     });
+}
+
+template <typename Request>
+void SetRunOptions(const RunOptions& options, Request& request) {
+  if (options.seed) request.set_seed(*options.seed);
+  request.mutable_limits()->set_max_backtracks(options.max_backtracks);
+}
+
+class RemoteBackend : public Backend {
+ public:
+  RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address)
+      : stub_(v1::NQueens::NewStub(std::move(channel))),
+        address_(std::move(address)) {}
+
+  absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
+                                         const RunOptions& options) override {
+    v1::SolveRequest request;
+    request.set_n(n);
+    request.set_method(method == SolveMethod::kRandom ? v1::RANDOM
+                                                      : v1::CONSTRUCTIVE);
+    SetRunOptions(options, request);
+    grpc::ClientContext context;
+    SetDeadline(options, context);
+    if (n <= kStreamingThreshold) {
+      v1::SolveResponse response;
+      const grpc::Status status = stub_->Solve(&context, request, &response);
+      if (!status.ok()) return CallError(status);
+      return ResultFromResponse(response, n);
+    }
+    auto stream = stub_->SolveStream(&context, request);
+    return ReceiveResult<v1::SolveStreamResponse>(*stream, n);
+  }
+
+  absl::StatusOr<CompletionResult> Complete(
+      Board composition, const RunOptions& options) override {
+    if (absl::Status form = ChooseWireForm(composition); !form.ok()) {
+      return form;
+    }
+    grpc::ClientContext context;
+    SetDeadline(options, context);
+    if (composition.n <= kStreamingThreshold) {
+      v1::CompleteRequest request;
+      SetBoard(composition, request);
+      SetRunOptions(options, request);
+      v1::CompleteResponse response;
+      const grpc::Status status = stub_->Complete(&context, request, &response);
+      if (!status.ok()) return CallError(status);
+      return ResultFromResponse(response, composition.n);
+    }
+    v1::CompleteStreamRequest header;
+    SetRunOptions(options, *header.mutable_header());
+    auto stream = stub_->CompleteStream(&context);
+    WriteBoardStream(composition, std::move(header), *stream);
+    stream->WritesDone();
+    return ReceiveResult<v1::CompleteStreamResponse>(*stream, composition.n);
+  }
+
+  absl::StatusOr<ValidationReport> Validate(
+      Board board, const RunOptions& options) override {
+    if (absl::Status form = ChooseWireForm(board); !form.ok()) return form;
+    grpc::ClientContext context;
+    SetDeadline(options, context);
+    v1::ValidateResponse response;
+    grpc::Status status;
+    if (board.n <= kStreamingThreshold) {
+      v1::ValidateRequest request;
+      SetBoard(board, request);
+      status = stub_->Validate(&context, request, &response);
+    } else {
+      auto stream = stub_->ValidateStream(&context, &response);
+      WriteBoardStream(board, v1::ValidateStreamRequest(), *stream);
+      stream->WritesDone();
+      status = stream->Finish();
+    }
+    if (!status.ok()) return CallError(status);
+    return ReportFromProto(response);
+  }
+
+ private:
+  static void SetDeadline(const RunOptions& options,
+                          grpc::ClientContext& context) {
+    if (options.deadline == absl::InfiniteDuration()) return;
+    context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
+  }
+
+  // Reads a whole result stream, then its final status.
+  template <typename Response, typename Stream>
+  absl::StatusOr<CompletionResult> ReceiveResult(Stream& stream, uint64_t n) {
+    ResultCollector collector(n);
+    Response message;
+    while (stream.Read(&message)) collector.Add(message);
+    const grpc::Status status = stream.Finish();
+    if (!status.ok()) return CallError(status);
+    return std::move(collector).Finish();
+  }
+
+  // The status of a failed call; a server that cannot be reached is named.
+  absl::Status CallError(const grpc::Status& status) const {
+    absl::Status error = wire::FromGrpcStatus(status);
+    if (error.code() != absl::StatusCode::kUnavailable) return error;
+    return absl::UnavailableError(
+        absl::StrCat("cannot reach server ", address_, ": ", error.message()));
+  }
+
+  std::unique_ptr<v1::NQueens::Stub> stub_;
+  std::string address_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
+  return MakeRemoteBackend(
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()),
+      address);
+}
+
+std::unique_ptr<Backend> MakeRemoteBackend(
+    std::shared_ptr<grpc::Channel> channel, const std::string& address) {
+  return std::make_unique<RemoteBackend>(std::move(channel), address);
+}
+
+}  // namespace nqueens::client

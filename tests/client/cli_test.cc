@@ -1,0 +1,428 @@
+// End-to-end tests of the built `nqueens` binary: run as a subprocess, with
+// --local and against a real nqueens-server subprocess. Printed boards are
+// parsed back and checked with nqueens::Validate.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "board_io.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nqueens/params.h"
+#include "nqueens/validate.h"
+#include "render.h"
+#include "server_process.h"
+#include "subprocess.h"
+#include "test_util.h"
+
+namespace nqueens::testing {
+namespace {
+
+using client::Board;
+using client::BoardFormat;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+const std::string kExamples = NQUEENS_EXAMPLES_DIR;
+
+ProcessResult Cli(std::vector<std::string> args, absl::string_view input = "") {
+  args.insert(args.begin(), NQUEENS_CLI_PATH);
+  return Run(args, input);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream content;
+  content << file.rdbuf();
+  return content.str();
+}
+
+std::string WriteTempFile(const std::string& content) {
+  const std::string path = TempPath(".in");
+  std::ofstream(path) << content;
+  return path;
+}
+
+// A board in `format` as dense columns; an empty board fails the test.
+Columns ParseDense(const std::string& text,
+                   BoardFormat format = BoardFormat::kQArray) {
+  absl::StatusOr<Board> board = client::ParseBoard(text, format);
+  EXPECT_TRUE(board.ok()) << board.status();
+  if (!board.ok() || !client::MakeDense(*board).ok()) return {};
+  return board->columns;
+}
+
+// Errors are one line on stderr: "nqueens: ...".
+void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part) {
+  EXPECT_THAT(result.err, StartsWith("nqueens: "));
+  EXPECT_THAT(result.err, HasSubstr(part));
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1)
+      << result.err;
+}
+
+// A port on 127.0.0.1 that nothing listens on: bound, then released.
+int ClosedPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bind(fd, reinterpret_cast<sockaddr*>(&address), length);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+// A composition of the 200 x 200 board whose first row is empty but attacked
+// in every cell, so no solution extends it, and with more free rows than the
+// exact search decides (PipelineParams::exact_max_free_rows = 64): the core
+// can answer neither SOLVED nor UNSOLVABLE. Built greedily: each row from the
+// second on takes the safe column that attacks most new cells of row 1.
+Columns RowOneBlocked() {
+  constexpr uint32_t n = 200;
+  Columns columns(n, kEmptyRow);
+  std::vector<bool> attacked(n + 1, false);
+  uint32_t attacked_count = 0;
+  for (uint32_t row = 2; row <= n && attacked_count < n; ++row) {
+    uint32_t best_column = 0;
+    uint32_t best_gain = 0;
+    for (uint32_t column = 1; column <= n; ++column) {
+      columns[row - 1] = column;
+      const bool safe = Validate(columns)->valid;
+      columns[row - 1] = kEmptyRow;
+      if (!safe) continue;
+      uint32_t gain = 0;
+      for (int64_t cell : {int64_t{column}, int64_t{column} - (row - 1),
+                           int64_t{column} + (row - 1)}) {
+        if (cell >= 1 && cell <= n && !attacked[cell]) ++gain;
+      }
+      if (gain > best_gain) {
+        best_gain = gain;
+        best_column = column;
+      }
+    }
+    if (best_column == 0) continue;
+    columns[row - 1] = best_column;
+    for (int64_t cell : {int64_t{best_column}, int64_t{best_column} - (row - 1),
+                         int64_t{best_column} + (row - 1)}) {
+      if (cell >= 1 && cell <= n && !attacked[cell]) {
+        attacked[cell] = true;
+        ++attacked_count;
+      }
+    }
+  }
+  return columns;
+}
+
+enum class Where { kLocal, kRemote };
+
+void PrintTo(Where where, std::ostream* out) {
+  *out << (where == Where::kLocal ? "--local" : "--server");
+}
+
+// Every test of this suite runs once with --local and once against a server.
+class CliTest : public ::testing::TestWithParam<Where> {
+ protected:
+  static void SetUpTestSuite() { server_ = new ServerProcess(); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+
+  void SetUp() override { ASSERT_FALSE(server_->address().empty()); }
+
+  // The command line with the backend flags in front.
+  ProcessResult Nqueens(std::vector<std::string> args,
+                        absl::string_view input = "") {
+    if (GetParam() == Where::kLocal) {
+      args.insert(args.begin(), "--local");
+    } else {
+      args.insert(args.begin(), {"--server", server_->address()});
+    }
+    return Cli(args, input);
+  }
+
+  static ServerProcess* server_;
+};
+
+ServerProcess* CliTest::server_ = nullptr;
+
+TEST_P(CliTest, SolvesWithEachMethod) {
+  for (const char* method : {"constructive", "random"}) {
+    SCOPED_TRACE(method);
+    const ProcessResult result = Nqueens({"solve", "12", "--method", method});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    const Columns board = ParseDense(result.out);
+    EXPECT_TRUE(IsSolutionExtending(board, Columns(12, kEmptyRow)));
+    EXPECT_THAT(result.err, StartsWith("SOLVED n=12 seed="));
+    // Boards up to 64 rows are drawn on stderr below the outcome line.
+    EXPECT_THAT(result.err, HasSubstr(client::DrawBoard(board)));
+  }
+}
+
+TEST_P(CliTest, SameSeedGivesSameBoard) {
+  const std::vector<std::string> args = {"solve",  "200",    "--method",
+                                         "random", "--seed", "7"};
+  const ProcessResult first = Nqueens(args);
+  const ProcessResult second = Nqueens(args);
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(first.out), Columns(200, 0)));
+  EXPECT_EQ(first.out, second.out);
+  EXPECT_THAT(first.err, StartsWith("SOLVED n=200 seed=7 "));
+  // No drawing above 64 rows: the outcome line alone.
+  EXPECT_EQ(std::count(first.err.begin(), first.err.end(), '\n'), 1);
+}
+
+TEST_P(CliTest, UnsolvableExitsWithOne) {
+  const ProcessResult result = Nqueens({"solve", "3"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, StartsWith("UNSOLVABLE n=3 "));
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_P(CliTest, UndecidedExitsWithFour) {
+  const Columns composition = RowOneBlocked();
+  ASSERT_TRUE(Validate(composition)->valid);
+  for (uint32_t column = 1; column <= composition.size(); ++column) {
+    Columns with_row_one = composition;
+    with_row_one[0] = column;
+    ASSERT_FALSE(Validate(with_row_one)->valid) << "column " << column;
+  }
+  const auto free_rows = std::count(composition.begin(), composition.end(), 0u);
+  ASSERT_GT(free_rows, PipelineParams{}.exact_max_free_rows);
+
+  const ProcessResult result =
+      Nqueens({"complete", "-", "--max-backtracks", "10", "--seed", "1"},
+              client::FormatBoard(composition, BoardFormat::kQArray));
+  EXPECT_EQ(result.exit_code, 4) << result.err;
+  EXPECT_THAT(result.err, StartsWith("UNDECIDED n=200 seed=1 "));
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_P(CliTest, CompletesEveryInputFormat) {
+  const Columns expected_input =
+      ParseDense(ReadFile(kExamples + "/composition-8.q"));
+  for (const char* name :
+       {"composition-8.q", "composition-8.matrix", "composition-8.sparse"}) {
+    SCOPED_TRACE(name);
+    const ProcessResult result = Nqueens({"complete", kExamples + "/" + name});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(IsSolutionExtending(ParseDense(result.out), expected_input));
+    EXPECT_THAT(result.err, StartsWith("SOLVED n=8 "));
+  }
+  const std::string big = kExamples + "/composition-1000.sparse";
+  const ProcessResult result = Nqueens({"complete", big});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(IsSolutionExtending(
+      ParseDense(result.out), ParseDense(ReadFile(big), BoardFormat::kSparse)));
+}
+
+TEST_P(CliTest, CompletesStdin) {
+  // A lone number is detected as the sparse form of the empty board.
+  const ProcessResult empty = Nqueens({"complete", "-"}, "12\n");
+  EXPECT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(empty.out), Columns(12, 0)));
+
+  // Detected as a 2 x 2 matrix; --format q reads the Q array of n = 4.
+  const ProcessResult q_array =
+      Nqueens({"complete", "-", "--format", "q"}, "0 1\n0 0\n");
+  EXPECT_EQ(q_array.exit_code, 0) << q_array.err;
+  EXPECT_TRUE(
+      IsSolutionExtending(ParseDense(q_array.out), Columns{0, 1, 0, 0}));
+}
+
+TEST_P(CliTest, RejectsAttackingComposition) {
+  const ProcessResult result =
+      Nqueens({"complete", kExamples + "/attacking-8.q"});
+  EXPECT_EQ(result.exit_code, 1);
+  ExpectOneErrorLine(result, "(row 2, column 3) and (row 5, column 6)");
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_P(CliTest, ValidateReportsAValidBoard) {
+  const ProcessResult result =
+      Nqueens({"validate", kExamples + "/composition-8.matrix"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "n: 8\nvalid: yes\ncomplete: no\nqueens: 4\nattacking pairs: 0\n");
+}
+
+TEST_P(CliTest, ValidateReportsAttacks) {
+  const ProcessResult result =
+      Nqueens({"validate", kExamples + "/attacking-8.q"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out,
+            "n: 8\nvalid: no\ncomplete: no\nqueens: 2\nattacking pairs: 1\n"
+            "conflict: queens at (row 2, column 3) and (row 5, column 6) "
+            "share a diagonal\n");
+}
+
+TEST_P(CliTest, WritesEachOutputFormat) {
+  const ProcessResult sparse =
+      Nqueens({"solve", "10", "--output-format", "sparse"});
+  EXPECT_EQ(sparse.exit_code, 0) << sparse.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(sparse.out, BoardFormat::kSparse),
+                                  Columns(10, 0)));
+
+  const ProcessResult matrix =
+      Nqueens({"solve", "10", "--output-format", "matrix"});
+  EXPECT_EQ(matrix.exit_code, 0) << matrix.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(matrix.out, BoardFormat::kMatrix),
+                                  Columns(10, 0)));
+}
+
+TEST_P(CliTest, WritesTheBoardToOutputFile) {
+  const std::string path = TempPath(".q");
+  std::remove(path.c_str());
+  const ProcessResult result = Nqueens({"solve", "30", "--output", path});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(ReadFile(path)), Columns(30, 0)));
+}
+
+TEST_P(CliTest, QuietLeavesStderrEmpty) {
+  const ProcessResult result = Nqueens({"--quiet", "solve", "8"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.err, "");
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(result.out), Columns(8, 0)));
+}
+
+// Boards of more than 65,536 rows (streaming RPCs on the remote side; see
+// remote_backend_test.cc for which RPC carries them).
+TEST_P(CliTest, HandlesBoardsAboveTheStreamingThreshold) {
+  const ProcessResult solved = Nqueens({"--quiet", "solve", "70000"});
+  EXPECT_EQ(solved.exit_code, 0) << solved.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(solved.out), Columns(70000, 0)));
+
+  const ProcessResult validated = Nqueens({"validate", "-"}, solved.out);
+  EXPECT_EQ(validated.exit_code, 0) << validated.err;
+  EXPECT_THAT(validated.out, HasSubstr("complete: yes"));
+
+  // Few queens (sent sparse) and many queens (sent dense, in chunks).
+  for (uint32_t stride : {1000u, 7u}) {
+    SCOPED_TRACE(stride);
+    const Columns composition = ThinnedSolution(70000, stride);
+    const std::string path =
+        WriteTempFile(client::FormatBoard(composition, BoardFormat::kSparse));
+    const ProcessResult completed = Nqueens({"--quiet", "complete", path});
+    EXPECT_EQ(completed.exit_code, 0) << completed.err;
+    EXPECT_TRUE(IsSolutionExtending(ParseDense(completed.out), composition));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, CliTest,
+                         ::testing::Values(Where::kLocal, Where::kRemote),
+                         [](const ::testing::TestParamInfo<Where>& info) {
+                           return info.param == Where::kLocal ? "Local"
+                                                              : "Remote";
+                         });
+
+// Errors found before any backend runs: exit status 2, one line on stderr.
+struct UsageCase {
+  std::vector<std::string> args;
+  std::string input;  // stdin
+  std::string message_part;
+};
+
+void PrintTo(const UsageCase& c, std::ostream* out) {
+  *out << "nqueens " << absl::StrJoin(c.args, " ");
+}
+
+class CliUsageTest : public ::testing::TestWithParam<UsageCase> {};
+
+TEST_P(CliUsageTest, ExitsWithTwo) {
+  std::vector<std::string> args = GetParam().args;
+  args.insert(args.begin(), "--local");
+  const ProcessResult result = Cli(args, GetParam().input);
+  EXPECT_EQ(result.exit_code, 2) << absl::StrJoin(args, " ");
+  ExpectOneErrorLine(result, GetParam().message_part);
+  EXPECT_EQ(result.out, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, CliUsageTest,
+    ::testing::Values(
+        UsageCase{{}, "", "expected solve N, complete FILE or validate FILE"},
+        UsageCase{{"draw", "8"}, "", "expected solve N"},
+        UsageCase{{"solve", "8", "9"}, "", "expected solve N"},
+        UsageCase{{"--bogus", "solve", "8"}, "", "unknown flag --bogus"},
+        UsageCase{{"solve", "8", "--seed", "x"}, "", "for --seed"},
+        UsageCase{{"solve", "8", "--seed"}, "", "missing value for --seed"},
+        UsageCase{{"solve", "8", "--method", "magic"}, "", "unknown --method"},
+        UsageCase{{"solve", "8", "--deadline", "0s"}, "", "--deadline"},
+        UsageCase{
+            {"solve", "8", "--format", "csv"}, "", "unknown board format"},
+        UsageCase{{"solve", "8", "--output-format", "auto"},
+                  "",
+                  "--output-format must be"},
+        UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},
+        UsageCase{{"solve", "0"}, "", "n must be at least 1"},
+        UsageCase{{"solve", "20000", "--output-format", "matrix"},
+                  "",
+                  "matrix output is limited to n <= 10000"},
+        UsageCase{{"complete", "/nonexistent/board.q"},
+                  "",
+                  "cannot open /nonexistent/board.q"},
+        UsageCase{{"complete", "-"},
+                  "1 2 x 4\n",
+                  "stdin: line 1: expected a number, found \"x\""},
+        UsageCase{{"complete", "-"},
+                  "# n = 4\n1 0\n0 9\n",
+                  "stdin: line 3: row 4: column 9 is larger than n = 4"},
+        UsageCase{
+            {"validate", "-"},
+            "Q . .\n. Q Q\n. . .\n",
+            "stdin: line 2: row 2 has more than one queen (columns 2 and 3)"},
+        UsageCase{{"validate", "-"},
+                  "4\n1 1\n5 2\n",
+                  "stdin: line 3: row 5 is outside 1..4"},
+        UsageCase{{"validate", "-"}, "", "stdin: the input holds no board"}));
+
+TEST(CliHelpTest, PrintsUsageAndExitsWithZero) {
+  const ProcessResult result = Cli({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_THAT(result.out, StartsWith("usage: nqueens"));
+  EXPECT_EQ(result.err, "");
+}
+
+// Remote failures: exit status 3, one line on stderr.
+TEST(CliRemoteErrorTest, UnreachableServerExitsWithThree) {
+  const std::string address = absl::StrCat("127.0.0.1:", ClosedPort());
+  const ProcessResult result = Cli({"--server", address, "solve", "8"});
+  EXPECT_EQ(result.exit_code, 3);
+  ExpectOneErrorLine(result, "cannot reach server " + address);
+}
+
+TEST(CliRemoteErrorTest, ExpiredDeadlineExitsWithThree) {
+  ServerProcess server;
+  ASSERT_FALSE(server.address().empty());
+  // A deadline that has passed before the call starts.
+  const ProcessResult result =
+      Cli({"--server", server.address(), "--deadline", "1ns", "solve", "1000"});
+  EXPECT_EQ(result.exit_code, 3);
+  ExpectOneErrorLine(result, "deadline exceeded");
+}
+
+TEST(CliRemoteErrorTest, ServerLimitExitsWithThree) {
+  ServerProcess server({"--max-n", "1000"});
+  ASSERT_FALSE(server.address().empty());
+  const ProcessResult result =
+      Cli({"--server", server.address(), "solve", "2000"});
+  EXPECT_EQ(result.exit_code, 3);
+  ExpectOneErrorLine(result, "limit exceeded");
+}
+
+}  // namespace
+}  // namespace nqueens::testing

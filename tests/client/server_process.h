@@ -1,0 +1,29 @@
+// An nqueens-server subprocess for the end-to-end tests, listening on
+// 127.0.0.1 and a port of its own choosing.
+#ifndef NQUEENS_TESTS_CLIENT_SERVER_PROCESS_H_
+#define NQUEENS_TESTS_CLIENT_SERVER_PROCESS_H_
+
+#include <string>
+#include <vector>
+
+#include "subprocess.h"
+
+namespace nqueens::testing {
+
+class ServerProcess {
+ public:
+  // Starts the server with `--listen 127.0.0.1:0` and `extra_flags`, and
+  // waits for the "listening on HOST:PORT" line it prints on stdout.
+  explicit ServerProcess(const std::vector<std::string>& extra_flags = {});
+
+  // "127.0.0.1:PORT", or empty when the server did not announce itself.
+  const std::string& address() const { return address_; }
+
+ private:
+  Subprocess process_;
+  std::string address_;
+};
+
+}  // namespace nqueens::testing
+
+#endif  // NQUEENS_TESTS_CLIENT_SERVER_PROCESS_H_
