@@ -5,6 +5,7 @@
 #define NQUEENS_SRC_BIT_ARRAY_H_
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,8 @@ class BitArray {
   bool Test(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void Set(size_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
   void Clear(size_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
+  void ClearAll() { std::fill(words_.begin(), words_.end(), 0); }
+  void Prefetch(size_t i) const { __builtin_prefetch(&words_[i >> 6]); }
 
  private:
   std::vector<uint64_t> words_;

@@ -1,6 +1,10 @@
 // The whole board as the pipeline's first stages see it (Grigoryan 2019,
 // section 3): the array Q plus one control bit per column and per diagonal.
 // The n x n matrix itself is never stored.
+//
+// The state owns the board it was given and remembers which rows were given,
+// so a run can go back to the input (Restore) without a second copy of it:
+// at n = 10^8 every byte per row is 100 MB.
 #ifndef NQUEENS_SRC_BOARD_STATE_H_
 #define NQUEENS_SRC_BOARD_STATE_H_
 
@@ -22,6 +26,9 @@ class BoardState {
   const Columns& columns() const { return columns_; }
   Columns TakeColumns() && { return std::move(columns_); }
 
+  // Back to the composition given to the constructor. O(n).
+  void Restore();
+
   bool RowEmpty(uint32_t row) const { return columns_[row - 1] == kEmptyRow; }
   bool ColumnFree(uint32_t column) const { return !column_used_.Test(column); }
   // Both diagonals through (row, column) are free; rows and columns 1-based.
@@ -29,21 +36,42 @@ class BoardState {
     return !diagonal_used_.Test(n_ + column - row) &&
            !anti_diagonal_used_.Test(row + column);
   }
-  bool CellFree(uint32_t row, uint32_t column) const {
-    return RowEmpty(row) && ColumnFree(column) && DiagonalsFree(row, column);
+  // Asks the memory system for what DiagonalsFree and Place will touch, so
+  // that loops over random cells of a huge board overlap their cache misses.
+  void Prefetch(uint32_t row, uint32_t column) const {
+    diagonal_used_.Prefetch(n_ + column - row);
+    anti_diagonal_used_.Prefetch(row + column);
+    __builtin_prefetch(&columns_[row - 1], 1);
   }
 
   // Puts a queen on a free cell.
   void Place(uint32_t row, uint32_t column);
 
-  // Empty rows and unused columns, ascending.
+  // Calls emit(row) for each empty row, ascending, while emit returns true.
+  template <typename Emit>
+  void ForEachFreeRow(Emit emit) const {
+    for (uint32_t row = 1; row <= n_; ++row) {
+      if (RowEmpty(row) && !emit(row)) return;
+    }
+  }
+  // Calls emit(column) for each unused column, ascending, while emit returns
+  // true.
+  template <typename Emit>
+  void ForEachFreeColumn(Emit emit) const {
+    for (uint32_t column = 1; column <= n_; ++column) {
+      if (ColumnFree(column) && !emit(column)) return;
+    }
+  }
   std::vector<uint32_t> FreeRows() const;
   std::vector<uint32_t> FreeColumns() const;
 
  private:
+  void PlaceGivenQueens();
+
   uint32_t n_;
   uint32_t queens_ = 0;
   Columns columns_;
+  BitArray given_;               // index: row; the row's queen was given
   BitArray column_used_;         // index: column, 1..n
   BitArray diagonal_used_;       // index: r = n + column - row, 1..2n-1
   BitArray anti_diagonal_used_;  // index: t = row + column, 2..2n

@@ -37,44 +37,45 @@ Block StartBlock(uint32_t n, uint32_t k, const BaseLevels& levels,
   return Block::kRandomPairing;
 }
 
-// One heuristic run from the input, within one backtrack budget.
+// One heuristic run from the input, within one backtrack budget. Works on
+// `state`, which holds the input when the run starts; kReached leaves the
+// solution in it.
 class Run {
  public:
-  Run(const Columns& input, const CompletionOptions& options, Block start,
-      Rng& rng, StopPoller& stop, CompletionStats& stats)
-      : input_(input),
+  Run(BoardState& state, const CompletionOptions& options, Block start, Rng& rng,
+      StopPoller& stop, CompletionStats& stats)
+      : state_(state),
         params_(options.params),
         start_(start),
-        levels_(ComputeBaseLevels(static_cast<uint32_t>(input.size()), params_)),
+        levels_(ComputeBaseLevels(state.n(), params_)),
         rng_(rng),
         stop_(stop),
         stats_(stats),
         budget_(stats, params_.tot_sim_bound) {}
 
-  // kReached leaves the solution in `solution`.
-  StageResult Go(Columns& solution) {
-    while (!budget_.Exhausted()) {
-      // Each of these passes is O(n): poll between them.
-      BoardState state(input_);
+  StageResult Go() {
+    for (bool first = true; !budget_.Exhausted(); first = false) {
+      if (!first) state_.Restore();  // back to baseLevel1
       if (stop_.CheckNow()) return StageResult::kStopped;
-      std::vector<uint32_t> rows = state.FreeRows();
-      if (stop_.CheckNow()) return StageResult::kStopped;
-      std::vector<uint32_t> columns = state.FreeColumns();
-      if (stop_.CheckNow()) return StageResult::kStopped;
+      std::vector<uint32_t> rows, columns;
       if (start_ == Block::kRandomPairing) {
         BlockClock clock(stats_, Block::kRandomPairing);
         const StageResult result =
-            RandomPairing(state, levels_.level2, rng_, stop_, rows, columns);
+            RandomPairing(state_, levels_.level2, rng_, stop_, rows, columns);
         if (result == StageResult::kStopped) return result;
         if (result == StageResult::kDeadEnd) {
           budget_.Record(Block::kRandomPairing);
           continue;
         }
+      } else {
+        rows = state_.FreeRows();  // both O(n): poll between them
+        if (stop_.CheckNow()) return StageResult::kStopped;
+        columns = state_.FreeColumns();
+        if (stop_.CheckNow()) return StageResult::kStopped;
       }
       const StageResult result = start_ == Block::kFinishPrepare
-                                     ? FinishFrom(state, std::move(rows), std::move(columns))
-                                     : ProjectAndFill(state, std::move(rows), std::move(columns));
-      if (result == StageResult::kReached) solution = std::move(state).TakeColumns();
+                                     ? FinishFrom(rows, columns)
+                                     : ProjectAndFill(rows, columns);
       if (result != StageResult::kDeadEnd || budget_.Exhausted()) return result;
       budget_.Record(Block::kRandomPairing);  // simBound3 spent: back to block 1
     }
@@ -84,14 +85,14 @@ class Run {
  private:
   // Blocks 2-5. kDeadEnd sends the run back to block 1 (or gives up when the
   // run started at block 2 and the budget is spent).
-  StageResult ProjectAndFill(BoardState& state, std::vector<uint32_t> rows,
-                             std::vector<uint32_t> columns) {
+  StageResult ProjectAndFill(const std::vector<uint32_t>& rows,
+                             const std::vector<uint32_t>& columns) {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kProjection);
-      projected.emplace(SubBoard::Project(state, rows, columns, internal::CellTracking::kScan));
+      projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kScan));
     }
-    const uint32_t target_live_rows = state.n() - std::max(levels_.level3, state.queens());
+    const uint32_t target_live_rows = state_.n() - std::max(levels_.level3, state_.queens());
     for (uint32_t restore = 0;; ++restore) {
       if (start_ == Block::kRandomPairing && restore >= params_.sim_bound3) {
         return StageResult::kDeadEnd;
@@ -105,7 +106,7 @@ class Run {
                      : RandRand(filled, target_live_rows, rng_, stop_);
       }
       if (result == StageResult::kReached) {
-        result = FinishOn(filled, state);
+        result = FinishOn(filled);
       }
       if (result != StageResult::kDeadEnd) return result;
       if (!budget_.Record(Block::kRandRand)) return StageResult::kDeadEnd;
@@ -113,7 +114,7 @@ class Run {
   }
 
   // Blocks 4-5 on the board left by block 3; writes both blocks' queens.
-  StageResult FinishOn(const SubBoard& filled, BoardState& state) {
+  StageResult FinishOn(const SubBoard& filled) {
     std::optional<SubBoard> finishing;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
@@ -121,24 +122,24 @@ class Run {
     }
     const StageResult result = RunFinish(*finishing);
     if (result == StageResult::kReached) {
-      filled.WriteTo(state);
-      finishing->WriteTo(state);
+      filled.WriteTo(state_);
+      finishing->WriteTo(state_);
     }
     return result;
   }
 
   // Blocks 4-5 straight from the input: every dead end returns to block 4.
-  StageResult FinishFrom(BoardState& state, std::vector<uint32_t> rows,
-                         std::vector<uint32_t> columns) {
+  StageResult FinishFrom(const std::vector<uint32_t>& rows,
+                         const std::vector<uint32_t>& columns) {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
-      projected.emplace(SubBoard::Project(state, rows, columns, internal::CellTracking::kLines));
+      projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kLines));
     }
     while (true) {
       SubBoard finishing = *projected;
       const StageResult result = RunFinish(finishing);
-      if (result == StageResult::kReached) finishing.WriteTo(state);
+      if (result == StageResult::kReached) finishing.WriteTo(state_);
       if (result != StageResult::kDeadEnd) return result;
       if (!budget_.Record(Block::kFinishPrepare)) return StageResult::kDeadEnd;
     }
@@ -146,14 +147,14 @@ class Run {
 
   StageResult RunFinish(SubBoard& board) {
     BlockClock clock(stats_, Block::kFinish);
-    const uint32_t n = static_cast<uint32_t>(input_.size());
+    const uint32_t n = state_.n();
     const FinishBounds bounds{
         n < params_.finish_only_below_n ? params_.repeat_bound_small_n : params_.repeat_bound,
         params_.sim_bound5};
     return Finish(board, bounds, rng_, stop_, budget_);
   }
 
-  const Columns& input_;
+  BoardState& state_;
   const PipelineParams& params_;
   const Block start_;
   const BaseLevels levels_;
@@ -168,14 +169,15 @@ uint32_t CountQueens(const Columns& columns) {
                                std::count(columns.begin(), columns.end(), kEmptyRow));
 }
 
-// The exact search on the original input. nullopt when it cannot decide.
-absl::StatusOr<std::optional<CompletionResult>> Decide(const Columns& input,
+// The exact search on the input held by `state`. nullopt when it cannot
+// decide.
+absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
                                                        const PipelineParams& params,
                                                        StopPoller& stop,
                                                        CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
   absl::StatusOr<internal::ExactResult> exact =
-      internal::ExactComplete(input, params.exact_node_budget, stop);
+      internal::ExactComplete(state.columns(), params.exact_node_budget, stop);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   switch (exact->verdict) {
@@ -189,9 +191,9 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const Columns& input,
   return std::nullopt;
 }
 
-// Heuristic runs, then the exact search where it applies, then restarts.
-absl::StatusOr<CompletionResult> Search(const Columns& input,
-                                        const CompletionOptions& options,
+// The known-solution stage, heuristic runs, then the exact search where it
+// applies, then restarts.
+absl::StatusOr<CompletionResult> Search(Columns input, const CompletionOptions& options,
                                         StopPoller& stop, CompletionStats& stats) {
   const uint32_t n = static_cast<uint32_t>(input.size());
   const PipelineParams& params = options.params;
@@ -204,21 +206,22 @@ absl::StatusOr<CompletionResult> Search(const Columns& input,
     }
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
+  BoardState state(std::move(input));
   Rng rng(options.seed);
   bool exact_tried = false;
   for (uint32_t run = 0;; ++run) {
-    Columns solution;
-    Run heuristic(input, options, stats.start_block, rng, stop, stats);
-    const StageResult result = heuristic.Go(solution);
+    if (run > 0) state.Restore();
+    const StageResult result = Run(state, options, stats.start_block, rng, stop, stats).Go();
     if (result == StageResult::kStopped) return stop.status();
     if (result == StageResult::kReached) {
-      return CompletionResult{Outcome::kSolved, std::move(solution), {}};
+      return CompletionResult{Outcome::kSolved, std::move(state).TakeColumns(), {}};
     }
     if (!exact_tried && free_rows <= params.exact_max_free_rows &&
         free_rows <= internal::kExactMaxFreeRows) {
       exact_tried = true;
+      state.Restore();
       absl::StatusOr<std::optional<CompletionResult>> decided =
-          Decide(input, params, stop, stats);
+          Decide(state, params, stop, stats);
       if (!decided.ok()) return decided.status();
       if (decided->has_value()) return std::move(**decided);
     }
@@ -241,8 +244,8 @@ absl::StatusOr<CompletionResult> Complete(Columns composition,
   if (stop.CheckNow()) return stop.status();
   absl::StatusOr<CompletionResult> result =
       stats.queens_given == composition.size()
-          ? CompletionResult{Outcome::kSolved, composition, {}}
-          : Search(composition, options, stop, stats);
+          ? CompletionResult{Outcome::kSolved, std::move(composition), {}}
+          : Search(std::move(composition), options, stop, stats);
   if (!result.ok()) return result.status();
   stats.total_time = absl::Now() - start;
   result->stats = stats;

@@ -63,10 +63,10 @@ class BlockClock {
   absl::Time start_;
 };
 
-// Block 1. `free_rows` and `free_columns` hold the state's free rows and
-// columns (any order, equally many) and still do on return. Pairs them up in
-// random order, pass after pass, until the board holds `target_queens`;
-// kDeadEnd when a whole pass places nothing.
+// Block 1. Pairs the state's free rows and free columns in random order,
+// pass after pass, until the board holds `target_queens`; kDeadEnd when a
+// whole pass places nothing. On kReached, `free_rows` and `free_columns` hold
+// the rows and columns still free (in no particular order).
 StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
                           StopPoller& stop, std::vector<uint32_t>& free_rows,
                           std::vector<uint32_t>& free_columns);
