@@ -207,8 +207,18 @@ absl::StatusOr<CompletionResult> Search(Columns input, const CompletionOptions& 
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
   BoardState state(std::move(input));
-  Rng rng(options.seed);
+  const bool exact_applies =
+      free_rows <= params.exact_max_free_rows && free_rows <= internal::kExactMaxFreeRows;
   bool exact_tried = false;
+  if (exact_applies && free_rows <= params.exact_first_max_free_rows) {
+    exact_tried = true;
+    stats.start_block = Block::kExact;
+    absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
+    if (!decided.ok()) return decided.status();
+    if (decided->has_value()) return std::move(**decided);
+    stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
+  }
+  Rng rng(options.seed);
   for (uint32_t run = 0;; ++run) {
     if (run > 0) state.Restore();
     const StageResult result = Run(state, options, stats.start_block, rng, stop, stats).Go();
@@ -216,8 +226,7 @@ absl::StatusOr<CompletionResult> Search(Columns input, const CompletionOptions& 
     if (result == StageResult::kReached) {
       return CompletionResult{Outcome::kSolved, std::move(state).TakeColumns(), {}};
     }
-    if (!exact_tried && free_rows <= params.exact_max_free_rows &&
-        free_rows <= internal::kExactMaxFreeRows) {
+    if (!exact_tried && exact_applies) {
       exact_tried = true;
       state.Restore();
       absl::StatusOr<std::optional<CompletionResult>> decided =

@@ -58,6 +58,10 @@ struct PipelineParams {
   // --- Exact search (beyond the paper, issue #3). ---
   // The complete search decides compositions with at most this many free rows.
   uint32_t exact_max_free_rows = 64;
+  // With at most this many free rows the exact search runs first: on such
+  // boards it takes microseconds and decides unsolvable inputs at once, where
+  // the heuristic would spend its whole backtrack budget before falling back.
+  uint32_t exact_first_max_free_rows = 16;
   // Search nodes the exact search may visit before giving up (UNDECIDED).
   // The RPCs' max_exact_nodes.
   uint64_t exact_node_budget = 20'000'000;
