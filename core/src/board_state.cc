@@ -39,14 +39,6 @@ void BoardState::PlaceGivenQueens() {
   }
 }
 
-void BoardState::Place(uint32_t row, uint32_t column) {
-  columns_[row - 1] = column;
-  column_used_.Set(column);
-  diagonal_used_.Set(n_ + column - row);
-  anti_diagonal_used_.Set(row + column);
-  ++queens_;
-}
-
 std::vector<uint32_t> BoardState::FreeRows() const {
   std::vector<uint32_t> rows;
   rows.reserve(n_ - queens_);

@@ -36,16 +36,35 @@ class BoardState {
     return !diagonal_used_.Test(n_ + column - row) &&
            !anti_diagonal_used_.Test(row + column);
   }
-  // Asks the memory system for what DiagonalsFree and Place will touch, so
-  // that loops over random cells of a huge board overlap their cache misses.
-  void Prefetch(uint32_t row, uint32_t column) const {
+  // Ask the memory system for what DiagonalsFree and WriteQueen will touch,
+  // so that loops over random cells of a huge board overlap their misses.
+  void PrefetchDiagonals(uint32_t row, uint32_t column) const {
     diagonal_used_.Prefetch(n_ + column - row);
     anti_diagonal_used_.Prefetch(row + column);
-    __builtin_prefetch(&columns_[row - 1], 1);
   }
 
   // Puts a queen on a free cell.
-  void Place(uint32_t row, uint32_t column);
+  void Place(uint32_t row, uint32_t column) {
+    ClaimDiagonals(row, column);
+    WriteQueen(row, column);
+  }
+  // Place() in two halves, for block 1's batched writes: ClaimDiagonals makes
+  // the cell's diagonals taken at once (later DiagonalsFree calls depend on
+  // it); WriteQueen fills in the row and column, and may come a little later.
+  // In between, RowEmpty and ColumnFree are stale for that cell.
+  void ClaimDiagonals(uint32_t row, uint32_t column) {
+    diagonal_used_.Set(n_ + column - row);
+    anti_diagonal_used_.Set(row + column);
+    ++queens_;
+  }
+  void WriteQueen(uint32_t row, uint32_t column) {
+    columns_[row - 1] = column;
+    column_used_.Set(column);
+  }
+  void PrefetchQueen(uint32_t row, uint32_t column) const {
+    __builtin_prefetch(&columns_[row - 1], 1);
+    column_used_.Prefetch(column);
+  }
 
   // Calls emit(row) for each empty row, ascending, while emit returns true.
   template <typename Emit>

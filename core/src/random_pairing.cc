@@ -5,14 +5,46 @@
 // At n = 10^8 the lists hold 400 MB each, so the shuffles are bucketed
 // (shuffle.h) and the pairing loop prefetches the control bits and the row of
 // the pair a few steps ahead: its cost is the cache misses, not arithmetic.
+#include <array>
+#include <utility>
+
 #include "shuffle.h"
 #include "stages.h"
 
 namespace nqueens::internal {
 namespace {
 
-// How many pairs ahead the pairing loop prefetches.
-constexpr size_t kPrefetchDistance = 16;
+// How many pairs ahead the pairing loop prefetches (measured at 3 * 10^7:
+// 16 halves the time per pair against none, 64 takes another third off).
+constexpr size_t kPrefetchDistance = 64;
+
+// The queens placed by a pass, written into the board in batches: the writes
+// land on random rows of a 400 MB array, and batching lets them overlap.
+class QueenWriter {
+ public:
+  explicit QueenWriter(BoardState& state) : state_(state) {}
+  ~QueenWriter() { Flush(); }
+  void Add(uint32_t row, uint32_t column) {
+    state_.ClaimDiagonals(row, column);
+    batch_[size_++] = {row, column};
+    if (size_ == batch_.size()) Flush();
+  }
+  void Flush() {
+    for (size_t i = 0; i < size_; ++i) {
+      if (i + kPrefetchDistance < size_) {
+        state_.PrefetchQueen(batch_[i + kPrefetchDistance].first,
+                             batch_[i + kPrefetchDistance].second);
+      }
+      state_.WriteQueen(batch_[i].first, batch_[i].second);
+    }
+    size_ = 0;
+  }
+
+ private:
+  BoardState& state_;
+  std::array<std::pair<uint32_t, uint32_t>, 4096> batch_;
+  size_t size_ = 0;
+};
 
 // One pass: places every pair whose diagonals are free, until the board holds
 // `target_queens`; the unplaced pairs stay, in order, at the front of both
@@ -20,15 +52,16 @@ constexpr size_t kPrefetchDistance = 16;
 StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop,
                      std::vector<uint32_t>& rows, std::vector<uint32_t>& columns) {
   const size_t size = rows.size();
+  QueenWriter writer(state);
   size_t kept = 0;
   size_t i = 0;
   for (; i < size && state.queens() < target_queens; ++i) {
     if (stop.ShouldStop()) return StageResult::kStopped;
     if (i + kPrefetchDistance < size) {
-      state.Prefetch(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
+      state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
     }
     if (state.DiagonalsFree(rows[i], columns[i])) {
-      state.Place(rows[i], columns[i]);
+      writer.Add(rows[i], columns[i]);
     } else {
       rows[kept] = rows[i];
       columns[kept] = columns[i];
