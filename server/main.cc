@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,10 +17,39 @@
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "byte_size.h"
 #include "server.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
+
+namespace {
+
+// --memory-budget: a byte count ("4G", "512M") or "auto".
+struct MemoryBudgetFlag {
+  uint64_t bytes = 0;  // 0: auto
+};
+
+bool AbslParseFlag(absl::string_view text, MemoryBudgetFlag* flag, std::string* error) {
+  if (text == "auto") {
+    flag->bytes = 0;
+    return true;
+  }
+  const std::optional<uint64_t> bytes = nqueens::server::ParseByteSize(text);
+  if (!bytes.has_value() || *bytes == 0) {
+    *error = "expected \"auto\" or a positive byte count such as 4G, 512M or 1048576";
+    return false;
+  }
+  flag->bytes = *bytes;
+  return true;
+}
+
+std::string AbslUnparseFlag(const MemoryBudgetFlag& flag) {
+  return flag.bytes == 0 ? "auto" : nqueens::server::ByteSizeFlagText(flag.bytes);
+}
+
+}  // namespace
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "HOST:PORT to listen on; port 0 picks a free one");
 ABSL_FLAG(uint64_t, max_n, 100'000'000, "largest board accepted; larger n gets RESOURCE_EXHAUSTED");
@@ -28,6 +58,13 @@ ABSL_FLAG(int, threads, static_cast<int>(std::max(1u, std::thread::hardware_conc
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
 ABSL_FLAG(absl::Duration, grace, absl::Seconds(10),
           "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
+ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{},
+          "memory all calls share, e.g. 4G or 512M (K, M, G, T: powers of 1024); a call that "
+          "does not fit gets RESOURCE_EXHAUSTED; auto: 75% of physical memory or of the cgroup "
+          "limit");
+ABSL_FLAG(absl::Duration, stream_idle_timeout, absl::Seconds(30),
+          "a stream on which no message moves for this long is cancelled and its memory freed; "
+          "inf: never");
 
 namespace {
 
@@ -62,10 +99,15 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   options.max_n = absl::GetFlag(FLAGS_max_n);
   options.threads = absl::GetFlag(FLAGS_threads);
   options.grace = absl::GetFlag(FLAGS_grace);
+  options.memory_budget = absl::GetFlag(FLAGS_memory_budget).bytes;
+  options.stream_idle_timeout = absl::GetFlag(FLAGS_stream_idle_timeout);
   if (options.max_n == 0) return absl::InvalidArgumentError("--max-n must be at least 1");
   if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
+  }
+  if (options.stream_idle_timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--stream-idle-timeout must be positive (inf: never)");
   }
   return options;
 }
@@ -102,8 +144,10 @@ int main(int argc, char** argv) {
   auto server = nqueens::server::Server::Start(*options);
   if (!server.ok()) return Fail(server.status());
   std::cout << "listening on " << (*server)->address() << std::endl;
-  spdlog::info("serving with max_n={} threads={} grace={}", options->max_n, options->threads,
-               absl::FormatDuration(options->grace));
+  spdlog::info("serving with max_n={} threads={} grace={} memory_budget={} stream_idle_timeout={}",
+               options->max_n, options->threads, absl::FormatDuration(options->grace),
+               nqueens::server::HumanBytes((*server)->memory_budget().capacity()),
+               absl::FormatDuration(options->stream_idle_timeout));
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

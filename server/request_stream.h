@@ -48,6 +48,9 @@ absl::StatusOr<Columns> ReadBoardAfterHeader(Reader* reader, uint64_t n,
           absl::StrCat("chunk at offset ", message.chunk().offset(),
                        ": the header carried sparse queens, so no chunks may follow"));
     }
+    // The call has reserved memory for n rows (see memory_budget.h), and
+    // this first chunk shows that they come dense.
+    if (!assembler.received_any()) assembler.ReserveAllRows();
     if (absl::Status added = assembler.Add(message.chunk()); !added.ok()) return added;
   }
   if (!header_queens.empty()) return BoardFromQueens(n, header_queens);

@@ -37,7 +37,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
-  auto service = std::make_unique<NQueensService>(ServiceOptions{options.max_n});
+  auto service = std::make_unique<NQueensService>(
+      ServiceOptions{options.max_n, options.memory_budget, options.stream_idle_timeout});
   grpc::ResourceQuota quota("nqueens-server");
   // The sync server needs one thread polling for new calls besides those
   // running calls; a call arriving when no thread is free gets

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "memory_budget.h"
 #include "service.h"
 
 namespace nqueens::server {
@@ -24,6 +25,10 @@ struct ServerOptions {
   int threads = 0;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration grace = absl::Seconds(10);
+  // Bytes all calls share (see memory_budget.h). 0: DefaultMemoryBudget().
+  uint64_t memory_budget = 0;
+  // Streams idle this long are cut (see idle_watchdog.h); infinite: never.
+  absl::Duration stream_idle_timeout = absl::Seconds(30);
 };
 
 class Server {
@@ -38,6 +43,9 @@ class Server {
   // The listening address with the port actually bound, e.g. "0.0.0.0:40123".
   const std::string& address() const { return address_; }
   int port() const { return port_; }
+
+  // What the running calls have reserved, out of what capacity.
+  const MemoryBudget& memory_budget() const { return service_->memory_budget(); }
 
   // Turns health to NOT_SERVING, refuses new calls (UNAVAILABLE), lets
   // in-flight calls run for up to the grace period, cancels the rest and

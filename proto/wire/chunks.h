@@ -34,6 +34,11 @@ class ChunkAssembler {
   // n, or holds a column above n (naming the row).
   absl::Status Add(const nqueens::v1::BoardChunk& chunk);
   bool received_any() const { return next_offset_ > 0; }
+  // Allocates all n rows now; otherwise the board grows with the rows
+  // received (so that a header claiming a huge n costs nothing by itself).
+  // For callers that have budgeted memory for n rows: one allocation, no
+  // regrowth copies.
+  void ReserveAllRows() { columns_.reserve(n_); }
   // INVALID_ARGUMENT unless chunks covered all n rows.
   absl::StatusOr<Columns> Finish() &&;
 

@@ -100,7 +100,8 @@ std::string ReadListeningAddress(Subprocess& server) {
 }
 
 TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
-  Subprocess server = StartServer({"--threads=2"});
+  Subprocess server =
+      StartServer({"--threads=2", "--memory-budget=1G", "--stream-idle-timeout=10s"});
   const std::string address = ReadListeningAddress(server);
   ASSERT_EQ(address.rfind("127.0.0.1:", 0), 0u) << address;
   ASSERT_NE(address, "127.0.0.1:0");
@@ -156,12 +157,15 @@ TEST(ServerBinaryTest, SigtermLetsInFlightCallsFinish) {
   EXPECT_EQ(WEXITSTATUS(exit_status), 0);
 }
 
-TEST(ServerBinaryTest, RejectsABadFlag) {
-  Subprocess server = StartServer({"--log-level=loud"});
-  EXPECT_EQ(server.ReadLine(), "");  // no "listening on" line
-  const int status = server.Wait();
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_NE(WEXITSTATUS(status), 0);
+TEST(ServerBinaryTest, RejectsBadFlags) {
+  for (const char* flag : {"--log-level=loud", "--memory-budget=lots", "--memory-budget=0",
+                           "--stream-idle-timeout=0s"}) {
+    Subprocess server = StartServer({flag});
+    EXPECT_EQ(server.ReadLine(), "") << flag;  // no "listening on" line
+    const int status = server.Wait();
+    ASSERT_TRUE(WIFEXITED(status)) << flag;
+    EXPECT_NE(WEXITSTATUS(status), 0) << flag;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+#include "memory_estimate.h"
+
+#include <algorithm>
+
+namespace nqueens::server {
+namespace {
+
+constexpr uint64_t kBytesPerDenseColumn = 8;
+constexpr uint64_t kBytesPerSparseQueen = 96;
+
+uint64_t WorkBytesPerRow(Work work) {
+  switch (work) {
+    case Work::kCompletion:
+      return 20;
+    case Work::kConstruction:
+      return 4;
+    case Work::kValidation:
+      return 5;
+  }
+  return 20;
+}
+
+uint64_t ResponseBytesPerRow(ResponseBoard response) {
+  return response == ResponseBoard::kOneMessage ? 8 : 0;
+}
+
+}  // namespace
+
+uint64_t PeakCallBytes(Work work, uint64_t n, const RequestBoard& request, ResponseBoard response) {
+  const uint64_t request_bytes =
+      kBytesPerDenseColumn * request.dense_columns + kBytesPerSparseQueen * request.sparse_queens;
+  const uint64_t per_row = std::max(WorkBytesPerRow(work), ResponseBytesPerRow(response));
+  return kFixedCallBytes + request_bytes + per_row * n;
+}
+
+}  // namespace nqueens::server

@@ -1,0 +1,52 @@
+// How much memory one call needs at its peak, for the memory budget.
+//
+// A call's peak is a fixed part (gRPC's buffers, chunk messages, the core's
+// small-n tables) plus what the request message holds plus, per row of the
+// board, the larger of the work's need and the response's:
+//
+//   work, bytes per row, its input board included:
+//     completion (Complete, Solve RANDOM)  20
+//     construction (Solve CONSTRUCTIVE)     4   the board
+//     validation (Validate)                 5   the board + 5 bits of line flags
+//   response:
+//     none or in chunks (Validate, streams) 0   one chunk at a time
+//     whole in one message (Solve, Complete) 8  the response's copy of the
+//                                               board and its serialized form
+//   request (gRPC has received and parsed it before the handler runs):
+//     8 bytes per dense column (the parsed field and the received message,
+//     which stays resident), 96 per sparse queen (a parsed Queen message,
+//     its pointer, its bytes as received, the core's copy: measured 74).
+//
+// Measured (VmHWM of nqueens-server over its idle baseline, n = 10^7 unless
+// noted): CompleteStream of 1 sparse queen 14.4 B/row (also at 10^8), dense
+// with k = n/2 11.0; Solve RANDOM 14.4; Complete of a dense k = n/2 board
+// 18.0; SolveStream CONSTRUCTIVE 4.1, Solve CONSTRUCTIVE 8.1; ValidateStream
+// 5.3 (4.7 at 10^8); Validate of a dense board 10.6, most of it while gRPC
+// receives the message, before the handler. The core's Complete alone from
+// the empty board: 20.7 at 10^6, 18.1 at 10^7, 17.7 at 10^8.
+#ifndef NQUEENS_SERVER_MEMORY_ESTIMATE_H_
+#define NQUEENS_SERVER_MEMORY_ESTIMATE_H_
+
+#include <cstdint>
+
+namespace nqueens::server {
+
+enum class Work { kCompletion, kConstruction, kValidation };
+
+// Where the response carries the board: nowhere or in chunks (Validate, the
+// stream methods), or whole in one message (Solve, Complete).
+enum class ResponseBoard { kNoneOrChunked, kOneMessage };
+
+// What the request message itself holds.
+struct RequestBoard {
+  uint64_t dense_columns = 0;
+  uint64_t sparse_queens = 0;
+};
+
+inline constexpr uint64_t kFixedCallBytes = uint64_t{8} << 20;
+
+uint64_t PeakCallBytes(Work work, uint64_t n, const RequestBoard& request, ResponseBoard response);
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_MEMORY_ESTIMATE_H_
