@@ -2,7 +2,21 @@
 
 #include <utility>
 
+#include "nqueens/validate.h"
+
 namespace nqueens::internal {
+
+absl::StatusOr<BoardState> BoardState::Create(Columns composition) {
+  BoardState state(std::move(composition));
+  for (uint32_t row = 1; row <= state.n_; ++row) {
+    if (!state.RowEmpty(row)) state.given_.Set(row);
+  }
+  if (state.PlaceGivenQueens()) return state;
+  // Something is wrong: let the validator find it and name the rows.
+  absl::Status status = CheckComposition(state.columns_);
+  if (status.ok()) status = absl::InternalError("composition rejected but valid");
+  return status;
+}
 
 BoardState::BoardState(Columns composition)
     : n_(static_cast<uint32_t>(composition.size())),
@@ -10,12 +24,7 @@ BoardState::BoardState(Columns composition)
       given_(n_ + 1),
       column_used_(n_ + 1),
       diagonal_used_(2 * size_t{n_} + 1),
-      anti_diagonal_used_(2 * size_t{n_} + 1) {
-  for (uint32_t row = 1; row <= n_; ++row) {
-    if (!RowEmpty(row)) given_.Set(row);
-  }
-  PlaceGivenQueens();
-}
+      anti_diagonal_used_(2 * size_t{n_} + 1) {}
 
 void BoardState::Restore() {
   for (uint32_t row = 1; row <= n_; ++row) {
@@ -28,15 +37,14 @@ void BoardState::Restore() {
   PlaceGivenQueens();
 }
 
-void BoardState::PlaceGivenQueens() {
+bool BoardState::PlaceGivenQueens() {
   for (uint32_t row = 1; row <= n_; ++row) {
     const uint32_t column = columns_[row - 1];
     if (column == kEmptyRow) continue;
-    column_used_.Set(column);
-    diagonal_used_.Set(n_ + column - row);
-    anti_diagonal_used_.Set(row + column);
-    ++queens_;
+    if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
+    Place(row, column);
   }
+  return true;
 }
 
 std::vector<uint32_t> BoardState::FreeRows() const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "bit_array.h"
 #include "nqueens/board.h"
 
@@ -18,8 +19,11 @@ namespace nqueens::internal {
 
 class BoardState {
  public:
-  // `composition` must be a valid composition (checked by the caller).
-  explicit BoardState(Columns composition);
+  // Takes `composition` (n = its size, within kMaxBoardSize) and checks it
+  // while placing its queens: one pass instead of a separate Validate.
+  // INVALID_ARGUMENT, naming the rows, when queens attack each other or a
+  // column is out of range.
+  static absl::StatusOr<BoardState> Create(Columns composition);
 
   uint32_t n() const { return n_; }
   uint32_t queens() const { return queens_; }
@@ -85,7 +89,10 @@ class BoardState {
   std::vector<uint32_t> FreeColumns() const;
 
  private:
-  void PlaceGivenQueens();
+  explicit BoardState(Columns composition);
+  // Places the given queens; false at the first one out of range or
+  // attacked by an earlier one (the state is then unusable).
+  bool PlaceGivenQueens();
 
   uint32_t n_;
   uint32_t queens_ = 0;

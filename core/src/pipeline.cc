@@ -13,7 +13,6 @@
 #include "absl/status/status.h"
 #include "exact_search.h"
 #include "known_solutions.h"
-#include "nqueens/validate.h"
 #include "stages.h"
 
 namespace nqueens {
@@ -164,11 +163,6 @@ class Run {
   BacktrackBudget budget_;
 };
 
-uint32_t CountQueens(const Columns& columns) {
-  return static_cast<uint32_t>(columns.size() -
-                               std::count(columns.begin(), columns.end(), kEmptyRow));
-}
-
 // The exact search on the input held by `state`. nullopt when it cannot
 // decide.
 absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
@@ -192,21 +186,20 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
 }
 
 // The known-solution stage, heuristic runs, then the exact search where it
-// applies, then restarts.
-absl::StatusOr<CompletionResult> Search(Columns input, const CompletionOptions& options,
+// applies, then restarts. `state` holds the input.
+absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptions& options,
                                         StopPoller& stop, CompletionStats& stats) {
-  const uint32_t n = static_cast<uint32_t>(input.size());
+  const uint32_t n = state.n();
   const PipelineParams& params = options.params;
   const uint32_t free_rows = n - stats.queens_given;
   if (params.match_construction && stats.queens_given > 0) {
     BlockClock clock(stats, Block::kConstruction);
-    if (std::optional<Columns> known = internal::CompleteFromConstruction(input)) {
+    if (std::optional<Columns> known = internal::CompleteFromConstruction(state.columns())) {
       stats.start_block = Block::kConstruction;
       return CompletionResult{Outcome::kSolved, std::move(*known), {}};
     }
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
-  BoardState state(std::move(input));
   const bool exact_applies =
       free_rows <= params.exact_max_free_rows && free_rows <= internal::kExactMaxFreeRows;
   bool exact_tried = false;
@@ -245,16 +238,17 @@ absl::StatusOr<CompletionResult> Complete(Columns composition,
                                           const CompletionOptions& options) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
-  if (absl::Status status = CheckComposition(composition); !status.ok()) return status;
+  StopPoller stop(options.stop);
+  absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition));
+  if (!state.ok()) return state.status();
+  if (stop.CheckNow()) return stop.status();
   CompletionStats stats;
   stats.seed = options.seed;
-  stats.queens_given = CountQueens(composition);
-  StopPoller stop(options.stop);
-  if (stop.CheckNow()) return stop.status();
+  stats.queens_given = state->queens();
   absl::StatusOr<CompletionResult> result =
-      stats.queens_given == composition.size()
-          ? CompletionResult{Outcome::kSolved, std::move(composition), {}}
-          : Search(std::move(composition), options, stop, stats);
+      state->queens() == state->n()
+          ? CompletionResult{Outcome::kSolved, std::move(*state).TakeColumns(), {}}
+          : Search(*state, options, stop, stats);
   if (!result.ok()) return result.status();
   stats.total_time = absl::Now() - start;
   result->stats = stats;
