@@ -25,6 +25,9 @@ struct RunOptions {
   std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
   uint64_t max_backtracks = 0;   // 0: the backend's default
   absl::Duration deadline = absl::InfiniteDuration();  // from the call's start
+  // Where the long phases of a call (upload, solve, download) are shown;
+  // null: nowhere.
+  ProgressBar* progress = nullptr;
 };
 
 // Errors are absl::Status: INVALID_ARGUMENT when the board was rejected (for
@@ -47,13 +50,18 @@ std::unique_ptr<Backend> MakeLocalBackend();
 
 // Talks to the server at `address` ("host:port"). Boards of more than
 // kStreamingThreshold rows go through the streaming RPCs, smaller ones through
-// the unary RPCs; boards with fewer than n / 8 queens are sent sparse.
+// the unary RPCs. Boards with fewer than n / 8 queens (and at most
+// kMaxSparseQueens) are sent sparse, as their queens; others dense.
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address);
 // The same over a given channel (tests use one with interceptors).
 std::unique_ptr<Backend> MakeRemoteBackend(
     std::shared_ptr<grpc::Channel> channel, const std::string& address);
 
 inline constexpr uint64_t kStreamingThreshold = 65536;
+// The queens of a sparse board travel in one message (a stream's header),
+// which must stay well below the server's message size limit (64 MiB):
+// a queen takes at most 14 bytes there.
+inline constexpr uint64_t kMaxSparseQueens = uint64_t{1} << 20;
 
 }  // namespace nqueens::client
 

@@ -1,16 +1,15 @@
 #include "board_io.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <utility>
 
+#include "absl/base/config.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace nqueens::client {
@@ -130,20 +129,62 @@ uint64_t LineOfValue(absl::string_view text, uint64_t index) {
   return lines.number();
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Where a token of a Q array ends: at whitespace, a line break, a comment.
+bool EndsToken(char c) { return IsSpace(c) || c == '\n' || c == '#'; }
+
+uint64_t LineAt(absl::string_view text, const char* position) {
+  return 1 + static_cast<uint64_t>(std::count(text.data(), position, '\n'));
+}
+
+// The whole token starting at `begin`, for an error message.
+absl::string_view TokenAt(absl::string_view text, const char* begin) {
+  const char* end = begin;
+  while (end != text.data() + text.size() && !EndsToken(*end)) ++end;
+  return absl::string_view(begin, static_cast<size_t>(end - begin));
+}
+
+// Reads the Q array in one pass over the characters rather than line by line
+// and token by token: at 10^8 values this is the bulk of reading a board.
+// Line numbers are counted only for an error message.
 absl::StatusOr<Board> ParseQArray(absl::string_view text) {
   Board board;
-  ContentLines lines(text);
-  while (lines.Next()) {
-    Tokens tokens(lines.line());
-    absl::string_view token;
-    while (tokens.Next(&token)) {
-      const std::optional<uint64_t> column = ParseNumber(token);
-      if (!column) return NotANumber(lines.number(), token);
-      if (*column > kMaxBoardSize) {
-        return LineError(lines.number(), "row ", board.columns.size() + 1,
-                         ": column ", token, " is too large");
+  // Every value takes at least two characters (a digit and a separator), so
+  // this never reallocates; the part never written costs address space only.
+  board.columns.reserve(std::min<uint64_t>(text.size() / 2 + 1, kMaxBoardSize));
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p != end) {
+    if (IsDigit(*p)) {
+      const char* const token = p;
+      while (p != end && *p == '0') ++p;
+      // Past 10 significant digits the value may wrap around, but it is too
+      // large for a column anyway (kMaxBoardSize has 10 digits).
+      const char* const significant = p;
+      uint64_t column = 0;
+      for (; p != end && IsDigit(*p); ++p) {
+        column = column * 10 + static_cast<uint64_t>(*p - '0');
       }
-      board.columns.push_back(static_cast<uint32_t>(*column));
+      if (p != end && !EndsToken(*p)) {
+        return NotANumber(LineAt(text, token), TokenAt(text, token));
+      }
+      if (p - significant > 10 || column > kMaxBoardSize) {
+        return LineError(LineAt(text, token), "row ", board.columns.size() + 1,
+                         ": column ", TokenAt(text, token), " is too large");
+      }
+      if (board.columns.size() == kMaxBoardSize) {
+        return LineError(LineAt(text, token), "more than ", kMaxBoardSize,
+                         " rows, the largest board");
+      }
+      board.columns.push_back(static_cast<uint32_t>(column));
+    } else if (*p == '#') {
+      const void* line_end = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      p = line_end == nullptr ? end : static_cast<const char*>(line_end);
+    } else if (EndsToken(*p)) {
+      ++p;
+    } else {
+      return NotANumber(LineAt(text, p), TokenAt(text, p));
     }
   }
   if (board.columns.empty()) return NoBoard();
@@ -312,76 +353,114 @@ uint64_t BinaryCellCount(absl::string_view line) {
   return CountCells(line);
 }
 
-// The number of tokens of a line made only of numbers, else 0.
-size_t NumberCount(absl::string_view line) {
-  Tokens tokens(line);
-  absl::string_view token;
-  size_t count = 0;
-  while (tokens.Next(&token)) {
-    if (!ParseNumber(token)) return 0;
-    ++count;
-  }
-  return count;
+// Whether `line` is exactly `count` (at most 2) numbers. Looks at no more
+// than count + 1 tokens, however long the line.
+bool HoldsNumbers(absl::string_view line, size_t count) {
+  absl::string_view tokens[2];
+  if (SplitTokens(line, tokens, count) != count) return false;
+  return std::all_of(tokens, tokens + count, [](absl::string_view token) {
+    return ParseNumber(token).has_value();
+  });
 }
 
-// Collects output in a buffer and hands it to a sink in pieces.
+#ifdef ABSL_IS_BIG_ENDIAN
+constexpr bool kLittleEndianHost = false;
+#else
+constexpr bool kLittleEndianHost = true;
+#endif
+
+// Binary boards are little-endian: on a big-endian host every value is
+// byte-swapped (its own inverse, so this serves reading and writing).
+void SwapToOrFromLittleEndian(absl::Span<uint32_t> values) {
+  if (kLittleEndianHost) return;
+  for (uint32_t& value : values) value = __builtin_bswap32(value);
+}
+
+// Collects text output in a buffer and hands it to a sink in large pieces.
+// Numbers are formatted straight into the buffer.
 class BufferedSink {
  public:
   explicit BufferedSink(absl::FunctionRef<void(absl::string_view)> sink)
-      : sink_(sink) {
-    buffer_.reserve(kPieceSize + kSlack);
-  }
-  ~BufferedSink() {
-    if (!buffer_.empty()) sink_(buffer_);
-  }
+      : sink_(sink), buffer_(new char[kPieceSize + kSlack]) {}
+  ~BufferedSink() { Flush(); }
 
-  void Append(absl::string_view text) {
-    buffer_.append(text.data(), text.size());
-    if (buffer_.size() >= kPieceSize) {
-      sink_(buffer_);
-      buffer_.clear();
-    }
+  void Append(char c) {
+    buffer_[used_] = c;
+    Advance(1);
   }
   void AppendNumber(uint64_t value) {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    Append(absl::string_view(digits, static_cast<size_t>(end - digits)));
+    char* const begin = buffer_.get() + used_;
+    const char* const end = std::to_chars(begin, begin + kSlack, value).ptr;
+    Advance(static_cast<size_t>(end - begin));
   }
 
  private:
-  static constexpr size_t kPieceSize = 1 << 16;
-  static constexpr size_t kSlack = 64;
+  static constexpr size_t kPieceSize = size_t{1} << 20;
+  static constexpr size_t kSlack = 32;  // room for one number past a piece
+
+  void Advance(size_t count) {
+    used_ += count;
+    if (used_ >= kPieceSize) Flush();
+  }
+  void Flush() {
+    if (used_ > 0) sink_(absl::string_view(buffer_.get(), used_));
+    used_ = 0;
+  }
+
   absl::FunctionRef<void(absl::string_view)> sink_;
-  std::string buffer_;
+  std::unique_ptr<char[]> buffer_;
+  size_t used_ = 0;
 };
 
-void WriteQArray(absl::Span<const uint32_t> columns, BufferedSink& out) {
+void WriteQArray(absl::Span<const uint32_t> columns,
+                 absl::FunctionRef<void(absl::string_view)> sink) {
+  BufferedSink out(sink);
   for (size_t row = 0; row < columns.size(); ++row) {
-    if (row > 0) out.Append(" ");
     out.AppendNumber(columns[row]);
+    out.Append(row + 1 < columns.size() ? ' ' : '\n');
   }
-  out.Append("\n");
 }
 
-void WriteMatrix(absl::Span<const uint32_t> columns, BufferedSink& out) {
+void WriteMatrix(absl::Span<const uint32_t> columns,
+                 absl::FunctionRef<void(absl::string_view)> sink) {
+  BufferedSink out(sink);
   for (uint32_t queen_column : columns) {
     for (uint64_t column = 1; column <= columns.size(); ++column) {
-      if (column > 1) out.Append(" ");
-      out.Append(column == queen_column ? "1" : "0");
+      if (column > 1) out.Append(' ');
+      out.Append(column == queen_column ? '1' : '0');
     }
-    out.Append("\n");
+    out.Append('\n');
   }
 }
 
-void WriteSparse(absl::Span<const uint32_t> columns, BufferedSink& out) {
+void WriteSparse(absl::Span<const uint32_t> columns,
+                 absl::FunctionRef<void(absl::string_view)> sink) {
+  BufferedSink out(sink);
   out.AppendNumber(columns.size());
-  out.Append("\n");
+  out.Append('\n');
   for (size_t row = 0; row < columns.size(); ++row) {
     if (columns[row] == kEmptyRow) continue;
     out.AppendNumber(row + 1);
-    out.Append(" ");
+    out.Append(' ');
     out.AppendNumber(columns[row]);
-    out.Append("\n");
+    out.Append('\n');
+  }
+}
+
+// The values' own bytes on a little-endian host; swapped copies otherwise.
+void WriteBinary(absl::Span<const uint32_t> columns,
+                 absl::FunctionRef<void(absl::string_view)> sink) {
+  constexpr size_t kPieceValues = size_t{1} << 22;  // 16 MiB
+  Columns swapped;
+  for (size_t offset = 0; offset < columns.size(); offset += kPieceValues) {
+    absl::Span<const uint32_t> piece = columns.subspan(offset, kPieceValues);
+    if (!kLittleEndianHost) {
+      swapped.assign(piece.begin(), piece.end());
+      SwapToOrFromLittleEndian(absl::MakeSpan(swapped));
+      piece = swapped;
+    }
+    sink(absl::string_view(reinterpret_cast<const char*>(piece.data()),
+                           piece.size() * sizeof(uint32_t)));
   }
 }
 
@@ -392,9 +471,16 @@ absl::StatusOr<BoardFormat> ParseBoardFormat(absl::string_view name) {
   if (name == "q") return BoardFormat::kQArray;
   if (name == "matrix") return BoardFormat::kMatrix;
   if (name == "sparse") return BoardFormat::kSparse;
+  if (name == "binary") return BoardFormat::kBinary;
   return absl::InvalidArgumentError(
       absl::StrCat("unknown board format \"", name,
-                   "\" (expected auto, q, matrix or sparse)"));
+                   "\" (expected auto, q, matrix, sparse or binary)"));
+}
+
+BoardFormat FormatFromPath(absl::string_view path) {
+  return absl::EndsWith(path, ".bin") || absl::EndsWith(path, ".u32")
+             ? BoardFormat::kBinary
+             : BoardFormat::kAuto;
 }
 
 uint64_t Board::queen_count() const {
@@ -420,10 +506,15 @@ void MakeSparse(Board& board) {
 }
 
 BoardFormat DetectFormat(absl::string_view text) {
+  constexpr size_t kBinarySniffSize = 4096;  // rule 0 at the top of board_io.h
+  if (text.substr(0, kBinarySniffSize).find('\0') != absl::string_view::npos) {
+    return BoardFormat::kBinary;
+  }
   ContentLines lines(text);
   if (!lines.Next()) return BoardFormat::kQArray;
   const absl::string_view first = lines.line();
-  if (first.find_first_of(".Q") != absl::string_view::npos) {
+  if (first.find('.') != absl::string_view::npos ||
+      first.find('Q') != absl::string_view::npos) {
     return BoardFormat::kMatrix;
   }
   const bool has_second = lines.Next();
@@ -433,11 +524,39 @@ BoardFormat DetectFormat(absl::string_view text) {
       return BoardFormat::kMatrix;
     }
   }
-  if (NumberCount(first) == 1 &&
-      (!has_second || NumberCount(lines.line()) == 2)) {
+  if (HoldsNumbers(first, 1) &&
+      (!has_second || HoldsNumbers(lines.line(), 2))) {
     return BoardFormat::kSparse;
   }
   return BoardFormat::kQArray;
+}
+
+absl::StatusOr<Board> ParseBinaryBoard(Columns values, uint64_t size) {
+  if (size == 0) return NoBoard();
+  if (size % sizeof(uint32_t) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a binary board holds 4 bytes per row, but the input "
+                     "has ",
+                     size, " bytes, not a multiple of 4"));
+  }
+  Board board;
+  board.n = size / sizeof(uint32_t);
+  if (board.n > kMaxBoardSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the binary board has ", board.n,
+                     " rows, more than the largest board, ", kMaxBoardSize));
+  }
+  values.resize(board.n);
+  SwapToOrFromLittleEndian(absl::MakeSpan(values));
+  for (uint64_t row = 0; row < board.n; ++row) {
+    if (values[row] > board.n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("row ", row + 1, ": column ", values[row],
+                       " is larger than n = ", board.n));
+    }
+  }
+  board.columns = std::move(values);
+  return board;
 }
 
 absl::StatusOr<Board> ParseBoard(absl::string_view text, BoardFormat format) {
@@ -447,6 +566,11 @@ absl::StatusOr<Board> ParseBoard(absl::string_view text, BoardFormat format) {
       return ParseMatrix(text);
     case BoardFormat::kSparse:
       return ParseSparse(text);
+    case BoardFormat::kBinary: {
+      Columns values((text.size() + 3) / 4);
+      if (!text.empty()) std::memcpy(values.data(), text.data(), text.size());
+      return ParseBinaryBoard(std::move(values), text.size());
+    }
     case BoardFormat::kQArray:
     case BoardFormat::kAuto:
       break;
@@ -454,57 +578,31 @@ absl::StatusOr<Board> ParseBoard(absl::string_view text, BoardFormat format) {
   return ParseQArray(text);
 }
 
-absl::StatusOr<std::string> ReadInput(const std::string& path) {
-  const bool is_stdin = path == "-";
-  const std::string name = is_stdin ? "stdin" : path;
-  std::FILE* file = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot open ", name, ": ", std::strerror(errno)));
-  }
-  std::string text;
-  struct stat info;
-  if (fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode)) {
-    text.reserve(static_cast<size_t>(info.st_size));
-  }
-  char buffer[1 << 16];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    text.append(buffer, got);
-  }
-  const int read_error = std::ferror(file) ? errno : 0;
-  if (!is_stdin) std::fclose(file);
-  if (read_error != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot read ", name, ": ", std::strerror(read_error)));
-  }
-  return text;
-}
-
 absl::Status CheckOutputFormat(uint64_t n, BoardFormat format) {
   if (format == BoardFormat::kAuto) {
     return absl::InvalidArgumentError(
-        "the output format must be q, matrix or sparse");
+        "the output format must be q, matrix, sparse or binary");
   }
   if (format == BoardFormat::kMatrix && n > kMaxMatrixOutputSize) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("matrix output is limited to n <= ", kMaxMatrixOutputSize,
-                     " (n = ", n, "); use --output-format q or sparse"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "matrix output is limited to n <= ", kMaxMatrixOutputSize, " (n = ", n,
+        "); use --output-format q, sparse or binary"));
   }
   return absl::OkStatus();
 }
 
 void WriteBoard(absl::Span<const uint32_t> columns, BoardFormat format,
                 absl::FunctionRef<void(absl::string_view)> sink) {
-  BufferedSink out(sink);
   switch (format) {
     case BoardFormat::kMatrix:
-      return WriteMatrix(columns, out);
+      return WriteMatrix(columns, sink);
     case BoardFormat::kSparse:
-      return WriteSparse(columns, out);
+      return WriteSparse(columns, sink);
+    case BoardFormat::kBinary:
+      return WriteBinary(columns, sink);
     case BoardFormat::kQArray:
     case BoardFormat::kAuto:
-      return WriteQArray(columns, out);
+      return WriteQArray(columns, sink);
   }
 }
 

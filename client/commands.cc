@@ -8,6 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "progress.h"
 #include "render.h"
 
 namespace nqueens::client {
@@ -42,7 +43,7 @@ absl::Status WriteOutput(const std::string& path,
                          const std::function<void(std::FILE*)>& write) {
   const bool to_stdout = path.empty();
   const std::string name = to_stdout ? "stdout" : path;
-  std::FILE* file = to_stdout ? stdout : std::fopen(path.c_str(), "w");
+  std::FILE* file = to_stdout ? stdout : std::fopen(path.c_str(), "wb");
   if (file == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot open ", name, ": ", std::strerror(errno)));
@@ -57,16 +58,16 @@ absl::Status WriteOutput(const std::string& path,
   return absl::OkStatus();
 }
 
-// Reads and parses the input file; errors are prefixed with its name.
-absl::StatusOr<Board> LoadBoard(const std::string& path, BoardFormat format) {
-  absl::StatusOr<std::string> text = ReadInput(path);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<Board> board = ParseBoard(*text, format);
-  if (!board.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path == "-" ? "stdin" : path, ": ", board.status().message()));
-  }
-  return board;
+// Writes the board in the output format, showing a "writing" phase.
+void WriteBoardTo(std::FILE* file, absl::Span<const uint32_t> columns,
+                  const CommandOptions& options) {
+  const bool binary = options.output_format == BoardFormat::kBinary;
+  ProgressPhase phase(options.run.progress, "writing",
+                      binary ? columns.size() * sizeof(uint32_t) : 0, "bytes");
+  WriteBoard(columns, options.output_format, [&](absl::string_view piece) {
+    WriteText(file, piece);
+    phase.Advance(piece.size());
+  });
 }
 
 // The common end of solve and complete: the outcome line, the drawing and the
@@ -78,11 +79,9 @@ int FinishCompletion(const CompletionResult& result, uint64_t n,
   if (!options.quiet && n <= kMaxDrawnSize) {
     WriteText(stderr, DrawBoard(result.columns));
   }
-  const absl::Status written =
-      WriteOutput(options.output_path, [&](std::FILE* file) {
-        WriteBoard(result.columns, options.output_format,
-                   [file](absl::string_view piece) { WriteText(file, piece); });
-      });
+  const absl::Status written = WriteOutput(
+      options.output_path,
+      [&](std::FILE* file) { WriteBoardTo(file, result.columns, options); });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return kExitOk;
 }
@@ -133,7 +132,8 @@ int RunSolve(Backend& backend, const std::string& n_argument,
 
 int RunComplete(Backend& backend, const std::string& input_path,
                 const CommandOptions& options) {
-  absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format);
+  absl::StatusOr<Board> board =
+      LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   const uint64_t n = board->n;
   if (absl::Status usable = CheckOutputFormat(n, options.output_format);
@@ -148,7 +148,8 @@ int RunComplete(Backend& backend, const std::string& input_path,
 
 int RunValidate(Backend& backend, const std::string& input_path,
                 const CommandOptions& options) {
-  absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format);
+  absl::StatusOr<Board> board =
+      LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   absl::StatusOr<ValidationReport> report =
       backend.Validate(*std::move(board), options.run);

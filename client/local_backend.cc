@@ -4,6 +4,7 @@
 
 #include "absl/time/clock.h"
 #include "backend.h"
+#include "progress.h"
 
 namespace nqueens::client {
 namespace {
@@ -30,19 +31,23 @@ class LocalBackend : public Backend {
  public:
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
-    return nqueens::Solve(n, method, ToCompletionOptions(options));
+    const CompletionOptions completion = ToCompletionOptions(options);
+    ProgressPhase solving(options.progress, "solving", 0);
+    return nqueens::Solve(n, method, completion);
   }
 
   absl::StatusOr<CompletionResult> Complete(
       Board composition, const RunOptions& options) override {
     const CompletionOptions completion = ToCompletionOptions(options);
+    ProgressPhase solving(options.progress, "solving", 0);
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
     return nqueens::Complete(std::move(composition.columns), completion);
   }
 
   // The core's validation is a single O(n) pass without a stop condition.
-  absl::StatusOr<ValidationReport> Validate(Board board,
-                                            const RunOptions&) override {
+  absl::StatusOr<ValidationReport> Validate(
+      Board board, const RunOptions& options) override {
+    ProgressPhase validating(options.progress, "validating", 0);
     if (absl::Status dense = MakeDense(board); !dense.ok()) return dense;
     return nqueens::Validate(board.columns);
   }

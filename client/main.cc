@@ -15,6 +15,7 @@
 #include "board_io.h"
 #include "command_line.h"
 #include "commands.h"
+#include "progress.h"
 
 ABSL_FLAG(std::string, server, "localhost:50051", "address of nqueens-server");
 ABSL_FLAG(bool, local, false, "run in this process instead of on a server");
@@ -24,8 +25,10 @@ ABSL_FLAG(std::string, method, "constructive", "solve: constructive or random");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
           "give up after this long, e.g. 5s or 500ms");
 ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
-ABSL_FLAG(std::string, format, "auto", "input format: auto, q, matrix, sparse");
-ABSL_FLAG(std::string, output_format, "q", "output format: q, matrix, sparse");
+ABSL_FLAG(std::string, format, "auto",
+          "input format: auto, q, matrix, sparse, binary");
+ABSL_FLAG(std::string, output_format, "auto",
+          "output format: auto, q, matrix, sparse, binary");
 ABSL_FLAG(uint64_t, max_backtracks, 0,
           "backtracks before giving up (0: default)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
@@ -42,9 +45,19 @@ constexpr char kUsage[] = R"(usage: nqueens [flags] solve N
   complete FILE    extend the composition in FILE ("-" for stdin) to a solution
   validate FILE    check the board in FILE for attacking queens
 
-Boards are read as a Q array, a 0/1 matrix or a sparse list; see --format.
-solve and complete print the outcome (SOLVED, UNSOLVABLE, UNDECIDED) with its
-stats on stderr, the board on stdout (drawn on stderr too when N <= 64).
+Boards are read as a Q array, a 0/1 matrix, a sparse list or binary; see
+--format. solve and complete print the outcome (SOLVED, UNSOLVABLE, UNDECIDED)
+with its stats on stderr, the board on stdout (drawn on stderr too when
+N <= 64). Long phases (reading, uploading, solving, downloading, writing) show
+a progress bar on stderr when it is a terminal.
+
+formats (docs/examples/README.md has the details):
+  q        the array Q as text: the column (1..N) of each row's queen, 0 for
+           an empty row, separated by spaces or line breaks
+  matrix   N lines of N cells: 0 or . empty, 1 or Q a queen
+  sparse   N on the first line, then one "row column" line per queen
+  binary   the array Q as unsigned 32-bit little-endian integers, 4 bytes per
+           row, N = file size / 4; the fastest for large boards
 
 flags:
   --server ADDR          nqueens-server address (default localhost:50051)
@@ -53,10 +66,14 @@ flags:
   --method M             solve: constructive (default) or random
   --deadline D           give up after D, e.g. 5s or 500ms (default: none)
   --output FILE          write the board (or validate's report) to FILE
-  --format F             input: auto (default), q, matrix or sparse
-  --output-format F      output: q (default), matrix or sparse
+  --format F             input: auto (default: binary for FILE names ending
+                         in .bin or .u32, else by content), q, matrix,
+                         sparse or binary
+  --output-format F      output: auto (default: binary for --output names
+                         ending in .bin or .u32, else q), q, matrix, sparse
+                         or binary
   --max-backtracks N     backtracks before giving up (default: the solver's)
-  --quiet                print nothing on stderr but errors
+  --quiet                print nothing on stderr but errors (no progress)
 
 exit status: 0 solved / valid, 1 unsolvable / invalid board, 2 usage or input
 error, 3 server or transport error (or deadline exceeded), 4 undecided.
@@ -89,13 +106,19 @@ absl::StatusOr<CommandOptions> OptionsFromFlags() {
   absl::StatusOr<BoardFormat> output =
       ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
   if (!input.ok()) return input.status();
-  if (!output.ok() || *output == BoardFormat::kAuto) {
+  if (!output.ok()) {
     return absl::InvalidArgumentError(
-        "--output-format must be q, matrix or sparse");
+        "--output-format must be auto, q, matrix, sparse or binary");
   }
   options.input_format = *input;
-  options.output_format = *output;
   options.output_path = absl::GetFlag(FLAGS_output);
+  options.output_format = *output;
+  if (*output == BoardFormat::kAuto) {
+    options.output_format = FormatFromPath(options.output_path);
+    if (options.output_format == BoardFormat::kAuto) {
+      options.output_format = BoardFormat::kQArray;
+    }
+  }
   options.quiet = absl::GetFlag(FLAGS_quiet);
   return options;
 }
@@ -120,6 +143,9 @@ int Main(int argc, char** argv) {
       absl::GetFlag(FLAGS_local)
           ? MakeLocalBackend()
           : MakeRemoteBackend(absl::GetFlag(FLAGS_server));
+  const std::unique_ptr<ProgressBar> progress =
+      MakeStderrProgressBar(options->quiet);
+  options->run.progress = progress.get();
   return commands.at((*arguments)[0])(*backend, (*arguments)[1], *options);
 }
 

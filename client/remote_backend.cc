@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "backend.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "progress.h"
 #include "wire/chunks.h"
 #include "wire/status.h"
 
@@ -114,6 +115,7 @@ class ResultCollector {
  public:
   explicit ResultCollector(uint64_t n) : n_(n) {}
 
+  // The stream's messages in order; the first is expected to be the header.
   template <typename Response>
   void Add(const Response& message) {
     if (!error_.ok()) return;
@@ -121,7 +123,11 @@ class ResultCollector {
       error_ = MalformedResult("a second result header");
     } else if (message.has_header()) {
       header_ = message.header();
-      if (header_->outcome() == v1::SOLVED) board_.emplace(n_);
+      if (header_->outcome() == v1::SOLVED) {
+        board_.emplace(n_);
+        // n is our own request's: one allocation, no regrowth copies.
+        board_->ReserveAllRows();
+      }
     } else if (!board_) {
       error_ = MalformedResult("a board chunk without a SOLVED header");
     } else if (absl::Status added = board_->Add(message.chunk()); !added.ok()) {
@@ -153,7 +159,8 @@ class ResultCollector {
 
 // Boards with few queens travel as their queens, the others dense.
 absl::Status ChooseWireForm(Board& board) {
-  if (board.queen_count() < board.n / 8) {
+  const uint64_t queens = board.queen_count();
+  if (queens < board.n / 8 && queens <= kMaxSparseQueens) {
     MakeSparse(board);
     return absl::OkStatus();
   }
@@ -183,27 +190,43 @@ void SetBoard(const Board& board, Request& request) {
 
 // Writes a streaming request (CompleteStreamRequest, ValidateStreamRequest):
 // `header` with the board's queens when it is sparse, else followed by the
-// board in chunks. Stops early when the server has ended the call; Finish()
-// then tells why.
+// board in chunks, each copied once into the one message that carries them
+// all. Stops early when the server has ended the call; Finish() then tells
+// why.
 template <typename Request, typename Stream>
-void WriteBoardStream(const Board& board, Request header, Stream& stream) {
+void WriteBoardStream(const Board& board, Request header, Stream& stream,
+                      ProgressBar* progress) {
   header.mutable_header()->set_n(board.n);
   if (board.is_sparse()) {
     AddQueens(board.queens, header.mutable_header()->mutable_queens());
   }
   if (!stream.Write(header) || board.is_sparse()) return;
-  Request chunk;
-  wire::ForEachChunk(board.columns, wire::kMaxChunkSize,
-                     [&](const v1::BoardChunk& piece) {
-                       *chunk.mutable_chunk() = piece;
-                       return stream.Write(chunk);
-                     });
+  ProgressPhase uploading(progress, "uploading", board.n, "rows");
+  Request message;
+  v1::BoardChunk& chunk = *message.mutable_chunk();
+  const absl::Span<const uint32_t> columns = board.columns;
+  for (size_t offset = 0; offset < columns.size();
+       offset += wire::kMaxChunkSize) {
+    const absl::Span<const uint32_t> part =
+        columns.subspan(offset, wire::kMaxChunkSize);
+    chunk.set_offset(offset);
+    chunk.mutable_columns()->Assign(part.begin(), part.end());
+    if (!stream.Write(message)) return;
+    uploading.Advance(part.size());
+  }
 }
 
 template <typename Request>
 void SetRunOptions(const RunOptions& options, Request& request) {
   if (options.seed) request.set_seed(*options.seed);
   request.mutable_limits()->set_max_backtracks(options.max_backtracks);
+}
+
+// Runs `call`, which waits for the server to solve, showing a spinner.
+template <typename Call>
+auto WhileSolving(const RunOptions& options, Call call) {
+  ProgressPhase solving(options.progress, "solving", 0);
+  return call();
 }
 
 class RemoteBackend : public Backend {
@@ -223,12 +246,13 @@ class RemoteBackend : public Backend {
     SetDeadline(options, context);
     if (n <= kStreamingThreshold) {
       v1::SolveResponse response;
-      const grpc::Status status = stub_->Solve(&context, request, &response);
+      const grpc::Status status = WhileSolving(
+          options, [&] { return stub_->Solve(&context, request, &response); });
       if (!status.ok()) return CallError(status);
       return ResultFromResponse(response, n);
     }
     auto stream = stub_->SolveStream(&context, request);
-    return ReceiveResult<v1::SolveStreamResponse>(*stream, n);
+    return ReceiveResult<v1::SolveStreamResponse>(*stream, n, options);
   }
 
   absl::StatusOr<CompletionResult> Complete(
@@ -243,16 +267,20 @@ class RemoteBackend : public Backend {
       SetBoard(composition, request);
       SetRunOptions(options, request);
       v1::CompleteResponse response;
-      const grpc::Status status = stub_->Complete(&context, request, &response);
+      const grpc::Status status = WhileSolving(options, [&] {
+        return stub_->Complete(&context, request, &response);
+      });
       if (!status.ok()) return CallError(status);
       return ResultFromResponse(response, composition.n);
     }
     v1::CompleteStreamRequest header;
     SetRunOptions(options, *header.mutable_header());
     auto stream = stub_->CompleteStream(&context);
-    WriteBoardStream(composition, std::move(header), *stream);
+    WriteBoardStream(composition, std::move(header), *stream, options.progress);
     stream->WritesDone();
-    return ReceiveResult<v1::CompleteStreamResponse>(*stream, composition.n);
+    const uint64_t n = composition.n;
+    composition = Board();  // sent: its memory is free for the result's
+    return ReceiveResult<v1::CompleteStreamResponse>(*stream, n, options);
   }
 
   absl::StatusOr<ValidationReport> Validate(
@@ -268,8 +296,10 @@ class RemoteBackend : public Backend {
       status = stub_->Validate(&context, request, &response);
     } else {
       auto stream = stub_->ValidateStream(&context, &response);
-      WriteBoardStream(board, v1::ValidateStreamRequest(), *stream);
+      WriteBoardStream(board, v1::ValidateStreamRequest(), *stream,
+                       options.progress);
       stream->WritesDone();
+      ProgressPhase validating(options.progress, "validating", 0);
       status = stream->Finish();
     }
     if (!status.ok()) return CallError(status);
@@ -283,12 +313,24 @@ class RemoteBackend : public Backend {
     context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
   }
 
-  // Reads a whole result stream, then its final status.
+  // Reads a whole result stream, then its final status: the header once the
+  // server has solved, then the board.
   template <typename Response, typename Stream>
-  absl::StatusOr<CompletionResult> ReceiveResult(Stream& stream, uint64_t n) {
+  absl::StatusOr<CompletionResult> ReceiveResult(Stream& stream, uint64_t n,
+                                                 const RunOptions& options) {
     ResultCollector collector(n);
     Response message;
-    while (stream.Read(&message)) collector.Add(message);
+    const bool received =
+        WhileSolving(options, [&] { return stream.Read(&message); });
+    if (received) {
+      collector.Add(message);
+      ProgressPhase downloading(options.progress, "downloading", n, "rows");
+      while (stream.Read(&message)) {
+        collector.Add(message);
+        downloading.Advance(
+            static_cast<uint64_t>(message.chunk().columns_size()));
+      }
+    }
     const grpc::Status status = stream.Finish();
     if (!status.ok()) return CallError(status);
     return std::move(collector).Finish();
@@ -309,8 +351,16 @@ class RemoteBackend : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
+  // The largest unary response is a board of kStreamingThreshold rows (at
+  // most 5 bytes a column) or a validation report of at most 1,000
+  // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB
+  // would do today; the margin is for whatever a server adds.
+  constexpr int kMaxResponseBytes = 64 << 20;
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(kMaxResponseBytes);
   return MakeRemoteBackend(
-      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()),
+      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                arguments),
       address);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,6 +25,23 @@ Columns ParseDense(absl::string_view text, BoardFormat format) {
   return board->columns;
 }
 
+// The binary form of `columns`, built by hand: 4 little-endian bytes each.
+std::string Bytes(std::initializer_list<uint32_t> columns) {
+  std::string bytes;
+  for (uint32_t column : columns) {
+    for (int shift = 0; shift < 32; shift += 8) {
+      bytes += static_cast<char>((column >> shift) & 0xFF);
+    }
+  }
+  return bytes;
+}
+
+std::string WriteFile(const std::string& suffix, const std::string& content) {
+  const std::string path = testing::TempPath(suffix);
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
 TEST(ParseBoardTest, QArrayIgnoresLineBreaksCommentsAndBlankLines) {
   const Columns columns =
       ParseDense("# a comment\n2 0\n\n  6 8 # trailing\r\n0 1 7 5\n",
@@ -44,6 +62,23 @@ TEST(ParseBoardTest, MatrixAcceptsDigitsGlyphsAndNoSpaces) {
       expected);
   EXPECT_EQ(ParseDense("0000\n0001\n....\n0010\n", BoardFormat::kMatrix),
             (Columns{0, 4, 0, 3}));
+}
+
+TEST(ParseBoardTest, QArrayCommentsMayFollowANumberDirectly) {
+  EXPECT_EQ(ParseDense("2 4#x\n1\t3# y", BoardFormat::kQArray),
+            (Columns{2, 4, 1, 3}));
+}
+
+TEST(ParseBoardTest, BinaryIsFourLittleEndianBytesPerRow) {
+  EXPECT_EQ(ParseDense(Bytes({2, 4, 1, 3}), BoardFormat::kBinary),
+            (Columns{2, 4, 1, 3}));
+  EXPECT_EQ(ParseDense(Bytes({2, 4, 1, 3}), BoardFormat::kAuto),
+            (Columns{2, 4, 1, 3}));
+  Columns big(300, kEmptyRow);
+  big[7] = 258;  // two bytes: 0x02 0x01
+  EXPECT_EQ(
+      ParseDense(FormatBoard(big, BoardFormat::kBinary), BoardFormat::kBinary),
+      big);
 }
 
 TEST(ParseBoardTest, SparseKeepsQueensSortedByRow) {
@@ -111,7 +146,12 @@ INSTANTIATE_TEST_SUITE_P(
         DetectCase{"0 1 0\n1 0\n", BoardFormat::kQArray},
         DetectCase{"4\n1 2 3\n", BoardFormat::kQArray},
         DetectCase{"", BoardFormat::kQArray},
-        DetectCase{"1 0\n", BoardFormat::kQArray}));
+        DetectCase{"1 0\n", BoardFormat::kQArray},
+        // Rule 0: binary.
+        DetectCase{Bytes({2, 4, 1, 3}), BoardFormat::kBinary},
+        DetectCase{std::string("1 2\0", 4), BoardFormat::kBinary},
+        DetectCase{std::string(5000, ' ') + std::string(1, '\0') + "1",
+                   BoardFormat::kQArray}));
 
 struct ErrorCase {
   std::string text;
@@ -188,24 +228,37 @@ INSTANTIATE_TEST_SUITE_P(
                   "line 6: row 3 already has a queen (line 2)"},
         ErrorCase{"", BoardFormat::kSparse, "the input holds no board"}));
 
+INSTANTIATE_TEST_SUITE_P(
+    Binary, ParseErrorTest,
+    ::testing::Values(
+        ErrorCase{"", BoardFormat::kBinary, "the input holds no board"},
+        ErrorCase{std::string("\1\0\0\0\2", 5), BoardFormat::kBinary,
+                  "a binary board holds 4 bytes per row, but the input has 5 "
+                  "bytes, not a multiple of 4"},
+        ErrorCase{Bytes({2, 9}), BoardFormat::kBinary,
+                  "row 2: column 9 is larger than n = 2"},
+        ErrorCase{Bytes({0xFFFFFFFF}), BoardFormat::kBinary,
+                  "row 1: column 4294967295 is larger than n = 1"}));
+
 TEST(FormatBoardTest, WritesEachFormat) {
   const Columns columns = {2, 0, 1};
   EXPECT_EQ(FormatBoard(columns, BoardFormat::kQArray), "2 0 1\n");
+  EXPECT_EQ(FormatBoard(columns, BoardFormat::kBinary), Bytes({2, 0, 1}));
   EXPECT_EQ(FormatBoard(columns, BoardFormat::kSparse), "3\n1 2\n3 1\n");
   EXPECT_EQ(FormatBoard(columns, BoardFormat::kMatrix),
             "0 1 0\n0 0 0\n1 0 0\n");
 }
 
 TEST(FormatBoardTest, EveryFormatRoundTripsThroughDetection) {
-  for (BoardFormat format :
-       {BoardFormat::kQArray, BoardFormat::kMatrix, BoardFormat::kSparse}) {
+  for (BoardFormat format : {BoardFormat::kQArray, BoardFormat::kMatrix,
+                             BoardFormat::kSparse, BoardFormat::kBinary}) {
     SCOPED_TRACE(static_cast<int>(format));
-    // More than one 64 KiB output piece, empty rows, a queen in column n.
-    const uint32_t n = format == BoardFormat::kMatrix ? 500 : 30000;
+    // More than one 1 MiB output piece, empty rows, a queen in column n.
+    const uint32_t n = format == BoardFormat::kMatrix ? 1000 : 300000;
     Columns columns(n, kEmptyRow);
     for (uint32_t row = 0; row < n; row += 3) columns[row] = n - row;
     const std::string text = FormatBoard(columns, format);
-    ASSERT_GT(text.size(), size_t{1} << 16);
+    ASSERT_GT(text.size(), size_t{1} << 20);
     EXPECT_EQ(DetectFormat(text), format);
     EXPECT_EQ(ParseDense(text, BoardFormat::kAuto), columns);
   }
@@ -217,8 +270,10 @@ TEST(FormatBoardTest, MatrixOutputIsLimited) {
   const absl::Status too_big =
       CheckOutputFormat(kMaxMatrixOutputSize + 1, BoardFormat::kMatrix);
   EXPECT_EQ(too_big.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(too_big.message(), HasSubstr("--output-format q or sparse"));
+  EXPECT_THAT(too_big.message(),
+              HasSubstr("--output-format q, sparse or binary"));
   EXPECT_TRUE(CheckOutputFormat(uint64_t{1} << 30, BoardFormat::kSparse).ok());
+  EXPECT_TRUE(CheckOutputFormat(uint64_t{1} << 30, BoardFormat::kBinary).ok());
   EXPECT_FALSE(CheckOutputFormat(8, BoardFormat::kAuto).ok());
 }
 
@@ -239,8 +294,65 @@ TEST(BoardFormatTest, ParsesNames) {
   EXPECT_EQ(*ParseBoardFormat("q"), BoardFormat::kQArray);
   EXPECT_EQ(*ParseBoardFormat("matrix"), BoardFormat::kMatrix);
   EXPECT_EQ(*ParseBoardFormat("sparse"), BoardFormat::kSparse);
+  EXPECT_EQ(*ParseBoardFormat("binary"), BoardFormat::kBinary);
   EXPECT_EQ(ParseBoardFormat("csv").status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BoardFormatTest, BinaryFileNamesImplyTheBinaryFormat) {
+  EXPECT_EQ(FormatFromPath("board.bin"), BoardFormat::kBinary);
+  EXPECT_EQ(FormatFromPath("/tmp/x.u32"), BoardFormat::kBinary);
+  EXPECT_EQ(FormatFromPath("board.q"), BoardFormat::kAuto);
+  EXPECT_EQ(FormatFromPath("bin"), BoardFormat::kAuto);
+  EXPECT_EQ(FormatFromPath("-"), BoardFormat::kAuto);
+}
+
+TEST(LoadBoardTest, ReadsBinaryFilesByNameOrContent) {
+  for (const char* suffix : {".bin", ".u32", ".board"}) {
+    SCOPED_TRACE(suffix);
+    const std::string path = WriteFile(suffix, Bytes({2, 4, 1, 3}));
+    absl::StatusOr<Board> board = LoadBoard(path, BoardFormat::kAuto);
+    ASSERT_TRUE(board.ok()) << board.status();
+    EXPECT_EQ(board->columns, (Columns{2, 4, 1, 3}));
+  }
+}
+
+TEST(LoadBoardTest, ReadsLargeBinaryFilesWhole) {
+  // More than one read of 16 MiB; ends on a queen in column n.
+  constexpr uint32_t n = 5'000'000;
+  Columns columns(n, kEmptyRow);
+  for (uint32_t row = 0; row < n; row += 1000) columns[row] = n - row;
+  const std::string path =
+      WriteFile(".bin", FormatBoard(columns, BoardFormat::kBinary));
+  absl::StatusOr<Board> board = LoadBoard(path, BoardFormat::kAuto);
+  ASSERT_TRUE(board.ok()) << board.status();
+  EXPECT_EQ(board->n, n);
+  EXPECT_TRUE(board->columns == columns);
+}
+
+TEST(LoadBoardTest, TheFileNameWinsOverTheContent) {
+  const std::string path = WriteFile(".u32", "1 2 3 4\n");  // 8 bytes
+  absl::StatusOr<Board> board = LoadBoard(path, BoardFormat::kAuto);
+  EXPECT_EQ(
+      board.status().message(),
+      absl::StrCat(path, ": row 1: column 540155953 is larger than n = 2"));
+  board = LoadBoard(path, BoardFormat::kQArray);
+  ASSERT_TRUE(board.ok()) << board.status();
+  EXPECT_EQ(board->columns, (Columns{1, 2, 3, 4}));
+}
+
+TEST(LoadBoardTest, ErrorsNameTheFile) {
+  const std::string odd = WriteFile(".bin", "123456");
+  EXPECT_EQ(LoadBoard(odd, BoardFormat::kAuto).status().message(),
+            absl::StrCat(odd,
+                         ": a binary board holds 4 bytes per row, but "
+                         "the input has 6 bytes, not a multiple of 4"));
+  const std::string text = WriteFile(".q", "1 x\n");
+  EXPECT_EQ(LoadBoard(text, BoardFormat::kAuto).status().message(),
+            absl::StrCat(text, ": line 1: expected a number, found \"x\""));
+  std::remove(text.c_str());
+  EXPECT_EQ(LoadBoard(text, BoardFormat::kAuto).status().message(),
+            absl::StrCat("cannot open ", text, ": No such file or directory"));
 }
 
 TEST(ReadInputTest, ReadsAFileAndNamesAMissingOne) {

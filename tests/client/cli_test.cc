@@ -49,9 +49,10 @@ std::string ReadFile(const std::string& path) {
   return content.str();
 }
 
-std::string WriteTempFile(const std::string& content) {
-  const std::string path = TempPath(".in");
-  std::ofstream(path) << content;
+std::string WriteTempFile(const std::string& content,
+                          absl::string_view suffix = ".in") {
+  const std::string path = TempPath(suffix);
+  std::ofstream(path, std::ios::binary) << content;
   return path;
 }
 
@@ -62,6 +63,11 @@ Columns ParseDense(const std::string& text,
   EXPECT_TRUE(board.ok()) << board.status();
   if (!board.ok() || !client::MakeDense(*board).ok()) return {};
   return board->columns;
+}
+
+// Stderr holds no progress bar: it is drawn only on a terminal.
+void ExpectNoProgressBar(const ProcessResult& result) {
+  EXPECT_EQ(result.err.find('\r'), std::string::npos) << result.err;
 }
 
 // Errors are one line on stderr: "nqueens: ...".
@@ -322,6 +328,81 @@ TEST_P(CliTest, HandlesBoardsAboveTheStreamingThreshold) {
   }
 }
 
+// Binary files in and out, below (unary RPCs) and above (streams) the
+// streaming threshold. A queen in every fifth row is more than n / 8, so the
+// board travels dense.
+TEST_P(CliTest, CompletesBinaryFiles) {
+  for (uint32_t n : {1000u, 70000u}) {
+    SCOPED_TRACE(n);
+    const Columns composition = ThinnedSolution(n, 5);
+    const std::string input = WriteTempFile(
+        client::FormatBoard(composition, BoardFormat::kBinary), ".bin");
+    const std::string output = TempPath(".out.u32");
+    std::remove(output.c_str());
+    const ProcessResult completed =
+        Nqueens({"complete", input, "--output", output});
+    EXPECT_EQ(completed.exit_code, 0) << completed.err;
+    EXPECT_THAT(completed.err, StartsWith(absl::StrCat("SOLVED n=", n, " ")));
+    ExpectNoProgressBar(completed);
+    const std::string written = ReadFile(output);
+    EXPECT_EQ(written.size(), size_t{4} * n);
+    EXPECT_TRUE(IsSolutionExtending(ParseDense(written, BoardFormat::kBinary),
+                                    composition));
+
+    const ProcessResult validated = Nqueens({"validate", output});
+    EXPECT_EQ(validated.exit_code, 0) << validated.err;
+    EXPECT_THAT(validated.out, HasSubstr("complete: yes"));
+    ExpectNoProgressBar(validated);
+  }
+}
+
+TEST_P(CliTest, BinaryThroughPipes) {
+  const ProcessResult solved =
+      Nqueens({"solve", "70000", "--output-format", "binary"});
+  EXPECT_EQ(solved.exit_code, 0) << solved.err;
+  EXPECT_EQ(solved.out.size(), 4u * 70000);
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(solved.out, BoardFormat::kBinary),
+                                  Columns(70000, 0)));
+  // Recognized on stdin by its NUL bytes, or named with --format.
+  for (const char* format : {"auto", "binary"}) {
+    SCOPED_TRACE(format);
+    const ProcessResult validated =
+        Nqueens({"validate", "-", "--format", format}, solved.out);
+    EXPECT_EQ(validated.exit_code, 0) << validated.err;
+    EXPECT_THAT(validated.out,
+                HasSubstr("n: 70000\nvalid: yes\ncomplete: yes"));
+  }
+}
+
+TEST_P(CliTest, OutputFormatFlagWinsOverTheFileName) {
+  const std::string path = TempPath(".bin");
+  const ProcessResult result =
+      Nqueens({"solve", "30", "--output", path, "--output-format", "q"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(ReadFile(path)), Columns(30, 0)));
+}
+
+TEST_P(CliTest, BadBinaryInputNamesTheFile) {
+  const std::string path = WriteTempFile("123456", ".bin");
+  const ProcessResult result = Nqueens({"validate", path});
+  EXPECT_EQ(result.exit_code, 2);
+  ExpectOneErrorLine(result, path +
+                                 ": a binary board holds 4 bytes per row, "
+                                 "but the input has 6 bytes");
+}
+
+// A solve that runs into its deadline lasts well beyond
+// ProgressBar::kShowAfter, so on a terminal it would be drawn; the tests'
+// stderr is a pipe, so nothing but the error may appear.
+TEST_P(CliTest, NoProgressBarWhenStderrIsNotATerminal) {
+  const ProcessResult result =
+      Nqueens({"complete", "-", "--max-backtracks", "100000000", "--deadline",
+               "400ms", "--seed", "1"},
+              client::FormatBoard(RowOneBlocked(), BoardFormat::kQArray));
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(result.err, "nqueens: deadline exceeded\n");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, CliTest,
                          ::testing::Values(Where::kLocal, Where::kRemote),
                          [](const ::testing::TestParamInfo<Where>& info) {
@@ -364,7 +445,7 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"solve", "8", "--deadline", "0s"}, "", "--deadline"},
         UsageCase{
             {"solve", "8", "--format", "csv"}, "", "unknown board format"},
-        UsageCase{{"solve", "8", "--output-format", "auto"},
+        UsageCase{{"solve", "8", "--output-format", "csv"},
                   "",
                   "--output-format must be"},
         UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},

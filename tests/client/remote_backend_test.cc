@@ -216,6 +216,28 @@ TEST_F(RemoteBackendTest, ValidateStreamsLargeBoards) {
   EXPECT_EQ(call.columns, 70000);
 }
 
+// Sparse queens travel in one message (the stream's header), so their number
+// is capped: above kMaxSparseQueens a board goes dense, however sparse.
+TEST_F(RemoteBackendTest, SendsAtMostMaxSparseQueensSparse) {
+  constexpr uint32_t n = 9'000'000;  // n / 8 > kMaxSparseQueens + 1
+  const Columns solution = ThinnedSolution(n, 1);
+  for (uint64_t k : {client::kMaxSparseQueens, client::kMaxSparseQueens + 1}) {
+    SCOPED_TRACE(k);
+    Columns board(n, kEmptyRow);
+    for (uint64_t i = 0; i < k; ++i) board[i * 8] = solution[i * 8];
+    absl::StatusOr<ValidationReport> report =
+        backend_->Validate(Dense(std::move(board)), {});
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_TRUE(report->valid);
+    EXPECT_EQ(report->queen_count, k);
+    const SentCall call = TakeCall();
+    EXPECT_EQ(call.method, "/nqueens.v1.NQueens/ValidateStream");
+    const bool sparse = k <= client::kMaxSparseQueens;
+    EXPECT_EQ(call.queens, sparse ? static_cast<int>(k) : 0);
+    EXPECT_EQ(call.columns, sparse ? 0 : static_cast<int>(n));
+  }
+}
+
 TEST_F(RemoteBackendTest, ValidateSendsSmallBoardsUnary) {
   absl::StatusOr<ValidationReport> report =
       backend_->Validate(Dense(ThinnedSolution(100, 1)), {});
