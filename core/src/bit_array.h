@@ -9,12 +9,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "huge_pages.h"
+
 namespace nqueens::internal {
 
 class BitArray {
  public:
   BitArray() = default;
-  explicit BitArray(size_t size) : words_((size + 63) / 64, 0) {}
+  explicit BitArray(size_t size) {
+    ReserveHuge(words_, (size + 63) / 64);
+    words_.assign((size + 63) / 64, 0);
+  }
 
   bool Test(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void Set(size_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }

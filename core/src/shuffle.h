@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "huge_pages.h"
 #include "rng.h"
 
 namespace nqueens::internal {
@@ -24,6 +25,10 @@ namespace nqueens::internal {
 template <typename Visit, typename StopFn>
 bool ShuffledCopy(size_t count, Visit visit, Rng& rng, StopFn should_stop,
                   std::vector<uint32_t>& out) {
+  if (out.capacity() < count) {
+    out = {};
+    ReserveHuge(out, count);
+  }
   out.resize(count);
   constexpr size_t kBucketSize = size_t{1} << 15;  // 128 KiB of uint32: in L2
   int bits = 0;

@@ -3,11 +3,20 @@
 
 #include "absl/time/clock.h"
 #include "exact_search.h"
+#include "huge_pages.h"
 #include "nqueens/solver.h"
 #include "stop_poller.h"
 
 namespace nqueens {
 namespace {
+
+// The empty board, in huge pages: the pipeline writes its rows at random.
+Columns EmptyBoard(uint32_t n) {
+  Columns board;
+  internal::ReserveHuge(board, n);
+  board.assign(n, kEmptyRow);
+  return board;
+}
 
 // n = 2 and n = 3 have no solution; the exact search proves it on the empty
 // board rather than the code asserting it.
@@ -70,7 +79,7 @@ absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
     case SolveMethod::kConstructive:
       return SolveByConstruction(n, options);
     case SolveMethod::kRandom:
-      return Complete(Columns(n, kEmptyRow), options);
+      return Complete(EmptyBoard(n), options);
   }
   return absl::InvalidArgumentError("unknown solve method");
 }
