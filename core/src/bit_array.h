@@ -23,6 +23,8 @@ class BitArray {
 
   bool Test(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void Set(size_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
+  // Set(i) when `value`, without a branch.
+  void SetIf(size_t i, bool value) { words_[i >> 6] |= uint64_t{value} << (i & 63); }
   void Clear(size_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   void ClearAll() { std::fill(words_.begin(), words_.end(), 0); }
   void Prefetch(size_t i) const { __builtin_prefetch(&words_[i >> 6]); }

@@ -24,9 +24,11 @@ class QueenWriter {
  public:
   explicit QueenWriter(BoardState& state) : state_(state) {}
   ~QueenWriter() { Flush(); }
-  void Add(uint32_t row, uint32_t column) {
-    state_.ClaimDiagonals(row, column);
-    batch_[size_++] = {row, column};
+  // Places (row, column) when `take`; branch-free.
+  void AddIf(bool take, uint32_t row, uint32_t column) {
+    state_.ClaimDiagonalsIf(take, row, column);
+    batch_[size_] = {row, column};
+    size_ += take;
     if (size_ == batch_.size()) Flush();
   }
   void Flush() {
@@ -60,13 +62,14 @@ StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop
     if (i + kPrefetchDistance < size) {
       state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
     }
-    if (state.DiagonalsFree(rows[i], columns[i])) {
-      writer.Add(rows[i], columns[i]);
-    } else {
-      rows[kept] = rows[i];
-      columns[kept] = columns[i];
-      ++kept;
-    }
+    // Branch-free: the unplaced pair is written to the front either way and
+    // kept only when it was not placed.
+    const uint32_t row = rows[i], column = columns[i];
+    const bool free = state.DiagonalsFree(row, column);
+    writer.AddIf(free, row, column);
+    rows[kept] = row;
+    columns[kept] = column;
+    kept += !free;
   }
   const bool placed_any = kept < i;
   for (; i < size; ++i, ++kept) {  // the goal was met mid-pass
@@ -78,18 +81,19 @@ StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop
   return placed_any ? StageResult::kReached : StageResult::kDeadEnd;
 }
 
-// Replaces `values` by a uniformly shuffled copy (releasing the old buffer,
-// which after the first pass is much larger than needed).
+// Shuffles `values` through `scratch`, which keeps its memory from pass to
+// pass: fresh pages every pass cost more in kernel page clearing than the
+// shuffle itself.
 template <typename StopFn>
-bool Reshuffle(std::vector<uint32_t>& values, Rng& rng, StopFn should_stop) {
-  std::vector<uint32_t> shuffled;
+bool Reshuffle(std::vector<uint32_t>& values, std::vector<uint32_t>& scratch, Rng& rng,
+               StopFn should_stop) {
   const auto visit = [&values](auto emit) {
     for (uint32_t value : values) {
       if (!emit(value)) return;
     }
   };
-  if (!ShuffledCopy(values.size(), visit, rng, should_stop, shuffled)) return false;
-  values = std::move(shuffled);
+  if (!ShuffledCopy(values.size(), visit, rng, should_stop, scratch)) return false;
+  values.swap(scratch);
   return true;
 }
 
@@ -107,9 +111,10 @@ StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
                     should_stop, free_columns)) {
     return StageResult::kStopped;
   }
+  std::vector<uint32_t> scratch;
   for (bool first_pass = true; state.queens() < target_queens; first_pass = false) {
-    if (!first_pass && (!Reshuffle(free_rows, rng, should_stop) ||
-                        !Reshuffle(free_columns, rng, should_stop))) {
+    if (!first_pass && (!Reshuffle(free_rows, scratch, rng, should_stop) ||
+                        !Reshuffle(free_columns, scratch, rng, should_stop))) {
       return StageResult::kStopped;
     }
     const StageResult pass = PairOnce(state, target_queens, stop, free_rows, free_columns);
