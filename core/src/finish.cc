@@ -94,15 +94,20 @@ std::vector<uint32_t> RankCells(const SubBoard& board, uint32_t row) {
 }  // namespace
 
 StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng,
-                   StopPoller& stop, BacktrackBudget& budget) {
+                   StopPoller& stop, BacktrackBudget& budget, FinishCursor& cursor) {
   if (board.live_rows() == 0) return StageResult::kReached;
   if (board.HasDeadRow()) return StageResult::kDeadEnd;  // block 4's check
   uint32_t dead_ends = 0;
   // The two outer loops pick the first queen from the block-4 state; the
   // inner loop descends from it and is repeated while its random tie-breaks
   // might still change the outcome.
-  for (uint32_t row : RankRows(board)) {
-    for (uint32_t cell : RankCells(board, row)) {
+  const std::vector<uint32_t> rows = RankRows(board);
+  for (; cursor.row_rank < rows.size(); ++cursor.row_rank, cursor.cell_rank = 0) {
+    const uint32_t row = rows[cursor.row_rank];
+    const std::vector<uint32_t> cells = RankCells(board, row);
+    for (; cursor.cell_rank < cells.size(); ++cursor.cell_rank) {
+      const uint32_t cell = cells[cursor.cell_rank];
+      bool out_of_bounds = false;
       for (uint32_t repeat = 0; repeat < bounds.repeat_bound; ++repeat) {
         SubBoard trial = board;
         const bool first_placed = trial.Place(row, cell);
@@ -113,13 +118,16 @@ StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng,
           return result;
         }
         if (result == StageResult::kStopped) return result;
-        if (!budget.Record(Block::kFinish) || ++dead_ends >= bounds.sim_bound5) {
-          return StageResult::kDeadEnd;
-        }
-        if (!first_placed) break;  // no randomness involved: repeating is futile
+        out_of_bounds = !budget.Record(Block::kFinish) || ++dead_ends >= bounds.sim_bound5;
+        if (out_of_bounds || !first_placed) break;  // no randomness: repeating is futile
+      }
+      if (out_of_bounds) {
+        ++cursor.cell_rank;  // the next entry starts with the next first queen
+        return StageResult::kDeadEnd;
       }
     }
   }
+  cursor = {};
   return StageResult::kDeadEnd;
 }
 

@@ -119,7 +119,8 @@ class Run {
       BlockClock clock(stats_, Block::kFinishPrepare);
       finishing.emplace(filled.Compact());
     }
-    const StageResult result = RunFinish(*finishing);
+    internal::FinishCursor cursor;  // a new block-4 state each time
+    const StageResult result = RunFinish(*finishing, cursor);
     if (result == StageResult::kReached) {
       filled.WriteTo(state_);
       finishing->WriteTo(state_);
@@ -135,22 +136,23 @@ class Run {
       BlockClock clock(stats_, Block::kFinishPrepare);
       projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kLines));
     }
+    internal::FinishCursor cursor;  // the same block-4 state every time
     while (true) {
       SubBoard finishing = *projected;
-      const StageResult result = RunFinish(finishing);
+      const StageResult result = RunFinish(finishing, cursor);
       if (result == StageResult::kReached) finishing.WriteTo(state_);
       if (result != StageResult::kDeadEnd) return result;
       if (!budget_.Record(Block::kFinishPrepare)) return StageResult::kDeadEnd;
     }
   }
 
-  StageResult RunFinish(SubBoard& board) {
+  StageResult RunFinish(SubBoard& board, internal::FinishCursor& cursor) {
     BlockClock clock(stats_, Block::kFinish);
     const uint32_t n = state_.n();
     const FinishBounds bounds{
         n < params_.finish_only_below_n ? params_.repeat_bound_small_n : params_.repeat_bound,
         params_.sim_bound5};
-    return Finish(board, bounds, rng_, stop_, budget_);
+    return Finish(board, bounds, rng_, stop_, budget_, cursor);
   }
 
   BoardState& state_;

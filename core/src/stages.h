@@ -82,11 +82,21 @@ struct FinishBounds {
   uint32_t sim_bound5;    // dead ends before giving up the block-4 state
 };
 
+// Where block 5's two outer loops stand: the rank of the row and of the cell
+// that picks the first queen. Entries into block 5 from the same block-4
+// state go on from here instead of trying the same first queens again.
+struct FinishCursor {
+  size_t row_rank = 0;
+  size_t cell_rank = 0;
+};
+
 // Blocks 4-5. Completes `board` (the block-4 state): kReached leaves the
 // solved SubBoard in `board`. Every dead end is a backtrack to block 5's start
-// recorded in `budget`; kDeadEnd when the bounds or the budget run out.
+// recorded in `budget`; kDeadEnd when the bounds or the budget run out, with
+// `cursor` at the next first queen to try (back at the start once every free
+// cell of every row was tried).
 StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng,
-                   StopPoller& stop, BacktrackBudget& budget);
+                   StopPoller& stop, BacktrackBudget& budget, FinishCursor& cursor);
 
 }  // namespace nqueens::internal
 
