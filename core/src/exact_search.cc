@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "bit_array.h"
@@ -31,7 +32,13 @@ class BitMatrix {
     return (Word(row, column) >> (column % 64) & 1) != 0;
   }
   void Set(uint32_t row, uint32_t column) { Word(row, column) |= Bit(column); }
-  void Clear(uint32_t row, uint32_t column) { Word(row, column) &= ~Bit(column); }
+  // Clears the bit and returns its old value, without a branch.
+  uint32_t TestAndClear(uint32_t row, uint32_t column) {
+    uint64_t& word = Word(row, column);
+    const uint32_t was_set = static_cast<uint32_t>(word >> (column % 64) & 1);
+    word &= ~Bit(column);
+    return was_set;
+  }
 
   uint32_t words_per_row() const { return words_per_row_; }
   const uint64_t* Row(uint32_t row) const { return &words_[size_t{row} * words_per_row_]; }
@@ -61,9 +68,16 @@ void ForEachBit(const uint64_t* words, uint32_t word_count, Visit visit) {
   }
 }
 
+// A cell of the free board: free row a in the high half, free column b in
+// the low one (so at most 2^16 free rows).
+using Cell = uint32_t;
+static_assert(kExactMaxFreeRows <= (1u << 16), "a free row or column must fit in 16 bits");
+Cell MakeCell(uint32_t a, uint32_t b) { return a << 16 | b; }
+uint32_t RowOf(Cell cell) { return cell >> 16; }
+uint32_t ColumnOf(Cell cell) { return cell & 0xffff; }
+
 // The part of a composition left to fill, renumbered: free row a (0..d-1) is
-// board row rows[a], free column b is board column columns[b], and cell
-// (a, b) is numbered a * d + b.
+// board row rows[a], free column b is board column columns[b].
 class FreeBoard {
  public:
   static absl::StatusOr<FreeBoard> Build(absl::Span<const uint32_t> composition);
@@ -73,13 +87,17 @@ class FreeBoard {
   uint32_t column(uint32_t b) const { return columns_[b]; }
   // The cells no given queen attacks.
   const BitMatrix& open() const { return open_; }
-  // The open cells on one diagonal (kind 0) or anti-diagonal (kind 1) of
-  // open cell `cell`, itself included; empty when it is alone there.
-  absl::Span<const uint32_t> Line(uint32_t cell, int kind) const {
-    const uint32_t line = line_of_cell_[cell][kind];
-    if (line == kNone) return {};
-    return absl::MakeConstSpan(line_cells_).subspan(line_start_[line],
-                                                    line_start_[line + 1] - line_start_[line]);
+
+  // Lines are the diagonals and anti-diagonals holding two open cells or
+  // more (a queen alone on its diagonal closes nothing along it).
+  uint32_t line_count() const { return static_cast<uint32_t>(line_start_.size() - 1); }
+  // The two lines through open cell (a, b), kNone where there is none.
+  const std::array<uint32_t, 2>& LinesThrough(uint32_t a, uint32_t b) const {
+    return lines_through_[size_t{a} * size() + b];
+  }
+  absl::Span<const Cell> CellsOf(uint32_t line) const {
+    return absl::MakeConstSpan(line_cells_)
+        .subspan(line_start_[line], line_start_[line + 1] - line_start_[line]);
   }
 
  private:
@@ -89,11 +107,11 @@ class FreeBoard {
   std::vector<uint32_t> rows_;     // 1-based, increasing
   std::vector<uint32_t> columns_;  // 1-based, increasing
   BitMatrix open_;
-  // Lines holding two open cells or more: line i is line_cells_[line_start_[i]
-  // .. line_start_[i + 1]). Memory is O(d^2) whatever n is.
-  std::vector<std::array<uint32_t, 2>> line_of_cell_;  // per cell and kind, or kNone
+  // Line i holds line_cells_[line_start_[i] .. line_start_[i + 1]). All of
+  // it is O(d^2) memory, whatever n is.
+  std::vector<std::array<uint32_t, 2>> lines_through_;  // per cell, by kind
   std::vector<uint32_t> line_start_{0};
-  std::vector<uint32_t> line_cells_;
+  std::vector<Cell> line_cells_;
 };
 
 // Diagonal keys of cell (row, column) of the n x n board, 1-based: r = n +
@@ -140,7 +158,7 @@ absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> compositio
       }
     }
   }
-  board.line_of_cell_.assign(size_t{d} * d, {kNone, kNone});
+  board.lines_through_.assign(size_t{d} * d, {kNone, kNone});
   for (int kind : {0, 1}) board.GroupLines(n, kind);
   return board;
 }
@@ -148,22 +166,20 @@ absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> compositio
 // Sorts the open cells by their key of `kind` and makes a line of every run
 // of two cells or more.
 void FreeBoard::GroupLines(uint64_t n, int kind) {
-  const uint32_t d = size();
   std::vector<uint64_t> keyed_cells;  // key << 32 | cell
-  for (uint32_t a = 0; a < d; ++a) {
+  for (uint32_t a = 0; a < size(); ++a) {
     ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
-      keyed_cells.push_back(DiagonalKey(kind, n, rows_[a], columns_[b]) << 32 | (a * d + b));
+      keyed_cells.push_back(DiagonalKey(kind, n, rows_[a], columns_[b]) << 32 | MakeCell(a, b));
     });
   }
   std::sort(keyed_cells.begin(), keyed_cells.end());
   for (size_t begin = 0, end = 0; begin < keyed_cells.size(); begin = end) {
     while (end < keyed_cells.size() && keyed_cells[end] >> 32 == keyed_cells[begin] >> 32) ++end;
     if (end - begin < 2) continue;
-    const uint32_t line = static_cast<uint32_t>(line_start_.size() - 1);
     for (size_t i = begin; i < end; ++i) {
-      const uint32_t cell = static_cast<uint32_t>(keyed_cells[i]);
+      const Cell cell = static_cast<Cell>(keyed_cells[i]);
       line_cells_.push_back(cell);
-      line_of_cell_[cell][kind] = line;
+      lines_through_[size_t{RowOf(cell)} * size() + ColumnOf(cell)][kind] = line_count();
     }
     line_start_.push_back(static_cast<uint32_t>(line_cells_.size()));
   }
@@ -178,7 +194,7 @@ class UndoableSet {
     std::iota(position_.begin(), position_.end(), 0u);
   }
 
-  bool Contains(uint32_t x) const { return position_[x] < count_; }
+  bool empty() const { return count_ == 0; }
   // x must be a member.
   void Remove(uint32_t x) {
     const uint32_t last = members_[--count_];
@@ -188,7 +204,6 @@ class UndoableSet {
   // Puts back the member removed last (it still sits right past the end).
   void RestoreLast() { ++count_; }
 
-  bool empty() const { return count_ == 0; }
   const uint32_t* begin() const { return members_.data(); }
   const uint32_t* end() const { return members_.data() + count_; }
 
@@ -198,12 +213,66 @@ class UndoableSet {
   uint32_t count_;
 };
 
+// A stack of fixed capacity: pushes are a store, with no growth check in the
+// hot loops.
+class FixedStack {
+ public:
+  // One spare slot: PushIf stores even when it does not push.
+  explicit FixedStack(size_t capacity) : items_(capacity + 1) {}
+  void Push(uint32_t item) { items_[size_++] = item; }
+  // Pushes `item` when `push` is 1 (and not when 0), without a branch.
+  void PushIf(uint32_t item, uint32_t push) {
+    items_[size_] = item;
+    size_ += push;
+  }
+  uint32_t operator[](size_t i) const { return items_[i]; }
+  uint32_t& operator[](size_t i) { return items_[i]; }
+  size_t size() const { return size_; }
+  void Truncate(size_t size) { size_ = size; }
+
+ private:
+  std::vector<uint32_t> items_;
+  size_t size_ = 0;
+};
+
+// The open cells of each row (or each column) of the free board, with a
+// random rank to break ties, packed as open << 32 | rank << 16 | index: the
+// line to branch on is then one min over keys, which compiles without
+// branches.
+class LineKeys {
+ public:
+  // No open cells; the ranks are a random permutation drawn from `rng`.
+  LineKeys(uint32_t size, Rng& rng) : keys_(size) {
+    std::vector<uint32_t> ranks(size);
+    std::iota(ranks.begin(), ranks.end(), 0u);
+    rng.Shuffle(ranks.begin(), ranks.end());
+    for (uint32_t x = 0; x < size; ++x) keys_[x] = uint64_t{ranks[x]} << 16 | x;
+  }
+
+  uint32_t open(uint32_t x) const { return static_cast<uint32_t>(keys_[x] >> 32); }
+  uint32_t rank(uint32_t x) const { return keys_[x] >> 16 & 0xffff; }
+  void Add(uint32_t x, uint32_t cells) { keys_[x] += uint64_t{cells} << 32; }
+  void Subtract(uint32_t x, uint32_t cells) { keys_[x] -= uint64_t{cells} << 32; }
+
+  // The member of `lines` with the fewest open cells, ties to the lowest rank.
+  uint32_t Fewest(const UndoableSet& lines) const {
+    uint64_t best = ~uint64_t{0};
+    for (uint32_t x : lines) best = std::min(best, keys_[x]);
+    return best & 0xffff;
+  }
+
+ private:
+  std::vector<uint64_t> keys_;
+};
+
 // The DFS itself, on one mutable copy of the open cells: a placement closes
-// cells and records them on a trail, and backtracking reopens them. Each node
-// branches on the unplaced row or column with the fewest open cells (a line
-// with one is forced); in kFirstSolution mode the cells are tried least
-// damage first (damage = open cells the queen closes). Nodes whose rows cannot
-// even be matched to distinct open columns are cut.
+// cells and records them on a trail, and backtracking reopens them, so a node
+// costs about the cells it closes plus a scan of the unplaced rows and
+// columns. Each node branches on the unplaced row or column with the fewest
+// open cells (a line with one is forced); in kFirstSolution mode the cells
+// are tried least damage first (damage: about the open cells the queen
+// closes). Nodes whose rows cannot even be matched to distinct open columns
+// are cut.
 class Search {
  public:
   enum class Mode { kFirstSolution, kCountAll };
@@ -229,22 +298,23 @@ class Search {
   // Explores the current node. Returns false to unwind the whole search
   // (solution found in kFirstSolution mode, budget exhausted or stop).
   bool Visit();
-  // Appends the cells to branch on to candidates_, in the order to try them.
-  // False at a dead end: an unplaced row or column without an open cell.
-  bool AppendBranchCells();
+  // Pushes the cells to branch on onto candidates_, in the order to try
+  // them. False at a dead end: an unplaced row or column without open cells.
+  bool PushBranchCells();
   // Sorts candidates_[first..]; they share one row (by_row) or one column.
   void OrderByDamage(size_t first, bool by_row);
   // The queen on (a, b): closes its row, column and diagonals.
   void Place(uint32_t a, uint32_t b);
-  // Undoes the Place that left the trail at `mark` entries.
+  // Undoes the Place that left the trail at `mark` cells.
   void Undo(size_t mark);
+  // Closes (a, b) if it is open. Branch-free: the hot loops close cells that
+  // are open or not in no predictable pattern.
   void Close(uint32_t a, uint32_t b);
   // Whether every unplaced row can still take a distinct open column.
   bool RepairMatching();
   bool Augment(uint32_t a);
 
   const FreeBoard& board_;
-  const uint32_t d_;
   const Mode mode_;
   const uint64_t node_budget_;
   StopPoller& stop_;
@@ -253,50 +323,51 @@ class Search {
   bool budget_exhausted_ = false;
 
   BitMatrix open_;
-  std::vector<uint32_t> open_in_row_, open_in_column_;
+  Rng tie_breaks_;
+  LineKeys rows_open_, columns_open_;  // open cells per row and column
   UndoableSet rows_, columns_;  // unplaced
-  std::vector<uint32_t> trail_;       // closed cells, to reopen on backtracking
-  std::vector<uint32_t> candidates_;  // the cells of every node on the path
-  std::vector<std::pair<uint64_t, uint32_t>> ranked_;  // scratch of OrderByDamage
+  FixedStack trail_;            // closed cells, to reopen on backtracking
+  FixedStack candidates_;       // the cells of every node on the path
+  std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderByDamage
   std::vector<uint32_t> placement_;
-  std::vector<uint32_t> row_rank_, column_rank_;  // tie-breaks
 
-  // A matching of unplaced rows to open columns. It survives backtracking
-  // (pairs that went stale are dropped when read): each node repairs the one
-  // it finds, which is much cheaper than a new one.
-  std::vector<uint32_t> column_of_row_, row_of_column_;
+  // A matching of unplaced rows to open columns per depth of the path: a
+  // child starts from a copy of its parent's (Close drops the pairs it
+  // closes) and repairs it, much cheaper than a new one; backtracking finds
+  // the parent's intact. Level i holds column_of_row then row_of_column.
+  std::vector<uint32_t> matchings_;
+  uint32_t* column_of_row_;  // of the current depth
+  uint32_t* row_of_column_;
   std::vector<uint64_t> seen_;  // columns visited by one Augment
 };
 
 Search::Search(const FreeBoard& board, Mode mode, uint64_t node_budget, StopPoller& stop,
                uint64_t tie_seed)
     : board_(board),
-      d_(board.size()),
       mode_(mode),
       node_budget_(node_budget),
       stop_(stop),
       open_(board.open()),
-      open_in_row_(d_),
-      open_in_column_(d_),
-      rows_(d_),
-      columns_(d_),
-      placement_(d_),
-      row_rank_(d_),
-      column_rank_(d_),
-      column_of_row_(d_, kNone),
-      row_of_column_(d_, kNone),
+      tie_breaks_(tie_seed),
+      rows_open_(board.size(), tie_breaks_),
+      columns_open_(board.size(), tie_breaks_),
+      rows_(board.size()),
+      columns_(board.size()),
+      // Along one path a cell is closed at most once, and a node offers at
+      // most one candidate per unplaced row or column.
+      trail_(size_t{board.size()} * board.size()),
+      candidates_(size_t{board.size()} * (board.size() + 1) / 2),
+      placement_(board.size()),
+      matchings_(size_t{board.size() + 1} * 2 * board.size(), kNone),
+      column_of_row_(matchings_.data()),
+      row_of_column_(matchings_.data() + board.size()),
       seen_(open_.words_per_row()) {
-  for (uint32_t a = 0; a < d_; ++a) {
+  for (uint32_t a = 0; a < board.size(); ++a) {
     ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
-      ++open_in_row_[a];
-      ++open_in_column_[b];
+      rows_open_.Add(a, 1);
+      columns_open_.Add(b, 1);
     });
   }
-  std::iota(row_rank_.begin(), row_rank_.end(), 0u);
-  std::iota(column_rank_.begin(), column_rank_.end(), 0u);
-  Rng rng(tie_seed);
-  rng.Shuffle(row_rank_.begin(), row_rank_.end());
-  rng.Shuffle(column_rank_.begin(), column_rank_.end());
 }
 
 bool Search::Visit() {
@@ -305,8 +376,8 @@ bool Search::Visit() {
     return mode_ == Mode::kCountAll;
   }
   const size_t first = candidates_.size();
-  if (!AppendBranchCells() || !RepairMatching()) {
-    candidates_.resize(first);
+  if (!PushBranchCells() || !RepairMatching()) {
+    candidates_.Truncate(first);
     return true;
   }
   bool go_on = true;
@@ -322,41 +393,27 @@ bool Search::Visit() {
       break;
     }
     const size_t mark = trail_.size();
-    Place(candidates_[i] / d_, candidates_[i] % d_);
+    Place(RowOf(candidates_[i]), ColumnOf(candidates_[i]));
     go_on = Visit();
     Undo(mark);
   }
-  candidates_.resize(first);
+  candidates_.Truncate(first);
   return go_on;
 }
 
-bool Search::AppendBranchCells() {
-  // (open cells, rank) of the best row and of the best column.
-  std::pair<uint32_t, uint32_t> best_row{kNone, kNone}, best_column{kNone, kNone};
-  uint32_t row = 0, column = 0;
-  for (uint32_t a : rows_) {
-    if (std::pair{open_in_row_[a], row_rank_[a]} < best_row) {
-      best_row = {open_in_row_[a], row_rank_[a]};
-      row = a;
-    }
-  }
-  for (uint32_t b : columns_) {
-    if (std::pair{open_in_column_[b], column_rank_[b]} < best_column) {
-      best_column = {open_in_column_[b], column_rank_[b]};
-      column = b;
-    }
-  }
+bool Search::PushBranchCells() {
+  const uint32_t row = rows_open_.Fewest(rows_), column = columns_open_.Fewest(columns_);
   // There are as many unplaced columns as rows: each one needs a queen.
-  if (best_row.first == 0 || best_column.first == 0) return false;
+  if (rows_open_.open(row) == 0 || columns_open_.open(column) == 0) return false;
+  const bool by_row = rows_open_.open(row) <= columns_open_.open(column);
   const size_t first = candidates_.size();
-  const bool by_row = best_row.first <= best_column.first;
-  if (!by_row) {
-    for (uint32_t a : rows_) {
-      if (open_.Test(a, column)) candidates_.push_back(a * d_ + column);
-    }
-  } else {
+  if (by_row) {
     ForEachBit(open_.Row(row), open_.words_per_row(),
-               [&](uint32_t b) { candidates_.push_back(row * d_ + b); });
+               [&](uint32_t b) { candidates_.Push(MakeCell(row, b)); });
+  } else {
+    for (uint32_t a : rows_) {
+      if (open_.Test(a, column)) candidates_.Push(MakeCell(a, column));
+    }
   }
   // Counting visits every cell anyway, so only the first-solution search orders them.
   if (mode_ == Mode::kFirstSolution) OrderByDamage(first, by_row);
@@ -366,67 +423,66 @@ bool Search::AppendBranchCells() {
 void Search::OrderByDamage(size_t first, bool by_row) {
   ranked_.clear();
   for (size_t i = first; i < candidates_.size(); ++i) {
-    const uint32_t cell = candidates_[i], a = cell / d_, b = cell % d_;
-    // The cell's row and column lose every other open cell.
-    uint64_t damage = open_in_row_[a] + open_in_column_[b] - 2;
-    for (int kind : {0, 1}) {
-      for (uint32_t other : board_.Line(cell, kind)) {
-        damage += other != cell && open_.Test(other / d_, other % d_);
-      }
+    const Cell cell = candidates_[i];
+    const uint32_t a = RowOf(cell), b = ColumnOf(cell);
+    // Every other open cell of its row and column closes, and of its lines,
+    // which are counted as they were at the root to keep Close cheap.
+    uint64_t damage = rows_open_.open(a) + columns_open_.open(b) - 2;
+    for (uint32_t line : board_.LinesThrough(a, b)) {
+      if (line != kNone) damage += board_.CellsOf(line).size() - 1;
     }
-    ranked_.emplace_back(damage << 32 | (by_row ? column_rank_[b] : row_rank_[a]), cell);
+    ranked_.emplace_back(damage << 32 | (by_row ? columns_open_.rank(b) : rows_open_.rank(a)), cell);
   }
   std::sort(ranked_.begin(), ranked_.end());
   for (size_t i = 0; i < ranked_.size(); ++i) candidates_[first + i] = ranked_[i].second;
 }
 
-void Search::Close(uint32_t a, uint32_t b) {
-  open_.Clear(a, b);
-  --open_in_row_[a];
-  --open_in_column_[b];
-  trail_.push_back(a * d_ + b);
+// Inlined by force: it is the innermost step, called from three loops.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void Search::Close(uint32_t a, uint32_t b) {
+  const uint32_t was_open = open_.TestAndClear(a, b);
+  rows_open_.Subtract(a, was_open);
+  columns_open_.Subtract(b, was_open);
+  trail_.PushIf(MakeCell(a, b), was_open);
+  // Matched pairs are open cells, so a match here was of a cell just closed.
+  if (column_of_row_[a] == b) column_of_row_[a] = row_of_column_[b] = kNone;
 }
 
 void Search::Place(uint32_t a, uint32_t b) {
+  const uint32_t d = board_.size();
+  std::copy_n(column_of_row_, 2 * d, column_of_row_ + 2 * d);
+  column_of_row_ += 2 * d;
+  row_of_column_ += 2 * d;
   placement_[a] = b;
-  const uint32_t cell = a * d_ + b;
+  for (uint32_t line : board_.LinesThrough(a, b)) {
+    if (line == kNone) continue;
+    for (Cell other : board_.CellsOf(line)) Close(RowOf(other), ColumnOf(other));
+  }
   ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t other) { Close(a, other); });
-  for (uint32_t other : rows_) {
-    if (open_.Test(other, b)) Close(other, b);
-  }
-  for (int kind : {0, 1}) {
-    for (uint32_t other : board_.Line(cell, kind)) {
-      if (open_.Test(other / d_, other % d_)) Close(other / d_, other % d_);
-    }
-  }
+  for (uint32_t other : rows_) Close(other, b);
   rows_.Remove(a);
   columns_.Remove(b);
 }
 
 void Search::Undo(size_t mark) {
-  for (; trail_.size() > mark; trail_.pop_back()) {
-    const uint32_t a = trail_.back() / d_, b = trail_.back() % d_;
+  for (size_t i = trail_.size(); i > mark; --i) {
+    const uint32_t a = RowOf(trail_[i - 1]), b = ColumnOf(trail_[i - 1]);
     open_.Set(a, b);
-    ++open_in_row_[a];
-    ++open_in_column_[b];
+    rows_open_.Add(a, 1);
+    columns_open_.Add(b, 1);
   }
+  trail_.Truncate(mark);
+  column_of_row_ -= 2 * board_.size();
+  row_of_column_ -= 2 * board_.size();
   rows_.RestoreLast();
   columns_.RestoreLast();
 }
 
-// Drops the pairs that are no longer open, then matches every unmatched
-// unplaced row by an augmenting path. False when that is impossible: then the
-// rows cannot take distinct columns even with the diagonals among them ignored.
+// Matches every unmatched unplaced row by an augmenting path. False when that
+// is impossible: then the rows cannot take distinct columns even with the
+// diagonals among them ignored.
 bool Search::RepairMatching() {
-  for (uint32_t b : columns_) {
-    const uint32_t a = row_of_column_[b];
-    if (a != kNone && !(rows_.Contains(a) && column_of_row_[a] == b && open_.Test(a, b))) {
-      row_of_column_[b] = kNone;
-    }
-  }
   for (uint32_t a : rows_) {
-    const uint32_t b = column_of_row_[a];
-    if (b != kNone && columns_.Contains(b) && row_of_column_[b] == a) continue;
+    if (column_of_row_[a] != kNone) continue;
     std::fill(seen_.begin(), seen_.end(), 0);
     if (!Augment(a)) return false;
   }
@@ -436,13 +492,14 @@ bool Search::RepairMatching() {
 // Augmenting path (Kuhn) from row `a` through columns not yet seen_.
 bool Search::Augment(uint32_t a) {
   const uint64_t* open = open_.Row(a);
+  uint64_t* seen = seen_.data();
   for (uint32_t w = 0; w < open_.words_per_row(); ++w) {
-    for (uint64_t bits = open[w] & ~seen_[w]; bits != 0; bits &= bits - 1) {
-      const uint64_t bit = bits & -bits;
-      if (seen_[w] & bit) continue;  // seen by a deeper call meanwhile
-      seen_[w] |= bit;
-      const uint32_t b = w * 64 + static_cast<uint32_t>(absl::countr_zero(bit));
-      if (row_of_column_[b] == kNone || Augment(row_of_column_[b])) {
+    // Re-read after each try: deeper calls mark columns seen too.
+    for (uint64_t bits; (bits = open[w] & ~seen[w]) != 0;) {
+      const uint32_t b = w * 64 + static_cast<uint32_t>(absl::countr_zero(bits));
+      seen[w] |= bits & -bits;
+      const uint32_t holder = row_of_column_[b];
+      if (holder == kNone || Augment(holder)) {
         row_of_column_[b] = a;
         column_of_row_[a] = b;
         return true;

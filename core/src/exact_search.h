@@ -15,8 +15,9 @@
 namespace nqueens::internal {
 
 // The most free rows the exact search handles. Its memory is O(d^2) for d
-// free rows (about 24 d^2 bytes at the peak, 25 MB at this bound) plus
-// n / 2 bytes of line bits for the n x n board.
+// free rows, at most about 40 d^2 bytes (40 MB at this bound), plus n / 2
+// bytes of line bits for the n x n board; building the free board takes
+// about 30 ms at this bound. See docs/hard-instances.md.
 inline constexpr uint32_t kExactMaxFreeRows = 1024;
 
 enum class ExactVerdict { kSolved, kUnsolvable, kBudgetExhausted };

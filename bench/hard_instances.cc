@@ -1,0 +1,555 @@
+// Hard n-Queens Completion instances from the literature, and how the solver
+// does on them (results in docs/hard-instances.md).
+//
+// Two families, both from Gent, Jefferson & Nightingale, "Complexity of
+// n-Queens Completion", JAIR 59 (2017), and their generators on CSPLib
+// (prob079):
+//  * random: their "natural" generator. On the n x n board, a random free
+//    row and a random free column are drawn and a queen is put there unless a
+//    placed queen shares a diagonal, until k queens stand. The chance that a
+//    completion exists falls from 1 to 0 around n = 0.19 d^2 for d = n - k
+//    free rows (their shiftqueens experiments, d <= 30), so d = sqrt(n /
+//    --ratio) puts the instances at the transition; for larger d it drifts
+//    (see the docs). Instances with a free row or column
+//    that no free cell is left in are unsolvable at a glance; they are
+//    dropped and counted.
+//  * diagonals: their Excluded Diagonals problem (an m x m board on which
+//    some diagonals may not hold a queen), which they found hard near
+//    "m diagonals excluded", turned into n-Queens Completion by their
+//    reduction: a board of about 266 m rows with all but m queens placed.
+//
+//   nqueens-hard-instances --family=random --n=50,100,200,400,800 --instances=100
+//   nqueens-hard-instances --family=diagonals --m=10,14,18,22 --instances=50
+//
+// Each instance runs through the public nqueens::Complete three times: with
+// the default options; with the exact search allowed up to
+// --exact_max_free_rows free rows (default budgets otherwise); and with
+// large budgets too (--large_exact_nodes). --engine=exact runs the exact
+// search alone instead (internal::ExactComplete, --large_exact_nodes).
+// Every SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE
+// for the same instance, is a defect and makes the exit status 1.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "exact_search.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+#include "stop_poller.h"
+
+ABSL_FLAG(std::string, family, "random", "random | diagonals");
+ABSL_FLAG(std::vector<std::string>, n,
+          (std::vector<std::string>{"50", "100", "200", "400", "800"}),
+          "random family: board sizes, comma-separated");
+ABSL_FLAG(double, ratio, 0.19, "random family: n / d^2 at the phase transition");
+ABSL_FLAG(std::vector<std::string>, m, (std::vector<std::string>{"10", "14", "18"}),
+          "diagonals family: sizes of the Excluded Diagonals board (free rows), comma-separated");
+ABSL_FLAG(double, excluded_per_row, 1.0,
+          "diagonals family: diagonals excluded per row of the m x m board");
+ABSL_FLAG(uint32_t, min_open, 4,
+          "diagonals family: a diagonal is not excluded when that would leave a row or "
+          "column of the m x m board with this many open cells or fewer");
+ABSL_FLAG(uint32_t, instances, 100, "instances per size");
+ABSL_FLAG(std::string, engine, "complete",
+          "complete: nqueens::Complete in three configurations; exact: the exact search alone");
+ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::internal::kExactMaxFreeRows,
+          "PipelineParams::exact_max_free_rows of the second and third runs");
+ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
+          "exact-search node budget of the large-budget run (and of --engine=exact)");
+ABSL_FLAG(double, instance_seconds, 120, "wall-time limit per run (then UNDECIDED)");
+ABSL_FLAG(uint64_t, seed, 1, "seed of the whole run");
+ABSL_FLAG(std::string, markdown, "", "also write the table as Markdown here");
+
+namespace {
+
+using nqueens::Columns;
+using nqueens::kEmptyRow;
+using Random = std::mt19937_64;
+
+uint32_t Below(uint32_t bound, Random& random) {
+  return std::uniform_int_distribution<uint32_t>(0, bound - 1)(random);
+}
+
+// Lines of a board taken by queens, 0-based coordinates.
+class TakenLines {
+ public:
+  explicit TakenLines(uint32_t n)
+      : n_(n), column_(n), diagonal_(2 * size_t{n}), anti_diagonal_(2 * size_t{n}) {}
+  bool ColumnFree(uint32_t column) const { return !column_[column]; }
+  bool DiagonalsFree(uint32_t row, uint32_t column) const {
+    return !diagonal_[n_ + column - row] && !anti_diagonal_[row + column];
+  }
+  void Take(uint32_t row, uint32_t column) {
+    column_[column] = diagonal_[n_ + column - row] = anti_diagonal_[row + column] = true;
+  }
+
+ private:
+  uint32_t n_;
+  std::vector<bool> column_, diagonal_, anti_diagonal_;
+};
+
+// True when some empty row or free column has no cell left that no queen
+// attacks: such a composition is unsolvable at a glance. O(n + d^2).
+bool HasDeadLine(const Columns& composition) {
+  const uint32_t n = static_cast<uint32_t>(composition.size());
+  TakenLines taken(n);
+  std::vector<uint32_t> rows;
+  for (uint32_t row = 0; row < n; ++row) {
+    if (composition[row] == kEmptyRow) {
+      rows.push_back(row);
+    } else {
+      taken.Take(row, composition[row] - 1);
+    }
+  }
+  std::vector<uint32_t> columns;
+  for (uint32_t column = 0; column < n; ++column) {
+    if (taken.ColumnFree(column)) columns.push_back(column);
+  }
+  std::vector<bool> column_live(columns.size());
+  bool every_row_live = true;
+  for (uint32_t row : rows) {
+    bool row_live = false;
+    for (size_t j = 0; j < columns.size(); ++j) {
+      if (taken.DiagonalsFree(row, columns[j])) row_live = column_live[j] = true;
+    }
+    every_row_live = every_row_live && row_live;
+  }
+  return !every_row_live || std::find(column_live.begin(), column_live.end(), false) !=
+                                column_live.end();
+}
+
+// Gent et al.'s random generator: k queens on random free rows and columns,
+// skipping cells on a taken diagonal. nullopt when n^2 draws did not place
+// them all (their generator gives up there too).
+std::optional<Columns> RandomComposition(uint32_t n, uint32_t k, Random& random) {
+  std::vector<uint32_t> free_rows(n), free_columns(n);
+  for (uint32_t i = 0; i < n; ++i) free_rows[i] = free_columns[i] = i;
+  TakenLines taken(n);
+  Columns composition(n, kEmptyRow);
+  uint32_t left = n;  // free rows (and columns) are the first `left` entries
+  for (uint64_t draw = 0; draw < uint64_t{n} * n && n - left < k; ++draw) {
+    const uint32_t i = Below(left, random), j = Below(left, random);
+    const uint32_t row = free_rows[i], column = free_columns[j];
+    if (!taken.DiagonalsFree(row, column)) continue;
+    taken.Take(row, column);
+    composition[row] = column + 1;
+    --left;
+    free_rows[i] = free_rows[left];
+    free_columns[j] = free_columns[left];
+  }
+  if (n - left < k) return std::nullopt;
+  return composition;
+}
+
+// A batch of instances of one size, and what making them cost.
+struct Batch {
+  std::string label;  // e.g. "n=100 d=23"
+  std::vector<Columns> instances;
+  uint64_t dropped = 0;  // unsolvable at a glance, or the generator gave up
+};
+
+Batch RandomBatch(uint32_t n, uint32_t count, Random& random) {
+  const uint32_t d = std::min<uint32_t>(
+      n, static_cast<uint32_t>(std::lround(std::sqrt(n / absl::GetFlag(FLAGS_ratio)))));
+  Batch batch;
+  batch.label = absl::StrFormat("n=%d d=%d", n, d);
+  while (batch.instances.size() < count) {
+    std::optional<Columns> composition = RandomComposition(n, n - d, random);
+    if (!composition.has_value() || HasDeadLine(*composition)) {
+      ++batch.dropped;
+      continue;
+    }
+    batch.instances.push_back(std::move(*composition));
+  }
+  return batch;
+}
+
+// --- The Excluded Diagonals family. ---
+
+// A diagonal of the m x m board: sum diagonals r + c = value, difference
+// diagonals r - c = value (0-based r, c).
+struct Diagonal {
+  bool sum = false;
+  int32_t value = 0;
+};
+
+// Gent et al.'s Excluded Diagonals generator (queens-diag-gen.py, every row
+// and column allowed): the sum and the difference diagonals each in random
+// order, a random kind drawn each time; a diagonal is excluded unless that
+// leaves a row or column with min_open open cells or fewer. The first
+// `count` exclusions form the instance (fewer if the board runs out).
+std::vector<Diagonal> ExcludedDiagonals(uint32_t m, uint32_t count, uint32_t min_open,
+                                        Random& random) {
+  std::vector<Diagonal> sums, differences;
+  for (int32_t v = 0; v + 1 < 2 * int32_t(m); ++v) {
+    sums.push_back({true, v});
+    differences.push_back({false, v - int32_t(m) + 1});
+  }
+  std::shuffle(sums.begin(), sums.end(), random);
+  std::shuffle(differences.begin(), differences.end(), random);
+  std::vector<uint32_t> open_in_row(m, m), open_in_column(m, m);
+  std::vector<Diagonal> excluded;
+  auto is_excluded = [&excluded](bool sum, int32_t value) {
+    return std::any_of(excluded.begin(), excluded.end(),
+                       [&](const Diagonal& e) { return e.sum == sum && e.value == value; });
+  };
+  while (excluded.size() < count && !(sums.empty() && differences.empty())) {
+    const bool sum = differences.empty() || (!sums.empty() && Below(2, random) == 0);
+    std::vector<Diagonal>& pool = sum ? sums : differences;
+    const Diagonal diagonal = pool.back();
+    pool.pop_back();
+    // The still open cells on it.
+    std::vector<std::pair<uint32_t, uint32_t>> cells;
+    for (int32_t r = 0; r < int32_t(m); ++r) {
+      const int32_t c = sum ? diagonal.value - r : r - diagonal.value;
+      if (c < 0 || c >= int32_t(m) || is_excluded(!sum, sum ? r - c : r + c)) continue;
+      cells.emplace_back(r, c);
+    }
+    const bool leaves_too_few = std::any_of(cells.begin(), cells.end(), [&](const auto& cell) {
+      return open_in_row[cell.first] <= min_open || open_in_column[cell.second] <= min_open;
+    });
+    if (leaves_too_few) continue;
+    for (const auto& [r, c] : cells) {
+      --open_in_row[r];
+      --open_in_column[c];
+    }
+    excluded.push_back(diagonal);
+  }
+  return excluded;
+}
+
+// A queen of the reduction, 0-based: x becomes the row, y the column.
+struct Cell {
+  uint64_t x = 0, y = 0;
+};
+
+// Gent et al.'s reduction (their NP-completeness construction, as in
+// CSPLib's diagtoqueens.py) from Excluded Diagonals on the m x m board to
+// n-Queens Completion, in two steps.
+//  1. On a board of n3 = 7m - 3, the m x m board sits at x = 3m-2.., y = 0..;
+//     each excluded diagonal gets a queen on it outside that square. Now the
+//     queens to add must use the square's rows and columns.
+//  2. Those allowed lines are embedded in a board of 19 n' + m3 (n' = 2 n3
+//     +- 1, prime to 6; m3 = queens of step 1 plus m): a 20 x 20 pattern of
+//     n' x n' blocks, each filled with the modular solution (i, 2i mod n') or
+//     its transpose, except that block 19 in each direction is a strip of m3
+//     lines holding queens that steer every line but the allowed ones.
+// The completions correspond one to one to the solutions of the m x m
+// problem; the m free rows are x = 3m-2 .. 4m-3.
+Columns ExcludedDiagonalsAsCompletion(uint32_t m, const std::vector<Diagonal>& excluded) {
+  const uint64_t n3 = 7 * uint64_t{m} - 3;
+  std::vector<Cell> placed;  // step 1's queens
+  for (const Diagonal& d : excluded) {
+    const int64_t v = d.value;
+    placed.push_back(d.sum ? Cell{uint64_t(2 * m - 2 - v), uint64_t(m + 2 * v)}
+                           : Cell{uint64_t(6 * m - 3 - v), uint64_t(3 * m - 1 - 2 * v)});
+  }
+  // The lines step 2 must leave open: the allowed ones and step 1's.
+  std::vector<uint64_t> open_x, open_y;
+  for (uint32_t i = 0; i < m; ++i) {
+    open_x.push_back(3 * uint64_t{m} - 2 + i);
+    open_y.push_back(i);
+  }
+  for (const Cell& q : placed) {
+    open_x.push_back(q.x);
+    open_y.push_back(q.y);
+  }
+  std::sort(open_x.begin(), open_x.end());
+  std::sort(open_y.begin(), open_y.end());
+  const uint64_t m3 = open_x.size();
+  const uint64_t block = n3 % 3 == 2 ? 2 * n3 + 1 : 2 * n3 - 1;
+  const uint64_t n = 19 * block + m3;
+  // The pattern: block (bx, kRestBlockY[bx]) holds the modular solution for
+  // bx = 1..18 except 17; blocks (0, 8) and (17, 0) hold it (transposed for
+  // the latter) minus the lines left open, which the strips fill.
+  constexpr int kRestBlockY[19] = {-1, 12, 17, 7, 10, 15, 1, 16, 13, 2,
+                                   6,  18, 3,  5, 11, 9,  14, -1, 4};
+  auto add_modular = [&](uint64_t bx, uint64_t by, bool transposed, auto keep) {
+    for (uint64_t i = 0; i < block; ++i) {
+      const uint64_t a = i, b = 2 * i % block;
+      const Cell q = transposed ? Cell{b, a} : Cell{a, b};
+      if (keep(q)) placed.push_back({bx * block + q.x, by * block + q.y});
+    }
+  };
+  auto all = [](const Cell&) { return true; };
+  auto not_in = [](const std::vector<uint64_t>& lines, bool use_x) {
+    return [&lines, use_x](const Cell& q) {
+      return !std::binary_search(lines.begin(), lines.end(), use_x ? q.x : q.y);
+    };
+  };
+  add_modular(0, 8, false, not_in(open_x, true));
+  add_modular(17, 0, true, not_in(open_y, false));
+  for (uint64_t bx = 1; bx <= 18; ++bx) {
+    if (kRestBlockY[bx] >= 0) add_modular(bx, kRestBlockY[bx], false, all);
+  }
+  for (uint64_t i = 0; i < m3; ++i) {
+    placed.push_back({19 * block + i, 8 * block + 2 * open_x[i]});
+    placed.push_back({17 * block + 2 * open_y[i], 19 * block + i});
+  }
+  Columns composition(n, kEmptyRow);
+  for (const Cell& q : placed) composition[q.x] = static_cast<uint32_t>(q.y + 1);
+  return composition;
+}
+
+Batch DiagonalsBatch(uint32_t m, uint32_t count, Random& random) {
+  const uint32_t excluded =
+      static_cast<uint32_t>(std::lround(absl::GetFlag(FLAGS_excluded_per_row) * m));
+  Batch batch;
+  while (batch.instances.size() < count) {
+    const std::vector<Diagonal> diagonals =
+        ExcludedDiagonals(m, excluded, absl::GetFlag(FLAGS_min_open), random);
+    if (diagonals.size() < excluded) {
+      ++batch.dropped;  // the board ran out of diagonals to exclude
+      continue;
+    }
+    Columns composition = ExcludedDiagonalsAsCompletion(m, diagonals);
+    if (absl::Status status = nqueens::CheckComposition(composition); !status.ok()) {
+      absl::FPrintF(stderr, "bug in the reduction: %s\n", status.ToString());
+      std::exit(2);
+    }
+    if (batch.label.empty()) {
+      batch.label = absl::StrFormat("m=%d (n=%d) excl=%d", m, composition.size(), excluded);
+    }
+    batch.instances.push_back(std::move(composition));
+  }
+  return batch;
+}
+
+// --- Running and reporting. ---
+
+struct Run {
+  nqueens::Outcome outcome = nqueens::Outcome::kUndecided;
+  bool timed_out = false;
+  bool wrong_board = false;  // SOLVED with a board that is no extension
+  double seconds = 0;
+  uint64_t exact_nodes = 0;
+};
+
+bool Extends(const Columns& board, const Columns& input) {
+  absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(board);
+  if (!report.ok() || !report->complete || board.size() != input.size()) return false;
+  for (size_t row = 0; row < input.size(); ++row) {
+    if (input[row] != kEmptyRow && board[row] != input[row]) return false;
+  }
+  return true;
+}
+
+nqueens::StopCondition Deadline() {
+  nqueens::StopCondition stop;
+  stop.deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_instance_seconds));
+  return stop;
+}
+
+// One way of deciding an instance.
+struct Solver {
+  std::string name;
+  Run (*run)(const Columns& input, uint64_t seed);
+};
+
+Run RunComplete(const Columns& input, const nqueens::CompletionOptions& options) {
+  Run run;
+  const absl::Time start = absl::Now();
+  absl::StatusOr<nqueens::CompletionResult> result = nqueens::Complete(input, options);
+  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  if (!result.ok()) {
+    if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
+      absl::FPrintF(stderr, "Complete failed: %s\n", result.status().ToString());
+      std::exit(2);
+    }
+    run.timed_out = true;
+    return run;
+  }
+  run.outcome = result->outcome;
+  run.exact_nodes = result->stats.exact_nodes;
+  run.wrong_board = run.outcome == nqueens::Outcome::kSolved && !Extends(result->columns, input);
+  return run;
+}
+
+Run CompleteWithDefaults(const Columns& input, uint64_t seed) {
+  nqueens::CompletionOptions options;
+  options.seed = seed;
+  options.stop = Deadline();
+  return RunComplete(input, options);
+}
+
+Run CompleteWithMoreFreeRows(const Columns& input, uint64_t seed) {
+  nqueens::CompletionOptions options;
+  options.seed = seed;
+  options.stop = Deadline();
+  options.params.exact_max_free_rows = absl::GetFlag(FLAGS_exact_max_free_rows);
+  return RunComplete(input, options);
+}
+
+Run CompleteWithLargeBudgets(const Columns& input, uint64_t seed) {
+  nqueens::CompletionOptions options;
+  options.seed = seed;
+  options.stop = Deadline();
+  options.params.exact_max_free_rows = absl::GetFlag(FLAGS_exact_max_free_rows);
+  options.params.exact_node_budget = absl::GetFlag(FLAGS_large_exact_nodes);
+  return RunComplete(input, options);
+}
+
+Run ExactSearchAlone(const Columns& input, uint64_t) {
+  Run run;
+  const nqueens::StopCondition condition = Deadline();
+  nqueens::internal::StopPoller stop(condition);
+  const absl::Time start = absl::Now();
+  absl::StatusOr<nqueens::internal::ExactResult> result = nqueens::internal::ExactComplete(
+      input, absl::GetFlag(FLAGS_large_exact_nodes), stop);
+  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  if (!result.ok()) {
+    if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
+      absl::FPrintF(stderr, "ExactComplete failed: %s\n", result.status().ToString());
+      std::exit(2);
+    }
+    run.timed_out = true;
+    return run;
+  }
+  using nqueens::internal::ExactVerdict;
+  run.outcome = result->verdict == ExactVerdict::kSolved       ? nqueens::Outcome::kSolved
+                : result->verdict == ExactVerdict::kUnsolvable ? nqueens::Outcome::kUnsolvable
+                                                               : nqueens::Outcome::kUndecided;
+  run.exact_nodes = result->nodes;
+  run.wrong_board = run.outcome == nqueens::Outcome::kSolved && !Extends(result->columns, input);
+  return run;
+}
+
+struct Row {
+  std::string batch, solver;
+  uint64_t instances = 0, dropped = 0;
+  uint64_t solved = 0, unsolvable = 0, undecided = 0, timed_out = 0;
+  uint64_t defects = 0;  // wrong boards, and instances SOLVED by one solver, UNSOLVABLE by another
+  double median_seconds = 0, max_seconds = 0;
+  uint64_t median_nodes = 0, max_nodes = 0;
+};
+
+template <typename T>
+T Median(std::vector<T> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+Row Summarize(const Batch& batch, const std::string& solver, const std::vector<Run>& runs) {
+  Row row{batch.label, solver, runs.size(), batch.dropped};
+  std::vector<double> seconds;
+  std::vector<uint64_t> nodes;
+  for (const Run& run : runs) {
+    row.solved += run.outcome == nqueens::Outcome::kSolved;
+    row.unsolvable += run.outcome == nqueens::Outcome::kUnsolvable;
+    row.undecided += run.outcome == nqueens::Outcome::kUndecided;
+    row.timed_out += run.timed_out;
+    row.defects += run.wrong_board;
+    seconds.push_back(run.seconds);
+    nodes.push_back(run.exact_nodes);
+  }
+  row.median_seconds = Median(seconds);
+  row.max_seconds = *std::max_element(seconds.begin(), seconds.end());
+  row.median_nodes = Median(nodes);
+  row.max_nodes = *std::max_element(nodes.begin(), nodes.end());
+  return row;
+}
+
+// Instances one solver proved unsolvable and another solved.
+uint64_t Contradictions(const std::vector<std::vector<Run>>& runs_by_solver) {
+  uint64_t contradictions = 0;
+  for (size_t i = 0; i < runs_by_solver.front().size(); ++i) {
+    bool solved = false, unsolvable = false;
+    for (const std::vector<Run>& runs : runs_by_solver) {
+      solved = solved || runs[i].outcome == nqueens::Outcome::kSolved;
+      unsolvable = unsolvable || runs[i].outcome == nqueens::Outcome::kUnsolvable;
+    }
+    contradictions += solved && unsolvable;
+  }
+  return contradictions;
+}
+
+std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers, Random& random) {
+  std::vector<uint64_t> seeds;
+  for (size_t i = 0; i < batch.instances.size(); ++i) seeds.push_back(random());
+  std::vector<std::vector<Run>> runs_by_solver;
+  for (const Solver& solver : solvers) {
+    std::vector<Run>& runs = runs_by_solver.emplace_back();
+    for (size_t i = 0; i < batch.instances.size(); ++i) {
+      runs.push_back(solver.run(batch.instances[i], seeds[i]));
+    }
+  }
+  const uint64_t contradictions = Contradictions(runs_by_solver);
+  std::vector<Row> rows;
+  for (size_t s = 0; s < solvers.size(); ++s) {
+    rows.push_back(Summarize(batch, solvers[s].name, runs_by_solver[s]));
+    rows.back().defects += contradictions;
+  }
+  return rows;
+}
+
+void WriteMarkdown(const std::vector<Row>& rows, std::FILE* out) {
+  absl::FPrintF(out,
+                "| instances | solver | count | dropped | solved | unsolvable | undecided (timeouts) "
+                "| defects | median s | max s | median exact nodes | max exact nodes |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const Row& r : rows) {
+    absl::FPrintF(out, "| %s | %s | %d | %d | %d | %d | %d (%d) | %d | %.3g | %.3g | %d | %d |\n",
+                  r.batch, r.solver, r.instances, r.dropped, r.solved, r.unsolvable, r.undecided,
+                  r.timed_out, r.defects, r.median_seconds, r.max_seconds, r.median_nodes,
+                  r.max_nodes);
+  }
+}
+
+std::vector<uint32_t> Sizes(const std::vector<std::string>& texts) {
+  std::vector<uint32_t> sizes;
+  for (const std::string& text : texts) sizes.push_back(static_cast<uint32_t>(std::stoul(text)));
+  return sizes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  const std::string family = absl::GetFlag(FLAGS_family);
+  if (family != "random" && family != "diagonals") {
+    absl::FPrintF(stderr, "--family must be random or diagonals\n");
+    return 2;
+  }
+  const std::vector<Solver> solvers =
+      absl::GetFlag(FLAGS_engine) == "exact"
+          ? std::vector<Solver>{{"exact search alone", ExactSearchAlone}}
+          : std::vector<Solver>{{"Complete, defaults", CompleteWithDefaults},
+                                {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
+                                {"Complete, large budgets", CompleteWithLargeBudgets}};
+  Random random(absl::GetFlag(FLAGS_seed));
+  std::vector<Row> rows;
+  const bool random_family = family == "random";
+  for (uint32_t size : Sizes(random_family ? absl::GetFlag(FLAGS_n) : absl::GetFlag(FLAGS_m))) {
+    const uint32_t count = absl::GetFlag(FLAGS_instances);
+    const Batch batch =
+        random_family ? RandomBatch(size, count, random) : DiagonalsBatch(size, count, random);
+    for (Row& row : Measure(batch, solvers, random)) {
+      WriteMarkdown({row}, stderr);  // progress
+      rows.push_back(std::move(row));
+    }
+  }
+  WriteMarkdown(rows, stdout);
+  if (const std::string path = absl::GetFlag(FLAGS_markdown); !path.empty()) {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (file == nullptr) {
+      absl::FPrintF(stderr, "cannot write %s\n", path);
+      return 2;
+    }
+    WriteMarkdown(rows, file);
+    std::fclose(file);
+  }
+  uint64_t defects = 0;
+  for (const Row& row : rows) defects += row.defects;
+  return defects == 0 ? 0 : 1;
+}

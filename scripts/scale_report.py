@@ -1,0 +1,482 @@
+#!/usr/bin/python3
+"""Renders the scale benchmark's CSV (from nqueens-scale, collected by
+scripts/bench-scale.sh) as docs/scale.md and the time-per-row plot
+docs/time-per-row.svg. Standard library only; the SVG is written by hand so
+that it is small, deterministic and needs no plotting package.
+
+    scripts/scale_report.py --csv build-bench/scale.csv \
+        --markdown docs/scale.md --svg docs/time-per-row.svg
+"""
+
+import argparse
+import csv
+import datetime
+import math
+import os
+import platform
+import subprocess
+
+# Grigoryan (2019), Table 2: mean completion time in seconds, one core.
+PAPER_MEAN_S = {
+    1_000: 0.062157,
+    10_000: 0.321003,
+    100_000: 2.253118,
+    1_000_000: 11.376632,
+    10_000_000: 61.444001,
+    100_000_000: 508.435730,
+}
+
+# Issue #4's targets, in seconds (medians, one core).
+COMPLETE_TARGET_S = {1_000: 0.0003, 1_000_000: 0.025, 10_000_000: 0.4, 100_000_000: 5}
+END_TO_END_TARGET_S = {1_000: 0.002, 1_000_000: 0.15, 10_000_000: 1.5, 100_000_000: 15}
+AT_1E8_TARGET_S = {"validate": 0.5, "solve": 0.3}
+IN_PROCESS_BYTES_PER_ROW = 16
+SERVER_BYTES_PER_ROW = 24
+MEMORY_SIZES = (10_000_000, 100_000_000)
+
+
+def read_rows(path):
+    """{(mode, n): row} with numbers parsed."""
+    rows = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            n = int(row["n"])
+            row["n"] = n
+            row["runs"] = int(row["runs"])
+            for key in ("median_s", "min_s", "max_s", "median_us_per_row",
+                        "peak_bytes_per_row", "cli_peak_bytes_per_row"):
+                row[key] = float(row[key]) if row[key] else None
+            rows[(row["mode"], n)] = row
+    return rows
+
+
+def power_of_ten(n):
+    exponent = round(math.log10(n))
+    return f"10^{exponent}" if 10**exponent == n else f"{n:,}"
+
+
+def seconds(value):
+    if value is None:
+        return "-"
+    if value < 1e-3:
+        return f"{value * 1e6:.0f} us"
+    if value < 1:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value:.3g} s"
+
+
+def verdict(measured, target, lower_is_met=True):
+    if measured is None or target is None:
+        return ""
+    return "met" if (measured <= target) == lower_is_met else "**missed**"
+
+
+def with_verdict(measured, target):
+    """'12 ms (met)' for a median against its target."""
+    text = seconds(measured)
+    mark = verdict(measured, target)
+    return f"{text} ({mark})" if mark else text
+
+
+def spread(row):
+    return f"{seconds(row['min_s'])} .. {seconds(row['max_s'])}"
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        total_kb = int(f.readline().split()[1])
+    compiler = subprocess.run(["c++", "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0]
+    return {
+        "model": model,
+        "nproc": len(os.sched_getaffinity(0)),
+        "memory": f"{total_kb / 2**20:.1f} GiB",
+        "kernel": platform.release(),
+        "compiler": compiler,
+    }
+
+
+def git_revision(repo):
+    """The commit, with "+ local changes" when tracked files differ from it."""
+    def git(*args):
+        return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True)
+    commit = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
+    changed = git("diff-index", "--quiet", "HEAD", "--").returncode != 0
+    return f"`{commit}` + local changes" if changed else f"`{commit}`"
+
+
+def target_checks(rows):
+    """(what, measured, target, met) for every issue #4 target measured."""
+    checks = []
+
+    def check(mode, n, what, key, target, show):
+        row = rows.get((mode, n))
+        if row is not None and row[key] is not None:
+            checks.append((f"{what} at n = {power_of_ten(n)}", show(row[key]), show(target),
+                           row[key] <= target))
+
+    def per_row(value):
+        return f"{value:.1f} bytes/row"
+
+    for n, target in COMPLETE_TARGET_S.items():
+        check("complete", n, "in-process Complete", "median_s", target, seconds)
+    for mode, what in (("grpc", "gRPC Complete"), ("e2e", "CLI complete")):
+        for n, target in END_TO_END_TARGET_S.items():
+            check(mode, n, what, "median_s", target, seconds)
+    for mode, target in AT_1E8_TARGET_S.items():
+        check(mode, 100_000_000, mode.capitalize(), "median_s", target, seconds)
+    for n in MEMORY_SIZES:
+        check("complete", n, "in-process Complete peak memory", "peak_bytes_per_row",
+              IN_PROCESS_BYTES_PER_ROW, per_row)
+        for mode, what in (("grpc", "gRPC"), ("e2e", "CLI")):
+            check(mode, n, f"server peak memory ({what})", "peak_bytes_per_row",
+                  SERVER_BYTES_PER_ROW, per_row)
+    return checks
+
+
+def summary(rows):
+    checks = target_checks(rows)
+    missed = [c for c in checks if not c[3]]
+    lines = [f"{len(checks) - len(missed)} of {len(checks)} targets of issue #4 met."]
+    if missed:
+        lines += ["", "Missed:", ""]
+        lines += [f"- {what}: {measured} (target {target})" for what, measured, target, _ in missed]
+    return lines
+
+
+def completion_table(rows):
+    lines = [
+        "| n | paper mean | in-process median | min .. max | target | "
+        "gRPC median | CLI median | end-to-end target | speed-up over the paper |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for n in sorted(n for (mode, n) in rows if mode == "complete"):
+        row = rows[("complete", n)]
+        grpc = rows.get(("grpc", n))
+        cli = rows.get(("e2e", n))
+        e2e_target = END_TO_END_TARGET_S.get(n)
+        paper = PAPER_MEAN_S.get(n)
+        speed_up = f"{paper / row['median_s']:,.0f}x" if paper else "-"
+        lines.append(
+            f"| {power_of_ten(n)} | {seconds(paper)} "
+            f"| {with_verdict(row['median_s'], COMPLETE_TARGET_S.get(n))} | {spread(row)} "
+            f"| {seconds(COMPLETE_TARGET_S.get(n))} "
+            f"| {with_verdict(grpc['median_s'], e2e_target) if grpc else '-'} "
+            f"| {with_verdict(cli['median_s'], e2e_target) if cli else '-'} "
+            f"| {seconds(e2e_target)} "
+            f"| {speed_up} |")
+    return lines
+
+
+def end_to_end_table(rows):
+    lines = ["| path | n | runs | median | min .. max | time per row |",
+             "|---|---|---|---|---|---|"]
+    for mode, name in (("grpc", "gRPC, client library"), ("e2e", "CLI, files")):
+        for n in sorted(n for (m, n) in rows if m == mode):
+            row = rows[(mode, n)]
+            lines.append(f"| {name} | {power_of_ten(n)} | {row['runs']} | "
+                         f"{seconds(row['median_s'])} | {spread(row)} | "
+                         f"{row['median_us_per_row']:.4g} us |")
+    return lines
+
+
+def validate_solve_table(rows):
+    lines = ["| call | n | runs | median | min .. max | target |",
+             "|---|---|---|---|---|---|"]
+    for mode, name in (("validate", "Validate"), ("solve", "Solve (constructive)")):
+        for n in sorted(n for (m, n) in rows if m == mode):
+            row = rows[(mode, n)]
+            target = AT_1E8_TARGET_S[mode] if n == 100_000_000 else None
+            lines.append(f"| {name} | {power_of_ten(n)} | {row['runs']} | "
+                         f"{with_verdict(row['median_s'], target)} | {spread(row)} | "
+                         f"{seconds(target)} |")
+    return lines
+
+
+def bytes_per_row(value, target=None):
+    if value is None:
+        return "-"
+    mark = verdict(value, target)
+    return f"{value:.1f}" + (f" ({mark})" if mark else "")
+
+
+def memory_table(rows):
+    lines = [
+        "| n | in-process Complete | Validate | Solve | server, one request (gRPC) "
+        "| server, one request (CLI) | CLI process |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for n in MEMORY_SIZES:
+        if ("complete", n) not in rows:
+            continue
+
+        def peak(mode, key="peak_bytes_per_row", target=None):
+            row = rows.get((mode, n))
+            return bytes_per_row(row[key] if row else None, target)
+
+        lines.append(
+            f"| {power_of_ten(n)} | {peak('complete', target=IN_PROCESS_BYTES_PER_ROW)} "
+            f"| {peak('validate', target=IN_PROCESS_BYTES_PER_ROW)} "
+            f"| {peak('solve', target=IN_PROCESS_BYTES_PER_ROW)} "
+            f"| {peak('grpc', target=SERVER_BYTES_PER_ROW)} "
+            f"| {peak('e2e', target=SERVER_BYTES_PER_ROW)} "
+            f"| {peak('e2e', key='cli_peak_bytes_per_row')} |")
+    return lines
+
+
+def time_per_row_table(rows):
+    lines = ["| n | in-process Complete | gRPC | CLI | paper |",
+             "|---|---|---|---|---|"]
+    for n in sorted(n for (mode, n) in rows if mode == "complete"):
+        def per_row(mode):
+            row = rows.get((mode, n))
+            return f"{row['median_us_per_row']:.4g}" if row else "-"
+        paper = PAPER_MEAN_S.get(n)
+        lines.append(f"| {power_of_ten(n)} | {per_row('complete')} | {per_row('grpc')} "
+                     f"| {per_row('e2e')} | {f'{paper * 1e6 / n:.4g}' if paper else '-'} |")
+    return lines
+
+
+def growth(rows):
+    """How the in-process median grows from 10^6 to the largest n: t ~ n^a."""
+    sizes = sorted(n for (mode, n) in rows if mode == "complete" and n >= 1_000_000)
+    if len(sizes) < 2:
+        return []
+    low, high = rows[("complete", sizes[0])], rows[("complete", sizes[-1])]
+    exponent = math.log(high["median_s"] / low["median_s"]) / math.log(sizes[-1] / sizes[0])
+    return [f"From n = {power_of_ten(sizes[0])} to {power_of_ten(sizes[-1])} the in-process "
+            f"median grows as n^{exponent:.2f} (1.00 is linear).", ""]
+
+
+def commands(rows):
+    return [f"nqueens-scale --mode={mode} --n={n} --runs={row['runs']}"
+            for (mode, n), row in rows.items()]
+
+
+def markdown(rows, info, revision):
+    today = datetime.date.today().isoformat()
+    return "\n".join([
+        "# Scaling from n = 10^3 to 10^8",
+        "",
+        "<!-- Generated by scripts/bench-scale.sh (scripts/scale_report.py); "
+        "edit those, not this file. -->",
+        "",
+        f"Measured on {today} at commit {revision} with `scripts/bench-scale.sh` "
+        "(issue #4). Every time is the **median** over repeated runs, each run "
+        "on a new input; min .. max shows the spread; memory is the largest peak "
+        "over the runs. The machine is shared with other work and noisy, so "
+        "single runs vary by tens of per cent; treat small differences as noise.",
+        "",
+        *summary(rows),
+        "",
+        "## Machine",
+        "",
+        f"- CPU: {info['model']}, `nproc` = {info['nproc']}; the core is "
+        "single-threaded, so every completion runs on one core, as in the paper",
+        f"- Memory: {info['memory']}",
+        f"- Linux {info['kernel']}; {info['compiler']}; CMake Release build (-O3)",
+        "",
+        "## What is measured",
+        "",
+        "`bench/scale.cc` (binary `nqueens-scale`) measures one mode at one n per "
+        "process and prints one CSV line. Inputs follow the paper (section 7): one "
+        "random solution (`nqueens::Solve(n, kRandom)`, validated), and for every "
+        "run a composition of uniformly random size k in [0, n) taken from it. "
+        "Every result is checked with `nqueens::Validate` and against its input "
+        "outside the timed part; a wrong answer aborts the benchmark.",
+        "",
+        "- **in-process** (`--mode=complete`): the `nqueens::Complete` call alone.",
+        "- **gRPC** (`--mode=grpc`): the service's latency. The CLI's client "
+        "library in the benchmark process calls a real `nqueens-server` on "
+        "127.0.0.1 over one channel connected in advance; timed from the board in "
+        "memory to the result in memory (sparse or dense encoding and streaming "
+        "as the client chooses them, the server's checks and `Complete`, the "
+        "answer streamed back).",
+        "- **CLI** (`--mode=e2e`): the user's path. The `nqueens` CLI is spawned "
+        "with `complete` on an input file in the binary format written in "
+        "advance, talks to the same server, and writes the solution to a file; "
+        "timed from spawning the CLI to its exit. This includes starting the "
+        "process (dynamic linking of gRPC) and connecting the channel, "
+        "a fixed cost of several milliseconds that dominates at small n.",
+        "- **Validate** and **Solve** (`--mode=validate`, `--mode=solve`): "
+        "`nqueens::Validate` on a constructive solution and "
+        "`nqueens::Solve(n, kConstructive)`.",
+        "",
+        "Memory is the peak resident set size (VmHWM), per row. In-process: of "
+        "the benchmark process during the timed call (the peak is reset through "
+        "`/proc/self/clear_refs` after the input is made), including the input "
+        "board and the result but not the copy of the solution the benchmark "
+        "keeps to draw inputs from. Server: of the whole `nqueens-server` "
+        "process while it serves one request (reset before each request). CLI: "
+        "the CLI process's own peak (`ru_maxrss`). All include the program's "
+        "fixed baseline of a few MB, which is why only n >= 10^7 is reported.",
+        "",
+        "## Completion time",
+        "",
+        *completion_table(rows),
+        "",
+        "The end-to-end target applies to both the gRPC and the CLI path; "
+        "speed-up is the paper's mean over our in-process median (the paper "
+        "reports means of different inputs on its own machine, so this is "
+        "indicative only).",
+        "",
+        *end_to_end_table(rows),
+        "",
+        "## Validate and Solve",
+        "",
+        *validate_solve_table(rows),
+        "",
+        "## Peak memory (bytes per row)",
+        "",
+        f"Targets: at most {IN_PROCESS_BYTES_PER_ROW} bytes per row in-process and "
+        f"{SERVER_BYTES_PER_ROW} in the server for one request.",
+        "",
+        *memory_table(rows),
+        "",
+        "## Time per row",
+        "",
+        "Median time per row (microseconds) as n grows, like the paper's Fig. 8; "
+        "a linear algorithm gives a flat line, and fixed costs make small n "
+        "more expensive per row.",
+        "",
+        "![Median completion time per row against n](time-per-row.svg)",
+        "",
+        *growth(rows),
+        *time_per_row_table(rows),
+        "",
+        "## Reproducing",
+        "",
+        "```sh",
+        "scripts/bench-scale.sh                 # builds build-bench/ (Release), "
+        "runs everything, rewrites this file and the plot",
+        "scripts/bench-scale.sh --max-n 1000000 # a quick check up to 10^6",
+        "```",
+        "",
+        "The runs it made (binaries in `build-bench/`; `e2e` and `grpc` also take "
+        "`--server_binary` and `--cli_binary`). The inputs come from `--seed` "
+        "(default 1), so every run of the script uses the same seeds:",
+        "",
+        "```sh",
+        *commands(rows),
+        "```",
+        "",
+    ])
+
+
+# --- The plot. ---
+
+WIDTH, HEIGHT = 720, 440
+LEFT, RIGHT, TOP, BOTTOM = 70, 230, 40, 60
+SERIES = (  # (label, colour, marker), drawn in this order
+    ("CLI (files, process start)", "#d62728", "triangle"),
+    ("gRPC (warm channel)", "#ff7f0e", "square"),
+    ("in-process Complete", "#1f77b4", "circle"),
+    ("paper (mean)", "#7f7f7f", "diamond"),
+)
+
+
+def plot_series(rows):
+    def from_mode(mode):
+        return {n: row["median_us_per_row"] for (m, n), row in rows.items() if m == mode}
+    complete_sizes = {n for (mode, n) in rows if mode == "complete"}
+    paper = {n: mean * 1e6 / n for n, mean in PAPER_MEAN_S.items() if n in complete_sizes}
+    points = [from_mode("e2e"), from_mode("grpc"), from_mode("complete"), paper]
+    return [(label, colour, marker, p) for (label, colour, marker), p in zip(SERIES, points) if p]
+
+
+def marker_svg(kind, x, y, colour):
+    r = 4.5
+    if kind == "circle":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}"/>'
+    if kind == "square":
+        return (f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r}" height="{2 * r}" '
+                f'fill="{colour}"/>')
+    if kind == "triangle":
+        shape = [(x, y - r - 1), (x - r - 1, y + r), (x + r + 1, y + r)]
+    else:
+        shape = [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)]
+    points = " ".join(f"{px:.1f},{py:.1f}" for px, py in shape)
+    return f'<polygon points="{points}" fill="{colour}"/>'
+
+
+def decade_label(exponent):
+    return f'10<tspan dy="-6" font-size="10">{exponent}</tspan>'
+
+
+def svg(rows):
+    series = plot_series(rows)
+    xs = [n for _, _, _, points in series for n in points]
+    ys = [v for _, _, _, points in series for v in points.values() if v > 0]
+    x_lo, x_hi = math.floor(math.log10(min(xs))), math.ceil(math.log10(max(xs)))
+    y_lo, y_hi = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+    x_hi, y_hi = max(x_hi, x_lo + 1), max(y_hi, y_lo + 1)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def px(n):
+        return LEFT + (math.log10(n) - x_lo) / (x_hi - x_lo) * plot_w
+
+    def py(v):
+        return TOP + (y_hi - math.log10(v)) / (y_hi - y_lo) * plot_h
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+        f'<text x="{LEFT + plot_w / 2}" y="22" text-anchor="middle" font-size="14">'
+        "Median completion time per row</text>",
+    ]
+    for e in range(x_lo, x_hi + 1):
+        x = px(10**e)
+        out.append(f'<line x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{TOP + plot_h}" '
+                   'stroke="#e0e0e0"/>')
+        out.append(f'<text x="{x:.1f}" y="{TOP + plot_h + 20}" text-anchor="middle">'
+                   f"{decade_label(e)}</text>")
+    for e in range(y_lo, y_hi + 1):
+        y = py(10**e)
+        out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
+                   'stroke="#e0e0e0"/>')
+        out.append(f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end">'
+                   f"{decade_label(e)}</text>")
+    out.append(f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" '
+               'fill="none" stroke="black"/>')
+    out.append(f'<text x="{LEFT + plot_w / 2}" y="{HEIGHT - 15}" text-anchor="middle">'
+               "n (rows)</text>")
+    out.append(f'<text transform="translate(22 {TOP + plot_h / 2}) rotate(-90)" '
+               'text-anchor="middle">microseconds per row</text>')
+    for index, (label, colour, marker, points) in enumerate(series):
+        line = " ".join(f"{px(n):.1f},{py(v):.1f}" for n, v in sorted(points.items()))
+        out.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
+                   'stroke-width="2"/>')
+        out.extend(marker_svg(marker, px(n), py(v), colour) for n, v in sorted(points.items()))
+        legend_y = TOP + 10 + index * 22
+        legend_x = LEFT + plot_w + 15
+        out.append(f'<line x1="{legend_x}" y1="{legend_y}" x2="{legend_x + 24}" '
+                   f'y2="{legend_y}" stroke="{colour}" stroke-width="2"/>')
+        out.append(marker_svg(marker, legend_x + 12, legend_y, colour))
+        out.append(f'<text x="{legend_x + 32}" y="{legend_y + 4}">{label}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--csv", required=True)
+    parser.add_argument("--markdown", required=True)
+    parser.add_argument("--svg", required=True)
+    args = parser.parse_args()
+    rows = read_rows(args.csv)
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(args.markdown, "w") as f:
+        f.write(markdown(rows, machine(), git_revision(repo)))
+    with open(args.svg, "w") as f:
+        f.write(svg(rows))
+
+
+if __name__ == "__main__":
+    main()
