@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -91,27 +92,33 @@ int ClosedPort() {
   return ntohs(address.sin_port);
 }
 
-// A composition of the 200 x 200 board whose first row is empty but attacked
-// in every cell, so no solution extends it, and with more free rows than the
-// exact search decides (PipelineParams::exact_max_free_rows = 64): the core
-// can answer neither SOLVED nor UNSOLVABLE. Built greedily: each row from the
-// second on takes the safe column that attacks most new cells of row 1.
+// A composition of the 2400 x 2400 board whose first row is empty but
+// attacked in every cell, so no solution extends it, and with more free rows
+// than the exact search decides (PipelineParams::exact_max_free_rows): the
+// core can answer neither SOLVED nor UNSOLVABLE. Built greedily: each row
+// from the second on takes the safe column that attacks most new cells of
+// row 1.
 Columns RowOneBlocked() {
-  constexpr uint32_t n = 200;
+  constexpr uint32_t n = 2400;
   Columns columns(n, kEmptyRow);
-  std::vector<bool> attacked(n + 1, false);
+  std::vector<bool> column_used(n + 1, false), diagonal_used(2 * n + 1, false),
+      anti_diagonal_used(2 * n + 1, false), attacked(n + 1, false);
   uint32_t attacked_count = 0;
+  // The cells of row 1 that a queen at (row, column) attacks.
+  const auto row_one_cells = [](uint32_t row, uint32_t column) {
+    return std::array<int64_t, 3>{int64_t{column}, int64_t{column} - (row - 1),
+                                  int64_t{column} + (row - 1)};
+  };
   for (uint32_t row = 2; row <= n && attacked_count < n; ++row) {
     uint32_t best_column = 0;
     uint32_t best_gain = 0;
     for (uint32_t column = 1; column <= n; ++column) {
-      columns[row - 1] = column;
-      const bool safe = Validate(columns)->valid;
-      columns[row - 1] = kEmptyRow;
-      if (!safe) continue;
+      if (column_used[column] || diagonal_used[n + column - row] ||
+          anti_diagonal_used[row + column]) {
+        continue;
+      }
       uint32_t gain = 0;
-      for (int64_t cell : {int64_t{column}, int64_t{column} - (row - 1),
-                           int64_t{column} + (row - 1)}) {
+      for (int64_t cell : row_one_cells(row, column)) {
         if (cell >= 1 && cell <= n && !attacked[cell]) ++gain;
       }
       if (gain > best_gain) {
@@ -121,8 +128,9 @@ Columns RowOneBlocked() {
     }
     if (best_column == 0) continue;
     columns[row - 1] = best_column;
-    for (int64_t cell : {int64_t{best_column}, int64_t{best_column} - (row - 1),
-                         int64_t{best_column} + (row - 1)}) {
+    column_used[best_column] = diagonal_used[n + best_column - row] =
+        anti_diagonal_used[row + best_column] = true;
+    for (int64_t cell : row_one_cells(row, best_column)) {
       if (cell >= 1 && cell <= n && !attacked[cell]) {
         attacked[cell] = true;
         ++attacked_count;
@@ -213,7 +221,7 @@ TEST_P(CliTest, UndecidedExitsWithFour) {
       Nqueens({"complete", "-", "--max-backtracks", "10", "--seed", "1"},
               client::FormatBoard(composition, BoardFormat::kQArray));
   EXPECT_EQ(result.exit_code, 4) << result.err;
-  EXPECT_THAT(result.err, StartsWith("UNDECIDED n=200 seed=1 "));
+  EXPECT_THAT(result.err, StartsWith("UNDECIDED n=2400 seed=1 "));
   EXPECT_EQ(result.out, "");
 }
 
