@@ -72,7 +72,8 @@ void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
   const int64_t shift = int64_t{rows[row]} - rows[from_row];
   const int64_t column = columns[from_column];
   for (int64_t target : {column + shift, column - shift}) {
-    if (column_numbers.Contains(target)) visit(column_numbers.Number(target));
+    const uint32_t index = column_numbers.Find(target);
+    if (index != DenseNumbering::kAbsent) visit(index);
   }
 }
 

@@ -39,9 +39,15 @@ class DenseNumbering {
  public:
   explicit DenseNumbering(size_t universe) : universe_(universe), members_(universe / 64 + 1, 0) {}
   void Insert(size_t value) { members_[value >> 6] |= uint64_t{1} << (value & 63); }
-  bool Contains(int64_t value) const {
-    return value >= 0 && static_cast<size_t>(value) < universe_ &&
-           ((members_[value >> 6] >> (value & 63)) & 1);
+  static constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
+  // The number of `value`, or kAbsent when it is not a member (or outside
+  // the universe); one word read for both questions.
+  uint32_t Find(int64_t value) const {
+    if (value < 0 || static_cast<size_t>(value) >= universe_) return kAbsent;
+    const uint64_t word = members_[value >> 6];
+    const uint64_t bit = uint64_t{1} << (value & 63);
+    if ((word & bit) == 0) return kAbsent;
+    return rank_[value >> 6] + static_cast<uint32_t>(__builtin_popcountll(word & (bit - 1)));
   }
   // Call once after the last Insert.
   void Seal();
