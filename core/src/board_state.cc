@@ -47,24 +47,28 @@ bool BoardState::PlaceGivenQueens() {
   return true;
 }
 
-std::vector<uint32_t> BoardState::FreeRows() const {
-  std::vector<uint32_t> rows;
-  rows.reserve(n_ - queens_);
-  ForEachFreeRow([&rows](uint32_t row) {
-    rows.push_back(row);
+namespace {
+
+// The values `for_each` yields, as a list with room for `count` of them.
+template <typename ForEach>
+std::vector<uint32_t> Collect(size_t count, ForEach for_each) {
+  std::vector<uint32_t> values;
+  values.reserve(count);
+  for_each([&values](uint32_t value) {
+    values.push_back(value);
     return true;
   });
-  return rows;
+  return values;
+}
+
+}  // namespace
+
+std::vector<uint32_t> BoardState::FreeRows() const {
+  return Collect(n_ - queens_, [this](auto emit) { ForEachFreeRow(emit); });
 }
 
 std::vector<uint32_t> BoardState::FreeColumns() const {
-  std::vector<uint32_t> columns;
-  columns.reserve(n_ - queens_);
-  ForEachFreeColumn([&columns](uint32_t column) {
-    columns.push_back(column);
-    return true;
-  });
-  return columns;
+  return Collect(n_ - queens_, [this](auto emit) { ForEachFreeColumn(emit); });
 }
 
 }  // namespace nqueens::internal
