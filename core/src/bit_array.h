@@ -29,6 +29,20 @@ class BitArray {
   void ClearAll() { std::fill(words_.begin(), words_.end(), 0); }
   void Prefetch(size_t i) const { __builtin_prefetch(&words_[i >> 6]); }
 
+  // Calls emit(i) for each clear bit i in [first, last), ascending, while emit
+  // returns true. A word at a time: a branch per bit would be a coin toss.
+  template <typename Emit>
+  void ForEachClear(size_t first, size_t last, Emit emit) const {
+    for (size_t word = first >> 6; word << 6 < last; ++word) {
+      uint64_t clear = ~words_[word];
+      if (word == first >> 6) clear &= ~uint64_t{0} << (first & 63);
+      if ((word + 1) << 6 > last) clear &= ~uint64_t{0} >> (64 - (last & 63));
+      for (; clear != 0; clear &= clear - 1) {
+        if (!emit((word << 6) + static_cast<size_t>(__builtin_ctzll(clear)))) return;
+      }
+    }
+  }
+
  private:
   std::vector<uint64_t> words_;
 };

@@ -52,44 +52,46 @@ class BoardState {
     ClaimDiagonals(row, column);
     WriteQueen(row, column);
   }
-  // Place() in two halves, for block 1's batched writes: ClaimDiagonals makes
-  // the cell's diagonals taken at once (later DiagonalsFree calls depend on
-  // it); WriteQueen fills in the row and column, and may come a little later.
-  // In between, RowEmpty and ColumnFree are stale for that cell.
-  void ClaimDiagonals(uint32_t row, uint32_t column) { ClaimDiagonalsIf(true, row, column); }
-  // ClaimDiagonals when `take`, without a branch (block 1's accept-or-reject
-  // is a coin toss the branch predictor cannot learn).
-  void ClaimDiagonalsIf(bool take, uint32_t row, uint32_t column) {
-    diagonal_used_.SetIf(n_ + column - row, take);
-    anti_diagonal_used_.SetIf(row + column, take);
-    queens_ += take;
+  // Place() in two halves, for block 1's batched writes: the diagonals are
+  // claimed at once (later DiagonalsFree calls depend on them); WriteQueen
+  // fills in the row and column and counts the queen, and may come a little
+  // later. In between, RowEmpty, ColumnFree and queens() are stale for that
+  // cell.
+  void ClaimDiagonals(uint32_t row, uint32_t column) {
+    diagonal_used_.Set(n_ + column - row);
+    anti_diagonal_used_.Set(row + column);
+  }
+  // Claims both diagonals through (row, column) when both are free, and says
+  // whether it did; without a branch (block 1's accept-or-reject is a coin
+  // toss the branch predictor cannot learn).
+  bool TryClaimDiagonals(uint32_t row, uint32_t column) {
+    const size_t diagonal = n_ + column - row, anti_diagonal = row + column;
+    const bool free = !(diagonal_used_.Test(diagonal) | anti_diagonal_used_.Test(anti_diagonal));
+    diagonal_used_.SetIf(diagonal, free);
+    anti_diagonal_used_.SetIf(anti_diagonal, free);
+    return free;
   }
   void WriteQueen(uint32_t row, uint32_t column) {
     columns_[row - 1] = column;
     column_used_.Set(column);
+    ++queens_;
   }
   void PrefetchQueen(uint32_t row, uint32_t column) const {
     __builtin_prefetch(&columns_[row - 1], 1);
     column_used_.Prefetch(column);
   }
 
-  // Calls emit(row) for each empty row, ascending, while emit returns true.
-  template <typename Emit>
-  void ForEachFreeRow(Emit emit) const {
-    for (uint32_t row = 1; row <= n_; ++row) {
-      if (RowEmpty(row) && !emit(row)) return;
-    }
-  }
   // Calls emit(column) for each unused column, ascending, while emit returns
   // true.
   template <typename Emit>
   void ForEachFreeColumn(Emit emit) const {
-    for (uint32_t column = 1; column <= n_; ++column) {
-      if (ColumnFree(column) && !emit(column)) return;
-    }
+    column_used_.ForEachClear(1, size_t{n_} + 1,
+                              [&emit](size_t column) { return emit(static_cast<uint32_t>(column)); });
   }
-  std::vector<uint32_t> FreeRows() const;
-  std::vector<uint32_t> FreeColumns() const;
+  // The empty rows and the unused columns, ascending, into `out` (whose
+  // memory is reused).
+  void FreeRows(std::vector<uint32_t>& out) const;
+  void FreeColumns(std::vector<uint32_t>& out) const;
 
  private:
   explicit BoardState(Columns composition);

@@ -67,9 +67,9 @@ class Run {
           continue;
         }
       } else {
-        rows = state_.FreeRows();  // both O(n): poll between them
+        state_.FreeRows(rows);  // both O(n): poll between them
         if (stop_.CheckNow()) return StageResult::kStopped;
-        columns = state_.FreeColumns();
+        state_.FreeColumns(columns);
         if (stop_.CheckNow()) return StageResult::kStopped;
       }
       const StageResult result = start_ == Block::kFinishPrepare

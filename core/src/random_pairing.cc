@@ -3,8 +3,11 @@
 // its diagonals are free; repeat on what is left.
 //
 // At n = 10^8 the lists hold 400 MB each, so the shuffles are bucketed
-// (shuffle.h) and the pairing loop prefetches the control bits and the row of
-// the pair a few steps ahead: its cost is the cache misses, not arithmetic.
+// (shuffle.h), only the columns are reshuffled between passes (see
+// RandomPairing), and the pairing loop prefetches the control bits and the
+// row of the pair a few steps ahead: its cost is the cache misses, not
+// arithmetic.
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -18,35 +21,55 @@ namespace {
 // 16 halves the time per pair against none, 64 takes another third off).
 constexpr size_t kPrefetchDistance = 64;
 
-// The queens placed by a pass, written into the board in batches: the writes
-// land on random rows of a 400 MB array, and batching lets them overlap.
-class QueenWriter {
+// The pairing loop runs in stretches of this many pairs; between stretches it
+// writes the stretch's queens into the board, checks the goal and polls the
+// stop condition, so the loop itself has none of that.
+constexpr size_t kStretch = 4096;
+
+// The queens placed in one stretch, written into the board after it: the
+// writes land on random rows of a 400 MB array, and batching lets them
+// overlap.
+class QueenBatch {
  public:
-  explicit QueenWriter(BoardState& state) : state_(state) {}
-  ~QueenWriter() { Flush(); }
-  // Places (row, column) when `take`; branch-free.
   void AddIf(bool take, uint32_t row, uint32_t column) {
-    state_.ClaimDiagonalsIf(take, row, column);
     batch_[size_] = {row, column};
     size_ += take;
-    if (size_ == batch_.size()) Flush();
   }
-  void Flush() {
+  size_t size() const { return size_; }
+  void WriteTo(BoardState& state) {
     for (size_t i = 0; i < size_; ++i) {
       if (i + kPrefetchDistance < size_) {
-        state_.PrefetchQueen(batch_[i + kPrefetchDistance].first,
-                             batch_[i + kPrefetchDistance].second);
+        state.PrefetchQueen(batch_[i + kPrefetchDistance].first,
+                            batch_[i + kPrefetchDistance].second);
       }
-      state_.WriteQueen(batch_[i].first, batch_[i].second);
+      state.WriteQueen(batch_[i].first, batch_[i].second);
     }
     size_ = 0;
   }
 
  private:
-  BoardState& state_;
-  std::array<std::pair<uint32_t, uint32_t>, 4096> batch_;
+  std::array<std::pair<uint32_t, uint32_t>, kStretch> batch_;
   size_t size_ = 0;
 };
+
+// Tries pairs [begin, end) and writes the unplaced ones, in order, from
+// `kept` on; returns the new end of the kept pairs. Branch-free: the pair is
+// written to the front either way and kept only when it was not placed.
+size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t begin,
+                   size_t end, size_t size, size_t kept, QueenBatch& queens) {
+  for (size_t i = begin; i < end; ++i) {
+    if (i + kPrefetchDistance < size) {
+      state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
+    }
+    const uint32_t row = rows[i], column = columns[i];
+    const bool placed = state.TryClaimDiagonals(row, column);
+    queens.AddIf(placed, row, column);
+    rows[kept] = row;
+    columns[kept] = column;
+    kept += !placed;
+  }
+  return kept;
+}
 
 // One pass: places every pair whose diagonals are free, until the board holds
 // `target_queens`; the unplaced pairs stay, in order, at the front of both
@@ -54,22 +77,16 @@ class QueenWriter {
 StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop,
                      std::vector<uint32_t>& rows, std::vector<uint32_t>& columns) {
   const size_t size = rows.size();
-  QueenWriter writer(state);
+  QueenBatch queens;
   size_t kept = 0;
   size_t i = 0;
-  for (; i < size && state.queens() < target_queens; ++i) {
-    if (stop.ShouldStop()) return StageResult::kStopped;
-    if (i + kPrefetchDistance < size) {
-      state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
-    }
-    // Branch-free: the unplaced pair is written to the front either way and
-    // kept only when it was not placed.
-    const uint32_t row = rows[i], column = columns[i];
-    const bool free = state.DiagonalsFree(row, column);
-    writer.AddIf(free, row, column);
-    rows[kept] = row;
-    columns[kept] = column;
-    kept += !free;
+  while (i < size && state.queens() < target_queens) {
+    if (stop.CheckNow()) return StageResult::kStopped;
+    // A pair places at most one queen, so this stretch cannot overshoot.
+    const size_t end = std::min({size, i + kStretch, i + (target_queens - state.queens())});
+    kept = PairStretch(state, rows.data(), columns.data(), i, end, size, kept, queens);
+    i = end;
+    queens.WriteTo(state);
   }
   const bool placed_any = kept < i;
   for (; i < size; ++i, ++kept) {  // the goal was met mid-pass
@@ -87,12 +104,7 @@ StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop
 template <typename StopFn>
 bool Reshuffle(std::vector<uint32_t>& values, std::vector<uint32_t>& scratch, Rng& rng,
                StopFn should_stop) {
-  const auto visit = [&values](auto emit) {
-    for (uint32_t value : values) {
-      if (!emit(value)) return;
-    }
-  };
-  if (!ShuffledCopy(values.size(), visit, rng, should_stop, scratch)) return false;
+  if (!ShuffledCopy(values, rng, should_stop, scratch)) return false;
   values.swap(scratch);
   return true;
 }
@@ -104,17 +116,21 @@ StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
                           std::vector<uint32_t>& free_columns) {
   const auto should_stop = [&stop] { return stop.CheckNow(); };
   const size_t free_count = state.n() - state.queens();
-  // The first lists come shuffled straight from the board.
-  if (!ShuffledCopy(free_count, [&state](auto emit) { state.ForEachFreeRow(emit); }, rng,
-                    should_stop, free_rows) ||
+  // The rows are shuffled once, here, and the columns before every pass: a
+  // uniformly random order of the columns against the rows in any order is a
+  // uniformly random pairing, as the paper's two shuffles per pass give, at
+  // half their cost. The rows keep the random order of this first shuffle.
+  // The sorted rows wait in the columns' list until it is filled.
+  if (free_columns.capacity() <= free_count) ReserveHuge(free_columns, free_count + 1);
+  state.FreeRows(free_columns);
+  if (!ShuffledCopy(free_columns, rng, should_stop, free_rows) ||
       !ShuffledCopy(free_count, [&state](auto emit) { state.ForEachFreeColumn(emit); }, rng,
                     should_stop, free_columns)) {
     return StageResult::kStopped;
   }
   std::vector<uint32_t> scratch;
   for (bool first_pass = true; state.queens() < target_queens; first_pass = false) {
-    if (!first_pass && (!Reshuffle(free_rows, scratch, rng, should_stop) ||
-                        !Reshuffle(free_columns, scratch, rng, should_stop))) {
+    if (!first_pass && !Reshuffle(free_columns, scratch, rng, should_stop)) {
       return StageResult::kStopped;
     }
     const StageResult pass = PairOnce(state, target_queens, stop, free_rows, free_columns);

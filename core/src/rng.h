@@ -28,14 +28,27 @@ class Rng {
     return result;
   }
 
+  // 32 random bits: the halves of one Next() in turn, so that the small
+  // bounded draws of the shuffles cost half a generator step each.
+  uint32_t Next32() {
+    if (has_half_) {
+      has_half_ = false;
+      return half_;
+    }
+    const uint64_t word = Next();
+    half_ = static_cast<uint32_t>(word);
+    has_half_ = true;
+    return static_cast<uint32_t>(word >> 32);
+  }
+
   // Uniform in [0, bound); bound > 0.
   uint32_t Below(uint32_t bound) {
-    uint64_t product = (Next() >> 32) * bound;
+    uint64_t product = uint64_t{Next32()} * bound;
     uint32_t low = static_cast<uint32_t>(product);
     if (low < bound) {
       const uint32_t threshold = static_cast<uint32_t>(-bound) % bound;
       while (low < threshold) {
-        product = (Next() >> 32) * bound;
+        product = uint64_t{Next32()} * bound;
         low = static_cast<uint32_t>(product);
       }
     }
@@ -68,6 +81,8 @@ class Rng {
   static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
   uint64_t state_[4];
+  uint32_t half_ = 0;  // the unused half of the last Next(), for Next32
+  bool has_half_ = false;
 };
 
 }  // namespace nqueens::internal

@@ -17,11 +17,33 @@
 
 namespace nqueens::internal {
 
-// Fills `out` with the values that `visit` yields, in uniformly random order.
-// visit(emit) must call emit(value) for the same values in the same order
-// each time (it is called twice) and stop early when emit returns false.
-// should_stop() is polled every few thousand values; returns false when it
-// fired (`out` is then unspecified).
+// Random bucket numbers of `bits` bits each, several from one step of `rng`.
+class BucketDraws {
+ public:
+  BucketDraws(Rng& rng, int bits) : rng_(rng), bits_(bits) {}
+  size_t Next() {
+    if (left_ < bits_) {
+      word_ = rng_.Next();
+      left_ = 64;
+    }
+    const size_t bucket = static_cast<size_t>(word_ >> (64 - bits_));
+    word_ <<= bits_;
+    left_ -= bits_;
+    return bucket;
+  }
+
+ private:
+  Rng& rng_;
+  int bits_;
+  uint64_t word_ = 0;
+  int left_ = 0;
+};
+
+// Fills `out` with the `count` values that `visit` yields, in uniformly random
+// order. visit(emit) must call emit(value) for the same values in the same
+// order each time (it is called twice) and stop early when emit returns
+// false. should_stop() is polled every few
+// thousand values; returns false when it fired (`out` is then unspecified).
 template <typename Visit, typename StopFn>
 bool ShuffledCopy(size_t count, Visit visit, Rng& rng, StopFn should_stop,
                   std::vector<uint32_t>& out) {
@@ -33,8 +55,8 @@ bool ShuffledCopy(size_t count, Visit visit, Rng& rng, StopFn should_stop,
   constexpr size_t kBucketSize = size_t{1} << 15;  // 128 KiB of uint32: in L2
   int bits = 0;
   while ((count >> bits) > kBucketSize) ++bits;
-  bool stopped = false;
   size_t seen = 0;
+  bool stopped = false;
   const auto poll = [&] {
     if ((++seen & 0xffff) == 0 && should_stop()) stopped = true;
     return !stopped;
@@ -49,26 +71,42 @@ bool ShuffledCopy(size_t count, Visit visit, Rng& rng, StopFn should_stop,
   }
   // Draw each value's bucket twice from the same random stream: once to size
   // the buckets, once to deal, so no per-value bucket array is needed.
-  const Rng replay = rng;
-  const auto bucket_of = [bits](Rng& r) { return static_cast<size_t>(r.Next() >> (64 - bits)); };
+  Rng replay = rng;
+  BucketDraws sizing(rng, bits), dealing(replay, bits);
   std::vector<size_t> start((size_t{1} << bits) + 1, 0);
   visit([&](uint32_t) {
-    ++start[bucket_of(rng) + 1];
+    ++start[sizing.Next() + 1];
     return poll();
   });
   if (stopped) return false;
   for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
   std::vector<size_t> next(start.begin(), start.end() - 1);
-  Rng dealer = replay;
   visit([&](uint32_t value) {
-    out[next[bucket_of(dealer)]++] = value;
+    out[next[dealing.Next()]++] = value;
     return poll();
   });
   if (stopped) return false;
   for (size_t b = 0; b + 1 < start.size(); ++b) {
+    // Read the bucket in order first: the swaps below touch it at random,
+    // which the hardware prefetcher cannot follow when it comes from memory.
+    uint32_t touched = 0;
+    for (size_t i = start[b]; i < start[b + 1]; i += 16) touched |= out[i];
+    asm volatile("" : : "r"(touched));
     if (!rng.Shuffle(out.begin() + start[b], out.begin() + start[b + 1], should_stop)) return false;
   }
   return true;
+}
+
+// The values of `in`, in uniformly random order, into `out`.
+template <typename StopFn>
+bool ShuffledCopy(const std::vector<uint32_t>& in, Rng& rng, StopFn should_stop,
+                  std::vector<uint32_t>& out) {
+  const auto visit = [&in](auto emit) {
+    for (uint32_t value : in) {
+      if (!emit(value)) return;
+    }
+  };
+  return ShuffledCopy(in.size(), visit, rng, should_stop, out);
 }
 
 }  // namespace nqueens::internal
