@@ -1,5 +1,7 @@
 #include "board_state.h"
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 #include "nqueens/validate.h"
@@ -8,9 +10,6 @@ namespace nqueens::internal {
 
 absl::StatusOr<BoardState> BoardState::Create(Columns composition) {
   BoardState state(std::move(composition));
-  for (uint32_t row = 1; row <= state.n_; ++row) {
-    if (!state.RowEmpty(row)) state.given_.Set(row);
-  }
   if (state.PlaceGivenQueens()) return state;
   // Something is wrong: let the validator find it and name the rows.
   absl::Status status = CheckComposition(state.columns_);
@@ -28,7 +27,7 @@ BoardState::BoardState(Columns composition)
 
 void BoardState::Restore() {
   for (uint32_t row = 1; row <= n_; ++row) {
-    if (!given_.Test(row)) columns_[row - 1] = kEmptyRow;
+    columns_[row - 1] = given_.Test(row) ? columns_[row - 1] : kEmptyRow;
   }
   column_used_.ClearAll();
   diagonal_used_.ClearAll();
@@ -38,11 +37,33 @@ void BoardState::Restore() {
 }
 
 bool BoardState::PlaceGivenQueens() {
-  for (uint32_t row = 1; row <= n_; ++row) {
-    const uint32_t column = columns_[row - 1];
-    if (column == kEmptyRow) continue;
-    if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
-    Place(row, column);
+  // A block of rows at a time: first the given ones among them, without a
+  // branch (on a random composition whether a row is given is a coin toss),
+  // then their queens, fetching the control bits of a queen a few queens
+  // ahead: the rows come in order but their columns at random, and at
+  // n = 10^8 each queen would otherwise wait for three cache misses.
+  constexpr uint32_t kBlock = 4096;
+  constexpr uint32_t kPrefetchDistance = 16;
+  std::array<uint32_t, kBlock + 1> given_rows;
+  for (uint32_t first = 1; first <= n_; first += kBlock) {
+    const uint32_t last = std::min(n_, first + (kBlock - 1));
+    uint32_t count = 0;
+    for (uint32_t row = first; row <= last; ++row) {
+      given_rows[count] = row;
+      count += !RowEmpty(row);
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      if (i + kPrefetchDistance < count) {
+        const uint32_t ahead = given_rows[i + kPrefetchDistance];
+        const uint32_t column = std::min(columns_[ahead - 1], n_);
+        column_used_.Prefetch(column);
+        PrefetchDiagonals(ahead, column);
+      }
+      const uint32_t row = given_rows[i], column = columns_[row - 1];
+      if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
+      given_.Set(row);
+      Place(row, column);
+    }
   }
   return true;
 }

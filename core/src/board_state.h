@@ -37,8 +37,7 @@ class BoardState {
   bool ColumnFree(uint32_t column) const { return !column_used_.Test(column); }
   // Both diagonals through (row, column) are free; rows and columns 1-based.
   bool DiagonalsFree(uint32_t row, uint32_t column) const {
-    return !diagonal_used_.Test(n_ + column - row) &&
-           !anti_diagonal_used_.Test(row + column);
+    return !(diagonal_used_.Test(n_ + column - row) | anti_diagonal_used_.Test(row + column));
   }
   // Ask the memory system for what DiagonalsFree and WriteQueen will touch,
   // so that loops over random cells of a huge board overlap their misses.
@@ -65,10 +64,9 @@ class BoardState {
   // whether it did; without a branch (block 1's accept-or-reject is a coin
   // toss the branch predictor cannot learn).
   bool TryClaimDiagonals(uint32_t row, uint32_t column) {
-    const size_t diagonal = n_ + column - row, anti_diagonal = row + column;
-    const bool free = !(diagonal_used_.Test(diagonal) | anti_diagonal_used_.Test(anti_diagonal));
-    diagonal_used_.SetIf(diagonal, free);
-    anti_diagonal_used_.SetIf(anti_diagonal, free);
+    const bool free = DiagonalsFree(row, column);
+    diagonal_used_.SetIf(n_ + column - row, free);
+    anti_diagonal_used_.SetIf(row + column, free);
     return free;
   }
   void WriteQueen(uint32_t row, uint32_t column) {

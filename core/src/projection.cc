@@ -80,37 +80,45 @@ void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
 SubBoard SubBoard::Project(const BoardState& state, const std::vector<uint32_t>& rows,
                            const std::vector<uint32_t>& columns, CellTracking tracking) {
   auto geometry = std::make_shared<Geometry>(state.n(), rows, columns, tracking);
-  std::vector<Cell> cells;
-  for (uint32_t row = 0; row < geometry->rows.size(); ++row) {
-    for (uint32_t column = 0; column < geometry->columns.size(); ++column) {
-      if (state.DiagonalsFree(geometry->rows[row], geometry->columns[column])) {
-        cells.push_back({row, column});
-      }
+  const Geometry& g = *geometry;
+  const size_t size = g.columns.size(), words_per_row = (size + 63) / 64;
+  std::vector<uint64_t> free(size * words_per_row, 0);
+  for (size_t row = 0; row < size; ++row) {
+    // Branch-free: on a random board a cell is free or not at random.
+    uint64_t* words = &free[row * words_per_row];
+    for (size_t column = 0; column < size; ++column) {
+      const bool cell_free = state.DiagonalsFree(g.rows[row], g.columns[column]);
+      words[column / 64] |= uint64_t{cell_free} << (column % 64);
     }
   }
-  return SubBoard(std::move(geometry), cells);
+  return SubBoard(std::move(geometry), std::move(free));
 }
 
-SubBoard::SubBoard(std::shared_ptr<Geometry> geometry, const std::vector<Cell>& cells) {
+SubBoard::SubBoard(std::shared_ptr<Geometry> geometry, std::vector<uint64_t> free)
+    : words_per_row_(static_cast<uint32_t>((geometry->rows.size() + 63) / 64)),
+      free_(std::move(free)) {
   const uint32_t size = static_cast<uint32_t>(geometry->rows.size());
+  free_count_.assign(size, 0);
+  for (uint32_t row = 0; row < size; ++row) {
+    for (uint32_t w = 0; w < words_per_row_; ++w) {
+      free_count_[row] += static_cast<uint32_t>(__builtin_popcountll(free_[row * words_per_row_ + w]));
+    }
+  }
+  live_.resize(size);
+  live_position_.resize(size);
+  for (uint32_t row = 0; row < size; ++row) live_[row] = live_position_[row] = row;
+  queen_column_.assign(size, kNone);
   if (geometry->tracking == CellTracking::kLines) {
+    std::vector<Cell> cells;
+    for (uint32_t row = 0; row < size; ++row) {
+      ForEachFreeCell(row, [&cells, row](uint32_t column) { cells.push_back({row, column}); });
+    }
     geometry->BuildLines(cells);
     line_free_.resize(geometry->line_start.size() - 1);
     for (size_t line = 0; line < line_free_.size(); ++line) {
       line_free_[line] = geometry->line_start[line + 1] - geometry->line_start[line];
     }
   }
-  words_per_row_ = (size + 63) / 64;
-  free_.assign(size_t{size} * words_per_row_, 0);
-  free_count_.assign(size, 0);
-  for (const Cell& cell : cells) {
-    free_[cell.row * words_per_row_ + cell.column / 64] |= uint64_t{1} << (cell.column % 64);
-    ++free_count_[cell.row];
-  }
-  live_.resize(size);
-  live_position_.resize(size);
-  for (uint32_t row = 0; row < size; ++row) live_[row] = live_position_[row] = row;
-  queen_column_.assign(size, kNone);
   geometry_ = std::move(geometry);
 }
 
@@ -128,25 +136,25 @@ SubBoard SubBoard::Compact() const {
     columns.push_back(g.columns[column]);
   }
   std::vector<uint32_t> rows;
-  std::vector<Cell> cells;
+  const size_t words_per_row = (columns.size() + 63) / 64;
+  std::vector<uint64_t> free(columns.size() * words_per_row, 0);
   for (uint32_t row = 0; row < g.rows.size(); ++row) {
     if (queen_column_[row] != kNone) continue;
-    const uint32_t new_row = static_cast<uint32_t>(rows.size());
+    uint64_t* words = &free[rows.size() * words_per_row];
     rows.push_back(g.rows[row]);
-    for (uint32_t column : FreeCells(row)) cells.push_back({new_row, new_column[column]});
+    ForEachFreeCell(row, [&](uint32_t column) {
+      words[new_column[column] / 64] |= uint64_t{1} << (new_column[column] % 64);
+    });
   }
   return SubBoard(std::make_shared<Geometry>(g.n, std::move(rows), std::move(columns),
                                              CellTracking::kLines),
-                  cells);
+                  std::move(free));
 }
 
 bool SubBoard::CloseCell(uint32_t row, uint32_t column) {
-  if (!Test(row, column)) return true;
-  free_[row * words_per_row_ + column / 64] &= ~(uint64_t{1} << (column % 64));
-  if (geometry_->tracking == CellTracking::kLines) {
-    for (uint32_t line : geometry_->LinesThrough(row, column)) --line_free_[line];
-  }
-  return --free_count_[row] > 0 || live_position_[row] == kNone;
+  const bool was_free = ClearCell(row, column);
+  for (uint32_t line : geometry_->LinesThrough(row, column)) line_free_[line] -= was_free;
+  return was_free;
 }
 
 void SubBoard::RemoveLive(uint32_t row) {
@@ -166,12 +174,7 @@ bool SubBoard::HasDeadRow() const {
 std::vector<uint32_t> SubBoard::FreeCells(uint32_t row) const {
   std::vector<uint32_t> cells;
   cells.reserve(free_count_[row]);
-  const uint64_t* words = &free_[row * words_per_row_];
-  for (uint32_t w = 0; w < words_per_row_; ++w) {
-    for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
-      cells.push_back(w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits)));
-    }
-  }
+  ForEachFreeCell(row, [&cells](uint32_t column) { cells.push_back(column); });
   return cells;
 }
 
@@ -199,7 +202,12 @@ uint32_t SubBoard::Damage(uint32_t row, uint32_t column) const {
 bool SubBoard::Place(uint32_t row, uint32_t column) {
   RemoveLive(row);
   queen_column_[row] = column;
-  for (uint32_t cell : FreeCells(row)) CloseCell(row, cell);
+  if (geometry_->tracking == CellTracking::kLines) {
+    ForEachFreeCell(row, [this, row](uint32_t cell) { CloseCell(row, cell); });
+  } else {
+    std::fill_n(&free_[row * words_per_row_], words_per_row_, 0);
+    free_count_[row] = 0;
+  }
   return geometry_->tracking == CellTracking::kLines ? PlaceAlongLines(row, column)
                                                      : PlaceByScanning(row, column);
 }
@@ -207,10 +215,10 @@ bool SubBoard::Place(uint32_t row, uint32_t column) {
 bool SubBoard::PlaceByScanning(uint32_t row, uint32_t column) {
   bool all_rows_alive = true;
   for (uint32_t other : live_) {
-    all_rows_alive &= CloseCell(other, column);
-    geometry_->ForEachDiagonalCell(other, row, column, [&](uint32_t cell) {
-      all_rows_alive &= CloseCell(other, cell);
-    });
+    ClearCell(other, column);
+    geometry_->ForEachDiagonalCell(other, row, column,
+                                   [&](uint32_t cell) { ClearCell(other, cell); });
+    all_rows_alive &= free_count_[other] > 0;
   }
   return all_rows_alive;
 }
@@ -220,7 +228,10 @@ bool SubBoard::PlaceAlongLines(uint32_t row, uint32_t column) {
   const Geometry& g = *geometry_;
   for (uint32_t line : g.LinesThrough(row, column)) {
     for (uint32_t i = g.line_start[line]; i < g.line_start[line + 1]; ++i) {
-      all_rows_alive &= CloseCell(g.line_cells[i].row, g.line_cells[i].column);
+      const Cell cell = g.line_cells[i];
+      const bool closed = CloseCell(cell.row, cell.column);
+      // The cells of a line are in different rows, none of them `row`.
+      all_rows_alive &= !closed || free_count_[cell.row] > 0;
     }
   }
   return all_rows_alive;

@@ -43,11 +43,16 @@ class DenseNumbering {
   // The number of `value`, or kAbsent when it is not a member (or outside
   // the universe); one word read for both questions.
   uint32_t Find(int64_t value) const {
-    if (value < 0 || static_cast<size_t>(value) >= universe_) return kAbsent;
-    const uint64_t word = members_[value >> 6];
-    const uint64_t bit = uint64_t{1} << (value & 63);
+    // Whether the value is inside comes as arithmetic, not a branch: block
+    // 2's scans ask about columns on random diagonals, half of them off the
+    // board. Membership stays a branch, mostly "no" on a large board, where
+    // skipping the rank look-up is worth it.
+    const uint64_t inside = static_cast<uint64_t>(value) < universe_;
+    const size_t at = static_cast<size_t>(value) & (0 - inside);
+    const uint64_t word = members_[at >> 6] & (0 - inside);
+    const uint64_t bit = uint64_t{1} << (at & 63);
     if ((word & bit) == 0) return kAbsent;
-    return rank_[value >> 6] + static_cast<uint32_t>(__builtin_popcountll(word & (bit - 1)));
+    return rank_[at >> 6] + static_cast<uint32_t>(__builtin_popcountll(word & (bit - 1)));
   }
   // Call once after the last Insert.
   void Seal();
@@ -133,16 +138,36 @@ class SubBoard {
     }
   };
 
-  // Builds the SubBoard on `geometry` whose free cells are `cells`.
-  SubBoard(std::shared_ptr<Geometry> geometry, const std::vector<Cell>& cells);
+  // Builds the SubBoard on `geometry` whose free cells are the bits of
+  // `free`, a row of (size + 63) / 64 words for each row.
+  SubBoard(std::shared_ptr<Geometry> geometry, std::vector<uint64_t> free);
   bool PlaceByScanning(uint32_t row, uint32_t column);
   bool PlaceAlongLines(uint32_t row, uint32_t column);
 
   bool Test(uint32_t row, uint32_t column) const {
     return (free_[row * words_per_row_ + column / 64] >> (column % 64)) & 1;
   }
-  // Closes a free cell; false when that leaves a live row with no free cell.
+  // Closes the cell and says whether it was free; branch-free, as whether it
+  // still is is anybody's guess.
+  bool ClearCell(uint32_t row, uint32_t column) {
+    uint64_t& word = free_[row * words_per_row_ + column / 64];
+    const uint64_t was_free = (word >> (column % 64)) & 1;
+    word &= ~(was_free << (column % 64));
+    free_count_[row] -= static_cast<uint32_t>(was_free);
+    return was_free;
+  }
+  // ClearCell with kLines tracking: also counts the cell off its lines.
   bool CloseCell(uint32_t row, uint32_t column);
+  // Calls visit(column) for each free cell of `row`, ascending.
+  template <typename Visit>
+  void ForEachFreeCell(uint32_t row, Visit visit) const {
+    const uint64_t* words = &free_[row * words_per_row_];
+    for (uint32_t w = 0; w < words_per_row_; ++w) {
+      for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+        visit(w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits)));
+      }
+    }
+  }
   void RemoveLive(uint32_t row);
 
   std::shared_ptr<const Geometry> geometry_;
