@@ -17,7 +17,6 @@ class BitArray {
  public:
   BitArray() = default;
   explicit BitArray(size_t size) {
-    ReserveHuge(words_, (size + 63) / 64);
     words_.assign((size + 63) / 64, 0);
   }
 
@@ -44,7 +43,7 @@ class BitArray {
   }
 
  private:
-  std::vector<uint64_t> words_;
+  HugeVector<uint64_t> words_;
 };
 
 }  // namespace nqueens::internal

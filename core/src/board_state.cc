@@ -68,7 +68,7 @@ bool BoardState::PlaceGivenQueens() {
   return true;
 }
 
-void BoardState::FreeRows(std::vector<uint32_t>& out) const {
+void BoardState::FreeRows(HugeVector<uint32_t>& out) const {
   // Branch-free: whether a row is empty is a coin toss on a random board, and
   // a mispredicted branch per row cost more than the whole loop.
   out.resize(size_t{n_} - queens_ + 1);  // the loop writes one past the last
@@ -80,7 +80,7 @@ void BoardState::FreeRows(std::vector<uint32_t>& out) const {
   out.resize(next);
 }
 
-void BoardState::FreeColumns(std::vector<uint32_t>& out) const {
+void BoardState::FreeColumns(HugeVector<uint32_t>& out) const {
   out.clear();
   ForEachFreeColumn([&out](uint32_t column) {
     out.push_back(column);

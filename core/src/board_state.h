@@ -88,8 +88,8 @@ class BoardState {
   }
   // The empty rows and the unused columns, ascending, into `out` (whose
   // memory is reused).
-  void FreeRows(std::vector<uint32_t>& out) const;
-  void FreeColumns(std::vector<uint32_t>& out) const;
+  void FreeRows(HugeVector<uint32_t>& out) const;
+  void FreeColumns(HugeVector<uint32_t>& out) const;
 
  private:
   explicit BoardState(Columns composition);

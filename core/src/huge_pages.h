@@ -11,12 +11,35 @@
 
 namespace nqueens::internal {
 
-// Advises huge pages for the 2 MiB-aligned part of [data, data + bytes).
-// Takes effect for pages not yet touched.
-void AdviseHugePages(const void* data, size_t bytes);
+// Memory for an array of `bytes`: from 4 MiB on, mapped straight from the
+// kernel, 2 MiB aligned and advised to use huge pages, and unmapped by
+// FreeHuge. Through malloc such arrays would raise its mmap threshold and
+// stay in its heap once freed, adding to the next request's peak.
+// Throws std::bad_alloc when there is no memory, like operator new.
+void* AllocateHuge(size_t bytes);
+void FreeHuge(void* memory, size_t bytes);
 
-// Gives an empty `values` room for `count` elements, advised as above, so
-// that the resize or assign that follows faults in huge pages.
+// The allocator of the pipeline's big arrays (free-line lists, control bits).
+template <typename T>
+struct HugePageAllocator {
+  using value_type = T;
+  HugePageAllocator() = default;
+  template <typename U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}
+  T* allocate(size_t count) { return static_cast<T*>(AllocateHuge(count * sizeof(T))); }
+  void deallocate(T* memory, size_t count) { FreeHuge(memory, count * sizeof(T)); }
+  template <typename U>
+  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const HugePageAllocator<U>&) const { return false; }
+};
+
+template <typename T>
+using HugeVector = std::vector<T, HugePageAllocator<T>>;
+
+// Advises huge pages for the room of `count` values reserved in `values`;
+// for the public Columns, which keep the standard allocator.
+void AdviseHugePages(const void* data, size_t bytes);
 template <typename T>
 void ReserveHuge(std::vector<T>& values, size_t count) {
   values.reserve(count);

@@ -22,6 +22,7 @@ using internal::BacktrackBudget;
 using internal::BlockClock;
 using internal::BoardState;
 using internal::FinishBounds;
+using internal::HugeVector;
 using internal::Rng;
 using internal::StageResult;
 using internal::StopPoller;
@@ -56,7 +57,7 @@ class Run {
     for (bool first = true; !budget_.Exhausted(); first = false) {
       if (!first) state_.Restore();  // back to baseLevel1
       if (stop_.CheckNow()) return StageResult::kStopped;
-      std::vector<uint32_t> rows, columns;
+      HugeVector<uint32_t> rows, columns;
       if (start_ == Block::kRandomPairing) {
         BlockClock clock(stats_, Block::kRandomPairing);
         const StageResult result =
@@ -84,8 +85,8 @@ class Run {
  private:
   // Blocks 2-5. kDeadEnd sends the run back to block 1 (or gives up when the
   // run started at block 2 and the budget is spent).
-  StageResult ProjectAndFill(const std::vector<uint32_t>& rows,
-                             const std::vector<uint32_t>& columns) {
+  StageResult ProjectAndFill(const HugeVector<uint32_t>& rows,
+                             const HugeVector<uint32_t>& columns) {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kProjection);
@@ -129,8 +130,8 @@ class Run {
   }
 
   // Blocks 4-5 straight from the input: every dead end returns to block 4.
-  StageResult FinishFrom(const std::vector<uint32_t>& rows,
-                         const std::vector<uint32_t>& columns) {
+  StageResult FinishFrom(const HugeVector<uint32_t>& rows,
+                         const HugeVector<uint32_t>& columns) {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);

@@ -77,9 +77,11 @@ void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
   }
 }
 
-SubBoard SubBoard::Project(const BoardState& state, const std::vector<uint32_t>& rows,
-                           const std::vector<uint32_t>& columns, CellTracking tracking) {
-  auto geometry = std::make_shared<Geometry>(state.n(), rows, columns, tracking);
+SubBoard SubBoard::Project(const BoardState& state, absl::Span<const uint32_t> rows,
+                           absl::Span<const uint32_t> columns, CellTracking tracking) {
+  auto geometry = std::make_shared<Geometry>(
+      state.n(), std::vector<uint32_t>(rows.begin(), rows.end()),
+      std::vector<uint32_t>(columns.begin(), columns.end()), tracking);
   const Geometry& g = *geometry;
   const size_t size = g.columns.size(), words_per_row = (size + 63) / 64;
   std::vector<uint64_t> free(size * words_per_row, 0);

@@ -75,7 +75,7 @@ size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t 
 // `target_queens`; the unplaced pairs stay, in order, at the front of both
 // lists, which shrink to them. kDeadEnd when nothing was placed.
 StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop,
-                     std::vector<uint32_t>& rows, std::vector<uint32_t>& columns) {
+                     HugeVector<uint32_t>& rows, HugeVector<uint32_t>& columns) {
   const size_t size = rows.size();
   QueenBatch queens;
   size_t kept = 0;
@@ -102,7 +102,7 @@ StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop
 // pass: fresh pages every pass cost more in kernel page clearing than the
 // shuffle itself.
 template <typename StopFn>
-bool Reshuffle(std::vector<uint32_t>& values, std::vector<uint32_t>& scratch, Rng& rng,
+bool Reshuffle(HugeVector<uint32_t>& values, HugeVector<uint32_t>& scratch, Rng& rng,
                StopFn should_stop) {
   if (!ShuffledCopy(values, rng, should_stop, scratch)) return false;
   values.swap(scratch);
@@ -112,8 +112,8 @@ bool Reshuffle(std::vector<uint32_t>& values, std::vector<uint32_t>& scratch, Rn
 }  // namespace
 
 StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
-                          StopPoller& stop, std::vector<uint32_t>& free_rows,
-                          std::vector<uint32_t>& free_columns) {
+                          StopPoller& stop, HugeVector<uint32_t>& free_rows,
+                          HugeVector<uint32_t>& free_columns) {
   const auto should_stop = [&stop] { return stop.CheckNow(); };
   const size_t free_count = state.n() - state.queens();
   // The rows are shuffled once, here, and the columns before every pass: a
@@ -121,14 +121,13 @@ StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
   // uniformly random pairing, as the paper's two shuffles per pass give, at
   // half their cost. The rows keep the random order of this first shuffle.
   // The sorted rows wait in the columns' list until it is filled.
-  if (free_columns.capacity() <= free_count) ReserveHuge(free_columns, free_count + 1);
   state.FreeRows(free_columns);
   if (!ShuffledCopy(free_columns, rng, should_stop, free_rows) ||
       !ShuffledCopy(free_count, [&state](auto emit) { state.ForEachFreeColumn(emit); }, rng,
                     should_stop, free_columns)) {
     return StageResult::kStopped;
   }
-  std::vector<uint32_t> scratch;
+  HugeVector<uint32_t> scratch;
   for (bool first_pass = true; state.queens() < target_queens; first_pass = false) {
     if (!first_pass && !Reshuffle(free_columns, scratch, rng, should_stop)) {
       return StageResult::kStopped;

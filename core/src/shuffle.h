@@ -46,10 +46,10 @@ class BucketDraws {
 // thousand values; returns false when it fired (`out` is then unspecified).
 template <typename Visit, typename StopFn>
 bool ShuffledCopy(size_t count, Visit visit, Rng& rng, StopFn should_stop,
-                  std::vector<uint32_t>& out) {
+                  HugeVector<uint32_t>& out) {
   if (out.capacity() < count) {
-    out = {};
-    ReserveHuge(out, count);
+    out = {};  // nothing to copy over
+    out.reserve(count);
   }
   out.resize(count);
   constexpr size_t kBucketSize = size_t{1} << 15;  // 128 KiB of uint32: in L2
@@ -99,8 +99,8 @@ bool ShuffledCopy(size_t count, Visit visit, Rng& rng, StopFn should_stop,
 
 // The values of `in`, in uniformly random order, into `out`.
 template <typename StopFn>
-bool ShuffledCopy(const std::vector<uint32_t>& in, Rng& rng, StopFn should_stop,
-                  std::vector<uint32_t>& out) {
+bool ShuffledCopy(const HugeVector<uint32_t>& in, Rng& rng, StopFn should_stop,
+                  HugeVector<uint32_t>& out) {
   const auto visit = [&in](auto emit) {
     for (uint32_t value : in) {
       if (!emit(value)) return;

@@ -68,8 +68,8 @@ class BlockClock {
 // whole pass places nothing. On kReached, `free_rows` and `free_columns` hold
 // the rows and columns still free (in no particular order).
 StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
-                          StopPoller& stop, std::vector<uint32_t>& free_rows,
-                          std::vector<uint32_t>& free_columns);
+                          StopPoller& stop, HugeVector<uint32_t>& free_rows,
+                          HugeVector<uint32_t>& free_columns);
 
 // Block 3. Places queens on random free cells of random live rows until only
 // `target_live_rows` rows are live; kDeadEnd when a live row loses its last

@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "board_state.h"
 
 namespace nqueens::internal {
@@ -76,8 +77,8 @@ class SubBoard {
 
   // Projects `state` onto `rows` x `columns` (its free rows and free
   // columns, equally many; any order).
-  static SubBoard Project(const BoardState& state, const std::vector<uint32_t>& rows,
-                          const std::vector<uint32_t>& columns, CellTracking tracking);
+  static SubBoard Project(const BoardState& state, absl::Span<const uint32_t> rows,
+                          absl::Span<const uint32_t> columns, CellTracking tracking);
 
   // Block 4: a smaller projection holding only the live rows and the unused
   // columns, with kLines tracking.

@@ -14,8 +14,8 @@ namespace {
 
 const auto kNeverStop = [] { return false; };
 
-std::vector<uint32_t> Iota(size_t count) {
-  std::vector<uint32_t> values(count);
+HugeVector<uint32_t> Iota(size_t count) {
+  HugeVector<uint32_t> values(count);
   std::iota(values.begin(), values.end(), 0);
   return values;
 }
@@ -32,12 +32,12 @@ double ChiSquare(const std::vector<uint64_t>& counts) {
 TEST(ShuffledCopyTest, IsAPermutationInAndAcrossBuckets) {
   // Below 2^15 values one Fisher-Yates; above, buckets dealt at random.
   for (size_t count : {0, 1, 2, 1000, 32768, 32769, 100000, 300007}) {
-    const std::vector<uint32_t> in = Iota(count);
-    std::vector<uint32_t> out;
+    const HugeVector<uint32_t> in = Iota(count);
+    HugeVector<uint32_t> out;
     Rng rng(count);
     ASSERT_TRUE(ShuffledCopy(in, rng, kNeverStop, out));
     ASSERT_EQ(out.size(), count);
-    std::vector<uint32_t> sorted = out;
+    HugeVector<uint32_t> sorted = out;
     std::sort(sorted.begin(), sorted.end());
     EXPECT_EQ(sorted, in) << count;
     if (count >= 1000) {
@@ -52,7 +52,7 @@ TEST(ShuffledCopyTest, CopiesWhatAVisitYields) {
       if (!emit(value)) return;
     }
   };
-  std::vector<uint32_t> out;
+  HugeVector<uint32_t> out;
   Rng rng(5);
   ASSERT_TRUE(ShuffledCopy(100000, odd_numbers, rng, kNeverStop, out));
   std::sort(out.begin(), out.end());
@@ -69,8 +69,8 @@ TEST(ShuffledCopyTest, PositionsAreUniformAcrossBuckets) {
   constexpr size_t kCount = 70000;
   constexpr size_t kBands = 20;
   constexpr int kShuffles = 400;
-  const std::vector<uint32_t> in = Iota(kCount);
-  std::vector<uint32_t> out;
+  const HugeVector<uint32_t> in = Iota(kCount);
+  HugeVector<uint32_t> out;
   Rng rng(42);
   for (uint32_t tracked : {uint32_t{0}, uint32_t{kCount / 2}, uint32_t{kCount - 1}}) {
     std::vector<uint64_t> bands(kBands, 0);
@@ -89,8 +89,8 @@ TEST(ShuffledCopyTest, PositionsAreUniformAcrossBuckets) {
 TEST(ShuffledCopyTest, OrderOfTwoValuesIsACoinToss) {
   constexpr size_t kCount = 40000;
   constexpr int kShuffles = 2000;
-  const std::vector<uint32_t> in = Iota(kCount);
-  std::vector<uint32_t> out;
+  const HugeVector<uint32_t> in = Iota(kCount);
+  HugeVector<uint32_t> out;
   Rng rng(7);
   int first_before_second = 0;
   for (int shuffle = 0; shuffle < kShuffles; ++shuffle) {
@@ -104,8 +104,8 @@ TEST(ShuffledCopyTest, OrderOfTwoValuesIsACoinToss) {
 }
 
 TEST(ShuffledCopyTest, StopsWhenAsked) {
-  const std::vector<uint32_t> in = Iota(1 << 20);
-  std::vector<uint32_t> out;
+  const HugeVector<uint32_t> in = Iota(1 << 20);
+  HugeVector<uint32_t> out;
   Rng rng(3);
   EXPECT_FALSE(ShuffledCopy(in, rng, [] { return true; }, out));
 }
