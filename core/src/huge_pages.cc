@@ -9,7 +9,7 @@ namespace nqueens::internal {
 namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
-constexpr size_t kFromKernel = size_t{4} << 20;
+constexpr size_t kFromKernel = kHugePage;
 
 size_t RoundUpToHugePage(size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
 
