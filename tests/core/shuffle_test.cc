@@ -13,6 +13,9 @@ namespace nqueens::internal {
 namespace {
 
 const auto kNeverStop = [] { return false; };
+// Small buckets, so that lists of a few ten thousand values take the
+// bucketed path that large boards take.
+constexpr ShuffleSizes kSmallBuckets{.plain_up_to = 1 << 12, .bucket = 1 << 10};
 
 HugeVector<uint32_t> Iota(size_t count) {
   HugeVector<uint32_t> values(count);
@@ -54,32 +57,35 @@ TEST(ShuffledCopyTest, CopiesWhatAVisitYields) {
   };
   HugeVector<uint32_t> out;
   Rng rng(5);
-  ASSERT_TRUE(ShuffledCopy(100000, odd_numbers, rng, kNeverStop, out));
+  ASSERT_TRUE(ShuffledCopy(100000, odd_numbers, rng, kNeverStop, out, kSmallBuckets));
   std::sort(out.begin(), out.end());
   for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], 2 * i + 1);
 }
 
-// Where a value lands is uniform over the positions, also when the list is
-// dealt into buckets: 400 shuffles of 70,000 values (4 buckets) put value 0,
-// a middle value and the last value into each of 20 position bands about
-// equally often. The threshold is chi-square's 0.9999 quantile at 19 degrees
-// of freedom, so a correct shuffle fails once in 10^4 seeds; the seeds are
-// fixed.
-TEST(ShuffledCopyTest, PositionsAreUniformAcrossBuckets) {
+// Where a value lands is uniform over the positions, by one Fisher-Yates and
+// when the list is dealt into buckets: 400 shuffles of 70,000 values put
+// value 0, a middle value and the last value into each of 20 position bands
+// about equally often. The threshold is chi-square's 0.9999 quantile at 19
+// degrees of freedom, so a correct shuffle fails once in 10^4 seeds; the
+// seeds are fixed.
+TEST(ShuffledCopyTest, PositionsAreUniform) {
   constexpr size_t kCount = 70000;
   constexpr size_t kBands = 20;
   constexpr int kShuffles = 400;
   const HugeVector<uint32_t> in = Iota(kCount);
   HugeVector<uint32_t> out;
   Rng rng(42);
-  for (uint32_t tracked : {uint32_t{0}, uint32_t{kCount / 2}, uint32_t{kCount - 1}}) {
-    std::vector<uint64_t> bands(kBands, 0);
-    for (int shuffle = 0; shuffle < kShuffles; ++shuffle) {
-      ASSERT_TRUE(ShuffledCopy(in, rng, kNeverStop, out));
-      const size_t position = std::find(out.begin(), out.end(), tracked) - out.begin();
-      ++bands[position * kBands / kCount];
+  for (const ShuffleSizes sizes : {ShuffleSizes{}, kSmallBuckets}) {
+    for (uint32_t tracked : {uint32_t{0}, uint32_t{kCount / 2}, uint32_t{kCount - 1}}) {
+      std::vector<uint64_t> bands(kBands, 0);
+      for (int shuffle = 0; shuffle < kShuffles; ++shuffle) {
+        ASSERT_TRUE(ShuffledCopy(in, rng, kNeverStop, out, sizes));
+        const size_t position = std::find(out.begin(), out.end(), tracked) - out.begin();
+        ++bands[position * kBands / kCount];
+      }
+      EXPECT_LT(ChiSquare(bands), 49.0)
+          << "value " << tracked << ", buckets from " << sizes.plain_up_to;
     }
-    EXPECT_LT(ChiSquare(bands), 49.0) << "value " << tracked;
   }
 }
 
@@ -94,7 +100,7 @@ TEST(ShuffledCopyTest, OrderOfTwoValuesIsACoinToss) {
   Rng rng(7);
   int first_before_second = 0;
   for (int shuffle = 0; shuffle < kShuffles; ++shuffle) {
-    ASSERT_TRUE(ShuffledCopy(in, rng, kNeverStop, out));
+    ASSERT_TRUE(ShuffledCopy(in, rng, kNeverStop, out, kSmallBuckets));
     const auto first = std::find(out.begin(), out.end(), 0u);
     const auto second = std::find(out.begin(), out.end(), 1u);
     first_before_second += first < second;
@@ -103,11 +109,31 @@ TEST(ShuffledCopyTest, OrderOfTwoValuesIsACoinToss) {
   EXPECT_LT(std::abs(first_before_second - kShuffles / 2.0), 4.5 * deviation);
 }
 
+// In a uniformly random order of m values, v + 1 directly follows v for
+// about one v in all (m - 1 chances of 1/m each); an order that kept runs of
+// the input, inside buckets say, shows hundreds. 20 shuffles: at most 60 such
+// pairs where 20 are expected (Poisson; beyond 60 has odds below 10^-12).
+TEST(ShuffledCopyTest, NeighboursDoNotStayTogether) {
+  constexpr size_t kCount = 70000;
+  const HugeVector<uint32_t> in = Iota(kCount);
+  HugeVector<uint32_t> out;
+  Rng rng(9);
+  for (const ShuffleSizes sizes : {ShuffleSizes{}, kSmallBuckets}) {
+    int successors = 0;
+    for (int shuffle = 0; shuffle < 20; ++shuffle) {
+      ASSERT_TRUE(ShuffledCopy(in, rng, kNeverStop, out, sizes));
+      for (size_t i = 0; i + 1 < kCount; ++i) successors += out[i + 1] == out[i] + 1;
+    }
+    EXPECT_LE(successors, 60) << "buckets from " << sizes.plain_up_to;
+  }
+}
+
 TEST(ShuffledCopyTest, StopsWhenAsked) {
   const HugeVector<uint32_t> in = Iota(1 << 20);
   HugeVector<uint32_t> out;
   Rng rng(3);
   EXPECT_FALSE(ShuffledCopy(in, rng, [] { return true; }, out));
+  EXPECT_FALSE(ShuffledCopy(in, rng, [] { return true; }, out, kSmallBuckets));
 }
 
 TEST(RngTest, BelowIsUniform) {
