@@ -1,0 +1,134 @@
+#include "board_state.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "bit_array.h"
+#include "gtest/gtest.h"
+#include "huge_pages.h"
+#include "test_boards.h"
+
+namespace nqueens::internal {
+namespace {
+
+// Boards of 5,000 rows cross PlaceGivenQueens' blocks of 4,096 rows.
+constexpr uint32_t kSizes[] = {1, 5, 64, 1000, 5000};
+
+Columns SubCompositionOf(uint32_t n, uint32_t k, uint64_t seed) {
+  const Columns solution = test_boards::RandomSolution(n, seed);
+  return test_boards::RandomSubComposition(solution, k, seed + 1);
+}
+
+TEST(BoardStateTest, FreeLinesAreThoseOfTheComposition) {
+  for (uint32_t n : kSizes) {
+    for (uint32_t k : {0u, n / 3, n - n / 4, n}) {
+      const Columns composition = SubCompositionOf(n, k, n + k);
+      std::vector<uint32_t> expected_rows;
+      std::vector<bool> column_used(n + 1, false);
+      for (uint32_t row = 1; row <= n; ++row) {
+        if (composition[row - 1] == kEmptyRow) expected_rows.push_back(row);
+        column_used[composition[row - 1]] = true;
+      }
+      std::vector<uint32_t> expected_columns;
+      for (uint32_t column = 1; column <= n; ++column) {
+        if (!column_used[column]) expected_columns.push_back(column);
+      }
+      absl::StatusOr<BoardState> state = BoardState::Create(composition);
+      ASSERT_TRUE(state.ok()) << state.status();
+      EXPECT_EQ(state->queens(), n - expected_rows.size());
+      HugeVector<uint32_t> rows, columns;
+      state->FreeRows(rows);
+      state->FreeColumns(columns);
+      EXPECT_EQ(std::vector<uint32_t>(rows.begin(), rows.end()), expected_rows) << n << " " << k;
+      EXPECT_EQ(std::vector<uint32_t>(columns.begin(), columns.end()), expected_columns)
+          << n << " " << k;
+    }
+  }
+}
+
+TEST(BoardStateTest, RejectsAttackingQueensNamingTheirRows) {
+  Columns composition(5000, kEmptyRow);
+  composition[4499] = 7;  // rows 4500 and 4502 share a diagonal
+  composition[4501] = 9;
+  const absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  ASSERT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(state.status().message().find("4500"), std::string::npos) << state.status();
+  EXPECT_NE(state.status().message().find("4502"), std::string::npos) << state.status();
+}
+
+TEST(BoardStateTest, RejectsAColumnOffTheBoard) {
+  Columns composition(100, kEmptyRow);
+  composition[41] = 101;
+  const absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  ASSERT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(state.status().message().find("42"), std::string::npos) << state.status();
+}
+
+TEST(BoardStateTest, TryClaimDiagonalsClaimsOnlyFreeCells) {
+  absl::StatusOr<BoardState> state = BoardState::Create(Columns(8, kEmptyRow));
+  ASSERT_TRUE(state.ok());
+  EXPECT_TRUE(state->TryClaimDiagonals(1, 1));   // claims the main diagonal
+  EXPECT_FALSE(state->TryClaimDiagonals(5, 5));  // on it
+  EXPECT_FALSE(state->TryClaimDiagonals(2, 2));  // on it
+  EXPECT_TRUE(state->TryClaimDiagonals(2, 4));
+  EXPECT_FALSE(state->TryClaimDiagonals(3, 3));  // anti-diagonal of (2, 4)
+  EXPECT_TRUE(state->DiagonalsFree(3, 6));
+  EXPECT_FALSE(state->DiagonalsFree(2, 4));
+}
+
+TEST(BoardStateTest, RestoreGoesBackToTheInput) {
+  const Columns composition = SubCompositionOf(1000, 400, 3);
+  absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  ASSERT_TRUE(state.ok());
+  HugeVector<uint32_t> rows, columns;
+  state->FreeRows(rows);
+  state->FreeColumns(columns);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (state->DiagonalsFree(rows[i], columns[i])) state->Place(rows[i], columns[i]);
+  }
+  ASSERT_GT(state->queens(), 400u);
+  state->Restore();
+  EXPECT_EQ(state->queens(), 400u);
+  EXPECT_EQ(state->columns(), composition);
+  HugeVector<uint32_t> rows_again;
+  state->FreeRows(rows_again);
+  EXPECT_EQ(rows_again, rows);
+}
+
+TEST(BitArrayTest, ForEachClearVisitsTheClearBitsOfARange) {
+  BitArray bits(300);
+  std::vector<bool> set(300, false);
+  for (size_t i : {0, 1, 63, 64, 65, 127, 128, 200, 255, 256, 299}) {
+    bits.Set(i);
+    set[i] = true;
+  }
+  for (auto [first, last] : {std::pair<size_t, size_t>{0, 300}, {1, 64}, {63, 66}, {64, 128},
+                             {70, 70}, {100, 257}, {255, 300}}) {
+    std::vector<size_t> expected, visited;
+    for (size_t i = first; i < last; ++i) {
+      if (!set[i]) expected.push_back(i);
+    }
+    bits.ForEachClear(first, last, [&visited](size_t i) {
+      visited.push_back(i);
+      return true;
+    });
+    EXPECT_EQ(visited, expected) << first << ".." << last;
+  }
+  size_t calls = 0;
+  bits.ForEachClear(0, 300, [&calls](size_t) { return ++calls < 3; });
+  EXPECT_EQ(calls, 3u);  // stops when told
+}
+
+TEST(HugePagesTest, LargeArraysAreAlignedToHugePagesAndUsable) {
+  for (size_t count : {size_t{10}, size_t{1} << 18, size_t{3} << 20}) {
+    HugeVector<uint32_t> values(count, 7);
+    if (count * sizeof(uint32_t) >= (size_t{2} << 20)) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(values.data()) % (size_t{2} << 20), 0u) << count;
+    }
+    values.back() = 9;
+    EXPECT_EQ(values.front() + values.back(), 16u);
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::internal
