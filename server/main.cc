@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "byte_size.h"
+#include "memory_budget.h"
 #include "server.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
@@ -132,6 +133,7 @@ int main(int argc, char** argv) {
   if (!options.ok()) return Fail(options.status());
   spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens-server"));
   spdlog::set_level(*level);
+  nqueens::server::ReturnLargeFreedBuffersToTheKernel();
 
   // Block the signals before gRPC starts its threads, so that all of them
   // inherit the mask and only sigwait() below receives the signals.

@@ -1,5 +1,6 @@
 #include "memory_budget.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -96,6 +97,13 @@ uint64_t DefaultMemoryBudget() {
     usable = usable == 0 ? *limit : std::min(usable, *limit);
   }
   return usable / 100 * kDefaultPercent;
+}
+
+void ReturnLargeFreedBuffersToTheKernel() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  mallopt(M_TRIM_THRESHOLD, 4 << 20);
+#endif
 }
 
 }  // namespace nqueens::server
