@@ -35,7 +35,6 @@ class QueenBatch {
     batch_[size_] = {row, column};
     size_ += take;
   }
-  size_t size() const { return size_; }
   void WriteTo(BoardState& state) {
     for (size_t i = 0; i < size_; ++i) {
       if (i + kPrefetchDistance < size_) {

@@ -145,9 +145,6 @@ class SubBoard {
   bool PlaceByScanning(uint32_t row, uint32_t column);
   bool PlaceAlongLines(uint32_t row, uint32_t column);
 
-  bool Test(uint32_t row, uint32_t column) const {
-    return (free_[row * words_per_row_ + column / 64] >> (column % 64)) & 1;
-  }
   // Closes the cell and says whether it was free; branch-free, as whether it
   // still is is anybody's guess.
   bool ClearCell(uint32_t row, uint32_t column) {
