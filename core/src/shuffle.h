@@ -42,7 +42,8 @@ class BucketDraws {
 // When a list is dealt into buckets, and how big they are.
 struct ShuffleSizes {
   // Up to 4 MiB of values a plain Fisher-Yates is faster: its swaps hit the
-  // cache (1.4 against 2.7 ns per value at 8 * 10^5 values; even at 3 * 10^6).
+  // cache (1.4 against 2.7 ns per value at 8 * 10^5 values; the two are even
+  // at 3 * 10^6).
   size_t plain_up_to = size_t{1} << 20;
   size_t bucket = size_t{1} << 15;  // 128 KiB of uint32: in L2
   // But at most 2^9 buckets: dealing into more streams costs more than the
