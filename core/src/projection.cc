@@ -206,12 +206,11 @@ bool SubBoard::Place(uint32_t row, uint32_t column) {
   queen_column_[row] = column;
   if (geometry_->tracking == CellTracking::kLines) {
     ForEachFreeCell(row, [this, row](uint32_t cell) { CloseCell(row, cell); });
-  } else {
-    std::fill_n(&free_[row * words_per_row_], words_per_row_, 0);
-    free_count_[row] = 0;
+    return PlaceAlongLines(row, column);
   }
-  return geometry_->tracking == CellTracking::kLines ? PlaceAlongLines(row, column)
-                                                     : PlaceByScanning(row, column);
+  std::fill_n(&free_[row * words_per_row_], words_per_row_, 0);  // no lines to count
+  free_count_[row] = 0;
+  return PlaceByScanning(row, column);
 }
 
 bool SubBoard::PlaceByScanning(uint32_t row, uint32_t column) {
