@@ -472,8 +472,9 @@ def main():
     args = parser.parse_args()
     rows = read_rows(args.csv)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    revision = git_revision(repo)  # before the report files are rewritten
     with open(args.markdown, "w") as f:
-        f.write(markdown(rows, machine(), git_revision(repo)))
+        f.write(markdown(rows, machine(), revision))
     with open(args.svg, "w") as f:
         f.write(svg(rows))
 
