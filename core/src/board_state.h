@@ -74,10 +74,6 @@ class BoardState {
     column_used_.Set(column);
     ++queens_;
   }
-  void PrefetchQueen(uint32_t row, uint32_t column) const {
-    __builtin_prefetch(&columns_[row - 1], 1);
-    column_used_.Prefetch(column);
-  }
 
   // Calls emit(column) for each unused column, ascending, while emit returns
   // true.

@@ -61,7 +61,7 @@ class Run {
       if (start_ == Block::kRandomPairing) {
         BlockClock clock(stats_, Block::kRandomPairing);
         const StageResult result =
-            RandomPairing(state_, levels_.level2, rng_, stop_, rows, columns);
+            RandomPairing(state_, levels_.level2, params_, rng_, stop_, rows, columns);
         if (result == StageResult::kStopped) return result;
         if (result == StageResult::kDeadEnd) {
           budget_.Record(Block::kRandomPairing);

@@ -2,23 +2,26 @@
 // free rows and free columns and pair them in order, keeping a pair when both
 // its diagonals are free; repeat on what is left.
 //
-// At n = 10^8 the lists hold 400 MB each, so the shuffles are bucketed
-// (shuffle.h), only the columns are reshuffled between passes (see
-// RandomPairing), and the pairing loop prefetches the control bits and the
-// row of the pair a few steps ahead: its cost is the cache misses, not
-// arithmetic.
+// At n = 10^8 a uniformly random pairing touches a random bit of 50 MB of
+// diagonal bits and a random row of a 400 MB board per pair, and its cache
+// misses are the whole cost. So on huge boards each pass is cut into chunks
+// (PipelineParams::pairing_chunk): the lists stay sorted chunk by chunk, a
+// row chunk meets a random column chunk, and inside that pair the pairing is
+// uniformly random. A chunk pair's diagonals then span a few KiB. Smaller
+// boards have one chunk per pass: the paper's uniformly random pairing.
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <utility>
+#include <vector>
 
-#include "shuffle.h"
 #include "stages.h"
 
 namespace nqueens::internal {
 namespace {
 
-// How many pairs ahead the pairing loop prefetches (measured at 3 * 10^7:
-// 16 halves the time per pair against none, 64 takes another third off).
+// How many pairs ahead the pairing loop prefetches: one chunk pair's diagonals
+// are in cache, but a one-chunk pass over a huge board is not.
 constexpr size_t kPrefetchDistance = 64;
 
 // The pairing loop runs in stretches of this many pairs; between stretches it
@@ -26,9 +29,7 @@ constexpr size_t kPrefetchDistance = 64;
 // stop condition, so the loop itself has none of that.
 constexpr size_t kStretch = 4096;
 
-// The queens placed in one stretch, written into the board after it: the
-// writes land on random rows of a 400 MB array, and batching lets them
-// overlap.
+// The queens placed in one stretch, written into the board after it.
 class QueenBatch {
  public:
   void AddIf(bool take, uint32_t row, uint32_t column) {
@@ -36,13 +37,7 @@ class QueenBatch {
     size_ += take;
   }
   void WriteTo(BoardState& state) {
-    for (size_t i = 0; i < size_; ++i) {
-      if (i + kPrefetchDistance < size_) {
-        state.PrefetchQueen(batch_[i + kPrefetchDistance].first,
-                            batch_[i + kPrefetchDistance].second);
-      }
-      state.WriteQueen(batch_[i].first, batch_[i].second);
-    }
+    for (size_t i = 0; i < size_; ++i) state.WriteQueen(batch_[i].first, batch_[i].second);
     size_ = 0;
   }
 
@@ -51,9 +46,66 @@ class QueenBatch {
   size_t size_ = 0;
 };
 
-// Tries pairs [begin, end) and writes the unplaced ones, in order, from
-// `kept` on; returns the new end of the kept pairs. Branch-free: the pair is
-// written to the front either way and kept only when it was not placed.
+// A list of free rows or columns cut into chunks of near-equal count. A pass
+// keeps each chunk's unplaced entries at its front and then joins the chunks,
+// so the list stays sorted chunk by chunk.
+class ChunkedList {
+ public:
+  ChunkedList(HugeVector<uint32_t>& list, size_t chunks)
+      : list_(list), size_(list.size()), chunks_(chunks), kept_(chunks, 0), tried_(chunks, 0) {}
+
+  uint32_t* Begin(size_t chunk) { return list_.data() + Start(chunk); }
+  // Asks for the chunk's cache lines, to be written.
+  void Prefetch(size_t chunk) {
+    constexpr size_t kPerLine = 64 / sizeof(uint32_t);
+    const uint32_t* begin = Begin(chunk);
+    for (size_t i = 0; i < Size(chunk); i += kPerLine) __builtin_prefetch(begin + i, 1);
+  }
+  size_t Size(size_t chunk) const { return Start(chunk + 1) - Start(chunk); }
+  // Of the chunk's first `tried` entries, the first `kept` were not placed.
+  void Record(size_t chunk, size_t kept, size_t tried) {
+    kept_[chunk] = kept;
+    tried_[chunk] = tried;
+  }
+  // Shrinks the list to the kept and the untried entries, chunk after chunk.
+  void Join() {
+    size_t end = 0;
+    for (size_t chunk = 0; chunk < chunks_; ++chunk) {
+      uint32_t* begin = Begin(chunk);
+      end = std::copy(begin, begin + kept_[chunk], list_.data() + end) - list_.data();
+      end = std::copy(begin + tried_[chunk], begin + Size(chunk), list_.data() + end) -
+            list_.data();
+    }
+    list_.resize(end);
+  }
+
+ private:
+  size_t Start(size_t chunk) const { return chunk * size_ / chunks_; }
+
+  HugeVector<uint32_t>& list_;
+  size_t size_;
+  size_t chunks_;
+  std::vector<size_t> kept_, tried_;
+};
+
+// How many chunks a pass over `free` free rows cuts the lists into.
+size_t ChunkCount(size_t free, uint32_t n, const PipelineParams& params) {
+  if (n < params.pairing_chunks_from_n) return 1;
+  return std::max<size_t>(1, free / std::max<uint32_t>(params.pairing_chunk, 1));
+}
+
+// A random order of 0..count-1.
+std::vector<uint32_t> RandomOrder(size_t count, Rng& rng) {
+  std::vector<uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  rng.Shuffle(order.begin(), order.end());
+  return order;
+}
+
+// Tries pairs [begin, end) of rows[] and columns[] and writes the unplaced
+// ones, in order, from `kept` on; returns the new end of the kept pairs.
+// Branch-free: the pair is written to the front either way and kept only when
+// it was not placed.
 size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t begin,
                    size_t end, size_t size, size_t kept, QueenBatch& queens) {
   for (size_t i = begin; i < end; ++i) {
@@ -70,69 +122,102 @@ size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t 
   return kept;
 }
 
-// One pass: places every pair whose diagonals are free, until the board holds
-// `target_queens`; the unplaced pairs stay, in order, at the front of both
-// lists, which shrink to them. kDeadEnd when nothing was placed.
-StageResult PairOnce(BoardState& state, uint32_t target_queens, StopPoller& stop,
-                     HugeVector<uint32_t>& rows, HugeVector<uint32_t>& columns) {
-  const size_t size = rows.size();
-  QueenBatch queens;
-  size_t kept = 0;
-  size_t i = 0;
-  while (i < size && state.queens() < target_queens) {
-    if (stop.CheckNow()) return StageResult::kStopped;
-    // A pair places at most one queen, so this stretch cannot overshoot.
-    const size_t end = std::min({size, i + kStretch, i + (target_queens - state.queens())});
-    kept = PairStretch(state, rows.data(), columns.data(), i, end, size, kept, queens);
-    i = end;
-    queens.WriteTo(state);
-  }
-  const bool placed_any = kept < i;
-  for (; i < size; ++i, ++kept) {  // the goal was met mid-pass
-    rows[kept] = rows[i];
-    columns[kept] = columns[i];
-  }
-  rows.resize(kept);
-  columns.resize(kept);
-  return placed_any ? StageResult::kReached : StageResult::kDeadEnd;
-}
+// One pass of block 1; see the top of the file.
+class Pass {
+ public:
+  // `shuffle_rows`: shuffle each row chunk too (the columns always are).
+  Pass(BoardState& state, uint32_t target_queens, StopPoller& stop,
+       HugeVector<uint32_t>& rows, HugeVector<uint32_t>& columns, size_t chunks,
+       bool shuffle_rows)
+      : state_(state),
+        target_queens_(target_queens),
+        stop_(stop),
+        chunks_(chunks),
+        shuffle_rows_(shuffle_rows),
+        rows_(rows, chunks),
+        columns_(columns, chunks) {}
 
-// Shuffles `values` through `scratch`, which keeps its memory from pass to
-// pass: fresh pages every pass cost more in kernel page clearing than the
-// shuffle itself.
-template <typename StopFn>
-bool Reshuffle(HugeVector<uint32_t>& values, HugeVector<uint32_t>& scratch, Rng& rng,
-               StopFn should_stop) {
-  if (!ShuffledCopy(values, rng, should_stop, scratch)) return false;
-  values.swap(scratch);
-  return true;
-}
+  // Places every pair whose diagonals are free, until the board holds
+  // `target_queens`; the lists shrink to the unplaced rows and columns.
+  // kDeadEnd when nothing was placed.
+  StageResult Run(Rng& rng) {
+    const uint32_t queens_before = state_.queens();
+    const std::vector<uint32_t> row_chunks = RandomOrder(chunks_, rng);
+    const std::vector<uint32_t> column_chunks = RandomOrder(chunks_, rng);
+    for (size_t i = 0; i < chunks_ && state_.queens() < target_queens_; ++i) {
+      // The chunks come from memory in random order: ask for the next pair's
+      // while this one is paired (the shuffles' random swaps would otherwise
+      // wait for every line; 10.5 against 9 ns per pair at 10^8).
+      if (i + 1 < chunks_) {
+        rows_.Prefetch(row_chunks[i + 1]);
+        columns_.Prefetch(column_chunks[i + 1]);
+      }
+      if (!PairChunks(row_chunks[i], column_chunks[i], rng)) return StageResult::kStopped;
+    }
+    rows_.Join();
+    columns_.Join();
+    return state_.queens() > queens_before ? StageResult::kReached : StageResult::kDeadEnd;
+  }
+
+ private:
+  // Pairs a row chunk with a column chunk, both in random order. False when
+  // stopped.
+  bool PairChunks(size_t row_chunk, size_t column_chunk, Rng& rng) {
+    uint32_t* rows = rows_.Begin(row_chunk);
+    uint32_t* columns = columns_.Begin(column_chunk);
+    const size_t row_count = rows_.Size(row_chunk), column_count = columns_.Size(column_chunk);
+    const auto should_stop = [this] { return stop_.CheckNow(); };
+    if ((shuffle_rows_ && !rng.Shuffle(rows, rows + row_count, should_stop)) ||
+        !rng.Shuffle(columns, columns + column_count, should_stop)) {
+      return false;
+    }
+    const size_t pairs = std::min(row_count, column_count);
+    QueenBatch queens;
+    size_t kept = 0, tried = 0;
+    while (tried < pairs && state_.queens() < target_queens_) {
+      if (stop_.CheckNow()) return false;
+      // A pair places at most one queen, so this stretch cannot overshoot.
+      const size_t end =
+          std::min({pairs, tried + kStretch, tried + (target_queens_ - state_.queens())});
+      kept = PairStretch(state_, rows, columns, tried, end, pairs, kept, queens);
+      tried = end;
+      queens.WriteTo(state_);
+    }
+    rows_.Record(row_chunk, kept, tried);
+    columns_.Record(column_chunk, kept, tried);
+    return true;
+  }
+
+  BoardState& state_;
+  uint32_t target_queens_;
+  StopPoller& stop_;
+  size_t chunks_;
+  bool shuffle_rows_;
+  ChunkedList rows_, columns_;
+};
 
 }  // namespace
 
-StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
-                          StopPoller& stop, HugeVector<uint32_t>& free_rows,
-                          HugeVector<uint32_t>& free_columns) {
-  const auto should_stop = [&stop] { return stop.CheckNow(); };
-  const size_t free_count = state.n() - state.queens();
-  // The rows are shuffled once, here, and the columns before every pass: a
-  // uniformly random order of the columns against the rows in any order is a
-  // uniformly random pairing, as the paper's two shuffles per pass give, at
-  // half their cost. The rows keep the random order of this first shuffle.
-  // The sorted rows wait in the columns' list until it is filled.
-  state.FreeRows(free_columns);
-  if (!ShuffledCopy(free_columns, rng, should_stop, free_rows) ||
-      !ShuffledCopy(free_count, [&state](auto emit) { state.ForEachFreeColumn(emit); }, rng,
-                    should_stop, free_columns)) {
-    return StageResult::kStopped;
-  }
-  HugeVector<uint32_t> scratch;
-  for (bool first_pass = true; state.queens() < target_queens; first_pass = false) {
-    if (!first_pass && !Reshuffle(free_columns, scratch, rng, should_stop)) {
-      return StageResult::kStopped;
-    }
-    const StageResult pass = PairOnce(state, target_queens, stop, free_rows, free_columns);
-    if (pass != StageResult::kReached) return pass;
+StageResult RandomPairing(BoardState& state, uint32_t target_queens,
+                          const PipelineParams& params, Rng& rng, StopPoller& stop,
+                          HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns) {
+  state.FreeRows(free_rows);
+  if (stop.CheckNow()) return StageResult::kStopped;
+  state.FreeColumns(free_columns);
+  // A uniformly random order of the columns against the rows in any fixed
+  // order is a uniformly random pairing, as the paper's two shuffles per pass
+  // give; so a one-chunk pass after another leaves the rows in the random
+  // order they have. They still need one: where a pass stops at the goal,
+  // the rows it reached must be a random part of them, and a row's place in
+  // the order decides which of two pairs on one diagonal wins.
+  enum { kSorted, kRandomInChunks, kRandom } row_order = kSorted;
+  while (state.queens() < target_queens) {
+    const size_t chunks = ChunkCount(free_rows.size(), state.n(), params);
+    Pass pass(state, target_queens, stop, free_rows, free_columns, chunks,
+              /*shuffle_rows=*/chunks > 1 ? row_order == kSorted : row_order != kRandom);
+    const StageResult result = pass.Run(rng);
+    if (result != StageResult::kReached) return result;
+    row_order = chunks > 1 ? kRandomInChunks : kRandom;
   }
   return StageResult::kReached;
 }

@@ -60,11 +60,19 @@ class Rng {
   // leaving the range partly shuffled, when it says so.
   template <typename It, typename StopFn>
   bool Shuffle(It first, It last, StopFn&& should_stop) {
+    // On a copy: the swaps write through `first`, which the compiler must
+    // otherwise assume may alias half_, and so keep the state in memory.
+    Rng local = *this;
+    bool done = true;
     for (auto i = last - first; i > 1; --i) {
-      if ((i & 0x3fff) == 0 && should_stop()) return false;
-      std::swap(first[i - 1], first[Below(static_cast<uint32_t>(i))]);
+      if ((i & 0x3fff) == 0 && should_stop()) {
+        done = false;
+        break;
+      }
+      std::swap(first[i - 1], first[local.Below(static_cast<uint32_t>(i))]);
     }
-    return true;
+    *this = local;
+    return done;
   }
   template <typename It>
   void Shuffle(It first, It last) {

@@ -64,12 +64,12 @@ class BlockClock {
 };
 
 // Block 1. Pairs the state's free rows and free columns in random order,
-// pass after pass, until the board holds `target_queens`; kDeadEnd when a
-// whole pass places nothing. On kReached, `free_rows` and `free_columns` hold
+// pass after pass, in chunks (PipelineParams::pairing_window_bits), until
+// the board holds `target_queens`; kDeadEnd when a whole pass places nothing. On kReached, `free_rows` and `free_columns` hold
 // the rows and columns still free (in no particular order).
-StageResult RandomPairing(BoardState& state, uint32_t target_queens, Rng& rng,
-                          StopPoller& stop, HugeVector<uint32_t>& free_rows,
-                          HugeVector<uint32_t>& free_columns);
+StageResult RandomPairing(BoardState& state, uint32_t target_queens,
+                          const PipelineParams& params, Rng& rng, StopPoller& stop,
+                          HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns);
 
 // Block 3. Places queens on random free cells of random live rows until only
 // `target_live_rows` rows are live; kDeadEnd when a live row loses its last

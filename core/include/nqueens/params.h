@@ -50,6 +50,23 @@ struct PipelineParams {
   // exact search cannot decide the input. The RPCs' max_restarts.
   uint32_t max_restarts = 10;
 
+  // --- Block 1's chunked passes (beyond the paper, issue #4). ---
+  // From this many rows on, where the diagonal bits outgrow the L2 cache, a
+  // pass cuts the free rows and the free columns, each kept in ascending
+  // order chunk by chunk, into chunks of `pairing_chunk`, and pairs each row
+  // chunk with a random column chunk, at random inside the pair. One chunk
+  // pair's diagonals then lie within a few KiB: at n = 10^8 a uniformly
+  // random pairing misses the cache on every pair (docs/scale.md). Smaller
+  // boards, and passes over fewer than two chunks, pair uniformly at random,
+  // as the paper does.
+  uint32_t pairing_chunks_from_n = 1u << 21;
+  // Small chunks: with chunks of a sizable part of the board (3 to 30 of
+  // them at n = 10^6) each pass packs its queens onto a few diagonal bands,
+  // and block 5 backtracked in 7 to 14 of 60 runs; with chunks of 256 to
+  // 2,048 rows in 1 to 3 of 100, as in 2 of 100 without chunks
+  // (docs/pipeline.md).
+  uint32_t pairing_chunk = 2048;
+
   // --- Known solutions (beyond the paper). ---
   // Complete inputs lying in an image of the explicit construction by that
   // solution, before any search (their structure defeats the random stages).
