@@ -40,6 +40,10 @@ ABSL_FLAG(bool, shortcuts, false,
           "keep the product's shortcuts before the pipeline (the construction match and the exact "
           "search first on tiny boards); off by default, so the table measures the paper's pipeline, "
           "with the exact search only as the fallback after the heuristic gives up");
+ABSL_FLAG(uint32_t, pairing_chunks_from_n, nqueens::PipelineParams{}.pairing_chunks_from_n,
+          "block 1 cuts its passes into chunks on boards from this many rows on (0: on all)");
+ABSL_FLAG(uint32_t, pairing_chunk, nqueens::PipelineParams{}.pairing_chunk,
+          "rows per chunk in block 1's chunked passes");
 ABSL_FLAG(std::string, markdown, "", "write the table as Markdown here");
 ABSL_FLAG(std::string, csv, "", "write the table as CSV here");
 
@@ -123,6 +127,8 @@ std::vector<Columns> RandomSolutions(uint32_t n, uint64_t count, std::mt19937_64
   for (uint64_t i = 0; i < count; ++i) {
     nqueens::CompletionOptions options;
     options.seed = random();
+    options.params.pairing_chunks_from_n = absl::GetFlag(FLAGS_pairing_chunks_from_n);
+    options.params.pairing_chunk = absl::GetFlag(FLAGS_pairing_chunk);
     absl::StatusOr<nqueens::CompletionResult> result =
         nqueens::Solve(n, nqueens::SolveMethod::kRandom, options);
     if (!result.ok() || !IsSolutionExtending(result->columns, Columns(n, 0))) {
@@ -146,6 +152,8 @@ Summary Measure(uint32_t n, std::mt19937_64& random) {
     const Columns input = KeepRandomRows(solutions[i % solutions.size()], k, random);
     nqueens::CompletionOptions options;
     options.seed = random();
+    options.params.pairing_chunks_from_n = absl::GetFlag(FLAGS_pairing_chunks_from_n);
+    options.params.pairing_chunk = absl::GetFlag(FLAGS_pairing_chunk);
     if (!absl::GetFlag(FLAGS_shortcuts)) {
       options.params.match_construction = false;
       options.params.exact_first_max_free_rows = 0;
