@@ -82,6 +82,7 @@ void BoardState::FreeRows(HugeVector<uint32_t>& out) const {
 
 void BoardState::FreeColumns(HugeVector<uint32_t>& out) const {
   out.clear();
+  out.reserve(size_t{n_} - queens_);  // growing by doubling would peak at 3 lists
   ForEachFreeColumn([&out](uint32_t column) {
     out.push_back(column);
     return true;

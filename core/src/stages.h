@@ -64,9 +64,10 @@ class BlockClock {
 };
 
 // Block 1. Pairs the state's free rows and free columns in random order,
-// pass after pass, in chunks (PipelineParams::pairing_window_bits), until
-// the board holds `target_queens`; kDeadEnd when a whole pass places nothing. On kReached, `free_rows` and `free_columns` hold
-// the rows and columns still free (in no particular order).
+// pass after pass, in chunks on huge boards (PipelineParams::pairing_chunk),
+// until the board holds `target_queens`; kDeadEnd when a whole pass places
+// nothing. On kReached, `free_rows` and `free_columns` hold the rows and
+// columns still free (in no particular order), and no more memory than that.
 StageResult RandomPairing(BoardState& state, uint32_t target_queens,
                           const PipelineParams& params, Rng& rng, StopPoller& stop,
                           HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns);

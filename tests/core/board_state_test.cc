@@ -42,6 +42,9 @@ TEST(BoardStateTest, FreeLinesAreThoseOfTheComposition) {
       EXPECT_EQ(std::vector<uint32_t>(rows.begin(), rows.end()), expected_rows) << n << " " << k;
       EXPECT_EQ(std::vector<uint32_t>(columns.begin(), columns.end()), expected_columns)
           << n << " " << k;
+      // One allocation of the list's size: grown by doubling, it would take
+      // up to three times that at its peak.
+      EXPECT_EQ(columns.capacity(), expected_columns.size()) << n << " " << k;
     }
   }
 }

@@ -27,6 +27,7 @@ struct Outcome {
   StageResult result = StageResult::kStopped;
   Columns board;
   std::vector<uint32_t> rows, columns;  // what RandomPairing says is still free
+  size_t rows_capacity = 0, columns_capacity = 0;
 };
 
 Outcome Pair(const Columns& composition, uint32_t target, const PipelineParams& params,
@@ -44,6 +45,8 @@ Outcome Pair(const Columns& composition, uint32_t target, const PipelineParams& 
   outcome.board = state->columns();
   outcome.rows.assign(rows.begin(), rows.end());
   outcome.columns.assign(columns.begin(), columns.end());
+  outcome.rows_capacity = rows.capacity();
+  outcome.columns_capacity = columns.capacity();
   return outcome;
 }
 
@@ -86,6 +89,9 @@ TEST(RandomPairingTest, ReachesBaseLevel2WithQueensThatDoNotAttack) {
           }
         }
         ExpectFreeLinesOf(outcome);
+        // The lists held every free line; blocks 2-5 run under them.
+        EXPECT_EQ(outcome.rows_capacity, outcome.rows.size());
+        EXPECT_EQ(outcome.columns_capacity, outcome.columns.size());
       }
     }
   }
