@@ -30,7 +30,29 @@ MemoryBudget::Reservation::~Reservation() {
   if (budget_ != nullptr) budget_->Release(bytes_);
 }
 
+namespace {
+
+// Reservations from this size on trim the heap when they are made and when
+// they end (see TrimHeap); from n of about 4 million rows on, where a call
+// takes half a second or more and a trim a few milliseconds.
+constexpr uint64_t kTrimFromBytes = uint64_t{64} << 20;
+
+// Gives the free pages inside malloc's heaps back to the kernel. A streamed
+// board's chunks and gRPC's buffers are smaller than the mmap threshold, and
+// glibc kept what they freed: one CompleteStream at 10^7 rows left 60 MB
+// resident after it ended, on top of the next call's peak (the peak per call
+// grew from 17 to 23 bytes per row over four calls; with this it stays at
+// 16.5).
+void TrimHeap() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
 std::optional<MemoryBudget::Reservation> MemoryBudget::Reserve(uint64_t bytes) {
+  if (bytes >= kTrimFromBytes) TrimHeap();  // what earlier calls left behind
   absl::MutexLock lock(&mutex_);
   if (bytes > capacity_ - in_use_) return std::nullopt;
   in_use_ += bytes;
@@ -54,8 +76,11 @@ bool MemoryBudget::AwaitInUse(uint64_t bytes, absl::Time deadline) const {
 }
 
 void MemoryBudget::Release(uint64_t bytes) {
-  absl::MutexLock lock(&mutex_);
-  in_use_ -= bytes;
+  {
+    absl::MutexLock lock(&mutex_);
+    in_use_ -= bytes;
+  }
+  if (bytes >= kTrimFromBytes) TrimHeap();
 }
 
 namespace {

@@ -2,6 +2,8 @@
 // its estimated peak (memory_estimate.h) before it allocates anything O(n)
 // and holds the reservation until it ends; a call that does not fit is
 // refused at once instead of pushing the process into an out-of-memory kill.
+// Large reservations also hand malloc's free pages back to the kernel when
+// they are made and when they end, so that freed memory is freed for real.
 #ifndef NQUEENS_SERVER_MEMORY_BUDGET_H_
 #define NQUEENS_SERVER_MEMORY_BUDGET_H_
 
