@@ -23,7 +23,10 @@
 // 18.0; SolveStream CONSTRUCTIVE 4.1, Solve CONSTRUCTIVE 8.1; ValidateStream
 // 5.3 (4.7 at 10^8); Validate of a dense board 10.6, most of it while gRPC
 // receives the message, before the handler. The core's Complete alone from
-// the empty board: 20.7 at 10^6, 18.1 at 10^7, 17.7 at 10^8.
+// the empty board, its input board included: 13.3 at 10^6, 13.5 at 10^7,
+// 12.8 at 10^8, measured at a4b12bf (an older pipeline took 20.7, 18.1 and
+// 17.7). The estimate keeps 20: a CompleteStream of a dense k = n/10 board
+// at 10^7 took 14.5-14.8 at a4b12bf, over four calls on one server.
 #ifndef NQUEENS_SERVER_MEMORY_ESTIMATE_H_
 #define NQUEENS_SERVER_MEMORY_ESTIMATE_H_
 
