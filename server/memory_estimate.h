@@ -18,15 +18,16 @@
 //     its pointer, its bytes as received, the core's copy: measured 74).
 //
 // Measured (VmHWM of nqueens-server over its idle baseline, n = 10^7 unless
-// noted): CompleteStream of 1 sparse queen 14.4 B/row (also at 10^8), dense
-// with k = n/2 11.0; Solve RANDOM 14.4; Complete of a dense k = n/2 board
-// 18.0; SolveStream CONSTRUCTIVE 4.1, Solve CONSTRUCTIVE 8.1; ValidateStream
-// 5.3 (4.7 at 10^8); Validate of a dense board 10.6, most of it while gRPC
-// receives the message, before the handler. The core's Complete alone from
-// the empty board, its input board included: 13.3 at 10^6, 13.5 at 10^7,
-// 12.8 at 10^8, measured at a4b12bf (an older pipeline took 20.7, 18.1 and
-// 17.7). The estimate keeps 20: a CompleteStream of a dense k = n/10 board
-// at 10^7 took 14.5-14.8 at a4b12bf, over four calls on one server.
+// noted). At a4b12bf: CompleteStream of 1 sparse queen 13.3 B/row (12.5 at
+// 10^8), of a dense k = n/10 board 14.5-14.8 over four calls on one server;
+// the core's Complete alone from the empty board, its input board included,
+// 13.3 at 10^6, 13.5 at 10^7, 12.8 at 10^8. Earlier (an older pipeline, so
+// higher for completions): CompleteStream of 1 sparse queen 14.4, dense with
+// k = n/2 11.0; Solve RANDOM 14.4; Complete of a dense k = n/2 board 18.0;
+// SolveStream CONSTRUCTIVE 4.1, Solve CONSTRUCTIVE 8.1; ValidateStream 5.3
+// (4.7 at 10^8); Validate of a dense board 10.6, most of it while gRPC
+// receives the message, before the handler; the core's Complete from the
+// empty board 20.7 at 10^6, 18.1 at 10^7, 17.7 at 10^8.
 #ifndef NQUEENS_SERVER_MEMORY_ESTIMATE_H_
 #define NQUEENS_SERVER_MEMORY_ESTIMATE_H_
 
