@@ -33,8 +33,9 @@ MemoryBudget::Reservation::~Reservation() {
 namespace {
 
 // Reservations from this size on trim the heap when they are made and when
-// they end (see TrimHeap); from n of about 4 million rows on, where a call
-// takes half a second or more and a trim a few milliseconds.
+// they end (see TrimHeap): completions from about 3 million rows on (other
+// calls from 12 million), which take a tenth of a second or more, while a
+// trim took 0.02 ms after 60 MB of 250 KB buffers were freed on a thread.
 constexpr uint64_t kTrimFromBytes = uint64_t{64} << 20;
 
 // Gives the free pages inside malloc's heaps back to the kernel. A streamed
