@@ -17,8 +17,9 @@ build_packages=(
   libabsl-dev libspdlog-dev libgtest-dev
   python3 python3-grpcio python3-protobuf python3-yaml
 )
-# What `ldd` lists for nqueens-server and nqueens, by owning package; their
-# own dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.
+# What `ldd` lists for nqueens-server, by owning package; their own
+# dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.
+# The nqueens CLI needs only the C library (client/CMakeLists.txt).
 runtime_packages=(
   libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623 libspdlog1.10 libfmt9
 )
