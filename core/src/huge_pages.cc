@@ -9,7 +9,7 @@ namespace nqueens::internal {
 namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
-constexpr size_t kFromKernel = kHugePage;
+constexpr size_t kFromKernel = kHugePage / 2;
 
 size_t RoundUpToHugePage(size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
 
