@@ -79,32 +79,32 @@ void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part) {
       << result.err;
 }
 
-// A port on 127.0.0.1 that nothing listens on: bound, then released.
-int ClosedPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+// Binds socket `fd` to a free port on 127.0.0.1 and returns the port.
+int BindToFreeLoopbackPort(int fd) {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t length = sizeof address;
-  bind(fd, reinterpret_cast<sockaddr*>(&address), length);
+  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), length), 0);
   getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
   return ntohs(address.sin_port);
+}
+
+// A port on 127.0.0.1 that nothing listens on: bound, then released.
+int ClosedPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const int port = BindToFreeLoopbackPort(fd);
+  close(fd);
+  return port;
 }
 
 // A port on 127.0.0.1 whose connections the kernel completes but nobody
 // ever answers: the HTTP/2 handshake and any call on it wait forever.
 class SilentListener {
  public:
-  SilentListener() : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&address), length), 0);
+  SilentListener()
+      : fd_(socket(AF_INET, SOCK_STREAM, 0)), port_(BindToFreeLoopbackPort(fd_)) {
     EXPECT_EQ(listen(fd_, 8), 0);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
   }
   SilentListener(const SilentListener&) = delete;
   SilentListener& operator=(const SilentListener&) = delete;
@@ -114,7 +114,7 @@ class SilentListener {
 
  private:
   int fd_;
-  int port_ = 0;
+  int port_;
 };
 
 // A composition of the 2400 x 2400 board whose first row is empty but
