@@ -15,6 +15,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "byte_size.h"
+#include "cancellation_poll.h"
 #include "convert.h"
 #include "nqueens/board.h"
 #include "nqueens/validate.h"
@@ -27,6 +28,10 @@ namespace nqueens::server {
 namespace {
 
 constexpr uint32_t kDefaultMaxConflicts = 10;
+// How often a running completion asks gRPC whether its call was cancelled
+// (see cancellation_poll.h); well inside the core's promise to stop within
+// 100 ms.
+constexpr absl::Duration kCancellationPollInterval = absl::Milliseconds(10);
 // A response lists at most this many conflicts, whatever the client asks.
 constexpr uint32_t kMaxConflictsCap = 1000;
 
@@ -53,9 +58,9 @@ CompletionOptions OptionsFor(grpc::ServerContext* context, const Request& reques
   options.stop.deadline = deadline;
   // gRPC also reports an expired deadline as cancelled; leave that case to
   // the deadline check so that it ends as DEADLINE_EXCEEDED.
-  options.stop.cancelled = [context, deadline] {
-    return context->IsCancelled() && absl::Now() < deadline;
-  };
+  options.stop.cancelled = PollCancellation(
+      [context, deadline] { return context->IsCancelled() && absl::Now() < deadline; },
+      kCancellationPollInterval);
   return options;
 }
 
