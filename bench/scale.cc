@@ -18,17 +18,26 @@
 //   grpc      the same completions through the CLI's client library in this
 //             process, over one channel connected in advance: the service's
 //             own latency, without process start and files.
+//   floor     what any client process costs here, under the CLI's time at
+//             small n: nqueens-client-floor (bench/client_floor.cc, linked
+//             like the CLI) spawned against the same server, making one
+//             unary Solve(n) and exiting. Timed from the spawn to its exit,
+//             and in phases from the times it prints.
 // Every result is checked with nqueens::Validate (and, for completions, that
 // it extends its input) outside the timed part; a wrong one aborts the run.
 //
 // Prints a CSV header and one line to stdout:
 //   mode,n,runs,median_s,min_s,max_s,median_us_per_row,peak_bytes_per_row,
-//   cli_peak_bytes_per_row
+//   cli_peak_bytes_per_row,start_s,grpc_start_s,call_s
 // peak_bytes_per_row is the largest peak resident size over the runs, per
 // row: in-process, of this whole process during the timed call (the peak is
 // reset after the input is made) less the copy of the solution the bench keeps
 // to draw inputs from; for e2e and grpc, of the whole server process during
 // one request. cli_peak_bytes_per_row (e2e only) is the CLI process's peak.
+// start_s, grpc_start_s and call_s (floor only) are the medians of the floor
+// client's phases: spawn to main(), making the channel, and the call; the
+// rest of median_s is its exit.
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -36,6 +45,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -62,13 +72,15 @@
 
 extern char** environ;
 
-ABSL_FLAG(std::string, mode, "complete", "complete, validate, solve, e2e or grpc");
+ABSL_FLAG(std::string, mode, "complete", "complete, validate, solve, e2e, grpc or floor");
 ABSL_FLAG(uint64_t, n, 1000, "board size");
 ABSL_FLAG(uint32_t, runs, 5, "timed runs; the median is reported");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the inputs and of the solver");
 ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server",
-          "e2e and grpc: the server to start");
+          "e2e, grpc and floor: the server to start");
 ABSL_FLAG(std::string, cli_binary, "build/client/nqueens", "e2e: the CLI to time");
+ABSL_FLAG(std::string, floor_binary, "build/bench/nqueens-client-floor",
+          "floor: the minimal client to time");
 ABSL_FLAG(std::string, work_dir, "/tmp", "e2e: where the input and output files go");
 ABSL_FLAG(std::string, file_format, "binary", "e2e: the CLI's input and output format (q, binary)");
 
@@ -81,6 +93,8 @@ struct Measurement {
   double seconds = 0;
   uint64_t peak_bytes = 0;      // see the top of the file
   uint64_t cli_peak_bytes = 0;  // e2e only
+  // floor only: spawn to main(), making the channel, the call.
+  std::array<double, 3> phases{};
 };
 
 // Thrown, not exited, so that destructors stop the server and delete files.
@@ -405,6 +419,41 @@ std::vector<Measurement> MeasureThroughServer(uint32_t n, uint32_t runs, std::mt
   return measurements;
 }
 
+// The floor client (see the top of the file), spawned `runs` times.
+std::vector<Measurement> MeasureFloor(uint32_t n, uint32_t runs, std::mt19937_64&) {
+  ServerProcess server(absl::GetFlag(FLAGS_server_binary), n);
+  std::vector<Measurement> measurements;
+  for (uint32_t run = 0; run < runs; ++run) {
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) Fail("pipe failed");
+    const Clock::time_point start = Clock::now();
+    const pid_t client = Spawn({absl::GetFlag(FLAGS_floor_binary), server.address(),
+                                absl::StrCat(n)},
+                               pipe_fds[1]);
+    int status = 0;
+    if (waitpid(client, &status, 0) != client) Fail("lost the floor client");
+    Measurement measurement;
+    measurement.seconds = SecondsSince(start);
+    close(pipe_fds[1]);
+    std::FILE* output = fdopen(pipe_fds[0], "r");
+    // Steady clock and CLOCK_MONOTONIC are one clock on Linux.
+    unsigned long long main_ns = 0, channel_ns = 0, call_ns = 0;
+    unsigned columns = 0;
+    const int fields = std::fscanf(output, "%llu %llu %llu %u", &main_ns, &channel_ns, &call_ns,
+                                   &columns);
+    std::fclose(output);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || fields != 4 || columns != n) {
+      Fail(absl::StrCat("the floor client failed (wait status ", status, ")"));
+    }
+    const double start_ns = std::chrono::duration<double, std::nano>(
+                                start.time_since_epoch()).count();
+    measurement.phases = {(main_ns - start_ns) / 1e9, (channel_ns - main_ns) / 1e9,
+                          (call_ns - channel_ns) / 1e9};
+    measurements.push_back(measurement);
+  }
+  return measurements;
+}
+
 // --- Report. ---
 
 double Median(std::vector<double> values) {
@@ -415,22 +464,30 @@ double Median(std::vector<double> values) {
 
 void PrintCsv(const std::string& mode, uint64_t n, const std::vector<Measurement>& measurements) {
   std::vector<double> seconds;
+  std::array<std::vector<double>, 3> phases;
   uint64_t peak_bytes = 0, cli_peak_bytes = 0;
   for (const Measurement& m : measurements) {
     seconds.push_back(m.seconds);
+    for (size_t phase = 0; phase < phases.size(); ++phase) phases[phase].push_back(m.phases[phase]);
     peak_bytes = std::max(peak_bytes, m.peak_bytes);
     cli_peak_bytes = std::max(cli_peak_bytes, m.cli_peak_bytes);
   }
   const double median = Median(seconds);
   const double rows = static_cast<double>(n);
+  std::string phase_medians = ",,";
+  if (mode == "floor") {
+    phase_medians = absl::StrFormat("%.6f,%.6f,%.6f", Median(phases[0]), Median(phases[1]),
+                                    Median(phases[2]));
+  }
   absl::PrintF(
       "mode,n,runs,median_s,min_s,max_s,median_us_per_row,peak_bytes_per_row,"
-      "cli_peak_bytes_per_row\n");
-  absl::PrintF("%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.2f,%s\n", mode, n, seconds.size(), median,
+      "cli_peak_bytes_per_row,start_s,grpc_start_s,call_s\n");
+  absl::PrintF("%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.2f,%s,%s\n", mode, n, seconds.size(), median,
                *std::min_element(seconds.begin(), seconds.end()),
                *std::max_element(seconds.begin(), seconds.end()), median * 1e6 / rows,
                peak_bytes / rows,
-               mode == "e2e" ? absl::StrFormat("%.2f", cli_peak_bytes / rows) : "");
+               mode == "e2e" ? absl::StrFormat("%.2f", cli_peak_bytes / rows) : "",
+               phase_medians);
 }
 
 }  // namespace
@@ -452,8 +509,10 @@ int main(int argc, char** argv) {
   if (mode == "solve") measure = MeasureSolve;
   if (mode == "e2e") measure = MeasureThroughServer<CliClient>;
   if (mode == "grpc") measure = MeasureThroughServer<GrpcClient>;
+  if (mode == "floor") measure = MeasureFloor;
   if (measure == nullptr) {
-    absl::FPrintF(stderr, "nqueens-scale: --mode must be complete, validate, solve, e2e or grpc\n");
+    absl::FPrintF(stderr,
+                  "nqueens-scale: --mode must be complete, validate, solve, e2e, grpc or floor\n");
     return 2;
   }
 

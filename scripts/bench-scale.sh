@@ -31,7 +31,7 @@ done
 
 cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DNQUEENS_BUILD_BENCH=ON -DNQUEENS_BUILD_TESTS=OFF -DNQUEENS_BUILD_SERVICE=ON >/dev/null
-cmake --build "$build_dir" --target nqueens-scale nqueens-server nqueens
+cmake --build "$build_dir" --target nqueens-scale nqueens-server nqueens nqueens-client-floor
 
 bench="$build_dir/bench/nqueens-scale"
 csv="$build_dir/scale.csv"
@@ -45,7 +45,8 @@ measure() {
   echo "bench-scale: $mode n=$n runs=$runs" >&2
   "$bench" --mode="$mode" --n="$n" --runs="$runs" \
     --server_binary="$build_dir/server/nqueens-server" \
-    --cli_binary="$build_dir/client/nqueens" >"$csv.one"
+    --cli_binary="$build_dir/client/nqueens" \
+    --floor_binary="$build_dir/bench/nqueens-client-floor" >"$csv.one"
   if [[ -s $csv ]]; then tail -n +2 "$csv.one" >>"$csv"; else cat "$csv.one" >>"$csv"; fi
   rm -f "$csv.one"
 }
@@ -59,10 +60,12 @@ for mode in validate solve; do
   measure "$mode" 100000000 5
 done
 for mode in grpc e2e; do
-  for size_runs in 1000:51 1000000:11 10000000:5 100000000:3; do
+  for size_runs in 1000:101 1000000:11 10000000:5 100000000:3; do
     measure "$mode" "${size_runs%:*}" "${size_runs#*:}"
   done
 done
+# Right after the CLI at 10^3, to compare with it.
+measure floor 1000 101
 
 mkdir -p "$docs_dir"
 /usr/bin/python3 "$repo/scripts/scale_report.py" --csv "$csv" \
