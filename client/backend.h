@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "board_io.h"
+#include "wire/limits.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 
@@ -57,11 +58,8 @@ std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address);
 std::unique_ptr<Backend> MakeRemoteBackend(
     std::shared_ptr<grpc::Channel> channel, const std::string& address);
 
-inline constexpr uint64_t kStreamingThreshold = 65536;
-// The queens of a sparse board travel in one message (a stream's header),
-// which must stay well below the server's message size limit (64 MiB):
-// a queen takes at most 14 bytes there.
-inline constexpr uint64_t kMaxSparseQueens = uint64_t{1} << 20;
+using wire::kStreamingThreshold;
+using wire::kMaxSparseQueens;
 
 }  // namespace nqueens::client
 

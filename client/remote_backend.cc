@@ -12,6 +12,7 @@
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "progress.h"
 #include "wire/chunks.h"
+#include "wire/limits.h"
 #include "wire/status.h"
 
 namespace nqueens::client {
@@ -355,9 +356,8 @@ std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
   // most 5 bytes a column) or a validation report of at most 1,000
   // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB
   // would do today; the margin is for whatever a server adds.
-  constexpr int kMaxResponseBytes = 64 << 20;
   grpc::ChannelArguments arguments;
-  arguments.SetMaxReceiveMessageSize(kMaxResponseBytes);
+  arguments.SetMaxReceiveMessageSize(static_cast<int>(wire::kMaxMessageBytes));
   return MakeRemoteBackend(
       grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
                                 arguments),

@@ -1,6 +1,7 @@
 #include "idle_watchdog.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace nqueens::server {
 
@@ -26,7 +27,7 @@ void IdleWatchdog::CutIdleStreams() {
       if (watch->deadline_ <= now) {
         // Under the mutex: the Watch, and with it the call, is still alive.
         watch->expired_ = true;
-        watch->context_->TryCancel();
+        watch->on_idle_();
       } else {
         next_deadline = std::min(next_deadline, watch->deadline_);
       }
@@ -37,8 +38,8 @@ void IdleWatchdog::CutIdleStreams() {
   }
 }
 
-IdleWatchdog::Watch::Watch(IdleWatchdog& watchdog, grpc::ServerContext* context)
-    : watchdog_(watchdog), context_(context) {
+IdleWatchdog::Watch::Watch(IdleWatchdog& watchdog, std::function<void()> on_idle)
+    : watchdog_(watchdog), on_idle_(std::move(on_idle)) {
   absl::MutexLock lock(&watchdog_.mutex_);
   deadline_ = absl::Now() + watchdog_.timeout_;
   watchdog_.watches_.insert(this);

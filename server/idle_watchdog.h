@@ -1,16 +1,14 @@
-// Cuts streams that stall (--stream-idle-timeout). A handler watches its
-// stream while it waits on the client -- reading the request, writing the
-// response -- and not while it computes; when no message has moved for the
-// timeout, the watchdog cancels the call (ServerContext::TryCancel), so that
-// the blocked Read() or Write() returns false and the handler frees the
-// call's memory. The client sees CANCELLED.
+// Cuts streams that stall (--stream-idle-timeout). A stream's reactor
+// watches it while it waits on the client -- reading the request, writing the
+// response -- and not while it computes; it touches the watch whenever the
+// stream makes progress. When none was made for the timeout, the watchdog
+// calls the watch's `on_idle`, which ends the call and frees its memory.
 //
 // One thread for all streams; it sleeps until the earliest deadline.
 #ifndef NQUEENS_SERVER_IDLE_WATCHDOG_H_
 #define NQUEENS_SERVER_IDLE_WATCHDOG_H_
 
-#include <grpcpp/grpcpp.h>
-
+#include <functional>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
@@ -34,21 +32,23 @@ class IdleWatchdog {
   // Watches one call's stream for as long as it lives.
   class Watch {
    public:
-    Watch(IdleWatchdog& watchdog, grpc::ServerContext* context);
+    // `on_idle` runs once, on the watchdog's thread, with the watchdog's lock
+    // held: it must not block or touch the watchdog.
+    Watch(IdleWatchdog& watchdog, std::function<void()> on_idle);
     ~Watch();
     Watch(const Watch&) = delete;
     Watch& operator=(const Watch&) = delete;
 
-    // A message moved: the stream is not idle.
+    // The stream made progress: it is not idle.
     void Touch();
-    // True once the watchdog cancelled the call.
+    // True once the watchdog called on_idle.
     bool expired() const;
     absl::Duration timeout() const { return watchdog_.timeout(); }
 
    private:
     friend class IdleWatchdog;
     IdleWatchdog& watchdog_;
-    grpc::ServerContext* const context_;
+    const std::function<void()> on_idle_;
     absl::Time deadline_ ABSL_GUARDED_BY(watchdog_.mutex_);
     bool expired_ ABSL_GUARDED_BY(watchdog_.mutex_) = false;
   };
@@ -62,33 +62,6 @@ class IdleWatchdog {
   absl::flat_hash_set<Watch*> watches_ ABSL_GUARDED_BY(mutex_);
   bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
   std::thread thread_;
-};
-
-// A request or response stream whose every message counts as activity for a
-// Watch. Has the Read/Write of the wrapped stream, so the stream templates
-// take it in its place.
-template <typename Stream>
-class WatchedStream {
- public:
-  WatchedStream(Stream* stream, IdleWatchdog::Watch* watch) : stream_(stream), watch_(watch) {}
-
-  template <typename Message>
-  bool Read(Message* message) {
-    const bool read = stream_->Read(message);
-    watch_->Touch();
-    return read;
-  }
-
-  template <typename Message>
-  bool Write(const Message& message) {
-    const bool written = stream_->Write(message);
-    watch_->Touch();
-    return written;
-  }
-
- private:
-  Stream* stream_;
-  IdleWatchdog::Watch* watch_;
 };
 
 }  // namespace nqueens::server

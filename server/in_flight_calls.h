@@ -27,6 +27,11 @@ class InFlightCalls {
     --running_;
   }
 
+  bool closed() const {
+    absl::MutexLock lock(&mutex_);
+    return closed_;
+  }
+
   // Refuses further calls, then waits until the running ones have ended or
   // the deadline passed. True when none is left.
   bool CloseAndWait(absl::Time deadline) {
@@ -38,7 +43,7 @@ class InFlightCalls {
  private:
   bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return running_ == 0; }
 
-  absl::Mutex mutex_;
+  mutable absl::Mutex mutex_;
   int running_ ABSL_GUARDED_BY(mutex_) = 0;
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
 };

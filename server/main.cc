@@ -9,7 +9,6 @@
 #include <iostream>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -17,6 +16,8 @@
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "byte_size.h"
@@ -52,10 +53,24 @@ std::string AbslUnparseFlag(const MemoryBudgetFlag& flag) {
 
 }  // namespace
 
-ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "HOST:PORT to listen on; port 0 picks a free one");
+ABSL_FLAG(std::vector<std::string>, listen, {"0.0.0.0:50051"},
+          "HOST:PORT to listen on; port 0 picks a free one; give it again (or a comma-separated "
+          "list) for more addresses, e.g. 0.0.0.0:50051 and [::]:50051");
 ABSL_FLAG(uint64_t, max_n, 100'000'000, "largest board accepted; larger n gets RESOURCE_EXHAUSTED");
-ABSL_FLAG(int, threads, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
-          "calls served at once; more get RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, workers, 0,
+          "threads running calls; 0: the CPUs this process may use (affinity mask and cgroup "
+          "cpu.max)");
+ABSL_FLAG(int, max_queued, 1024,
+          "calls that may wait for a worker; more get RESOURCE_EXHAUSTED");
+ABSL_FLAG(uint64_t, max_backtracks, 1'000'000,
+          "most backtracks a call may ask for (Limits.max_backtracks); larger requests are lowered");
+ABSL_FLAG(uint32_t, max_restarts, 1'000,
+          "most restarts a call may ask for (Limits.max_restarts); larger requests are lowered");
+ABSL_FLAG(uint64_t, max_exact_nodes, 1'000'000'000,
+          "most exact-search nodes a call may ask for (Limits.max_exact_nodes); larger requests "
+          "are lowered");
+ABSL_FLAG(double, max_call_seconds, 120,
+          "longest a call may take from its arrival, queueing included; then RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
 ABSL_FLAG(absl::Duration, grace, absl::Seconds(10),
           "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
@@ -84,6 +99,31 @@ std::vector<std::string> UnderscoreFlagNames(int argc, char** argv) {
   return args;
 }
 
+// A repeated --listen adds an address, where Abseil would keep the last one:
+// gathers every value into one comma-separated --listen.
+std::vector<std::string> JoinListenFlags(std::vector<std::string> args) {
+  std::vector<std::string> values;
+  std::vector<std::string> others;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      others.insert(others.end(), args.begin() + i, args.end());
+      break;
+    }
+    if (arg == "--listen" || arg == "-listen") {
+      if (i + 1 < args.size()) values.push_back(args[++i]);
+    } else if (absl::StartsWith(arg, "--listen=") || absl::StartsWith(arg, "-listen=")) {
+      values.push_back(arg.substr(arg.find('=') + 1));
+    } else {
+      others.push_back(arg);
+    }
+  }
+  if (!values.empty()) {
+    others.insert(others.begin() + 1, "--listen=" + absl::StrJoin(values, ","));
+  }
+  return others;
+}
+
 // spdlog maps unknown names to "off"; refuse them instead.
 absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
   const std::string name = absl::GetFlag(FLAGS_log_level);
@@ -96,18 +136,32 @@ absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
 
 absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   nqueens::server::ServerOptions options;
-  options.listen_address = absl::GetFlag(FLAGS_listen);
-  options.max_n = absl::GetFlag(FLAGS_max_n);
-  options.threads = absl::GetFlag(FLAGS_threads);
+  options.listen_addresses = absl::GetFlag(FLAGS_listen);
   options.grace = absl::GetFlag(FLAGS_grace);
-  options.memory_budget = absl::GetFlag(FLAGS_memory_budget).bytes;
-  options.stream_idle_timeout = absl::GetFlag(FLAGS_stream_idle_timeout);
-  if (options.max_n == 0) return absl::InvalidArgumentError("--max-n must be at least 1");
-  if (options.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
+  nqueens::server::ServiceOptions& service = options.service;
+  service.max_n = absl::GetFlag(FLAGS_max_n);
+  service.workers = absl::GetFlag(FLAGS_workers);
+  service.max_queued = absl::GetFlag(FLAGS_max_queued);
+  service.memory_budget = absl::GetFlag(FLAGS_memory_budget).bytes;
+  service.stream_idle_timeout = absl::GetFlag(FLAGS_stream_idle_timeout);
+  service.limits.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
+  service.limits.max_restarts = absl::GetFlag(FLAGS_max_restarts);
+  service.limits.max_exact_nodes = absl::GetFlag(FLAGS_max_exact_nodes);
+  const double max_call_seconds = absl::GetFlag(FLAGS_max_call_seconds);
+  if (options.listen_addresses.empty()) {
+    return absl::InvalidArgumentError("--listen needs at least one HOST:PORT");
+  }
+  if (service.max_n == 0) return absl::InvalidArgumentError("--max-n must be at least 1");
+  if (service.workers < 0) return absl::InvalidArgumentError("--workers must be 0 (auto) or more");
+  if (service.max_queued < 0) return absl::InvalidArgumentError("--max-queued must be 0 or more");
+  if (!(max_call_seconds > 0)) {
+    return absl::InvalidArgumentError("--max-call-seconds must be positive");
+  }
+  service.limits.max_call_time = absl::Seconds(max_call_seconds);
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
   }
-  if (options.stream_idle_timeout <= absl::ZeroDuration()) {
+  if (service.stream_idle_timeout <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--stream-idle-timeout must be positive (inf: never)");
   }
   return options;
@@ -122,7 +176,7 @@ int Fail(const absl::Status& status) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("The n-Queens completion gRPC server.");
-  std::vector<std::string> args = UnderscoreFlagNames(argc, argv);
+  std::vector<std::string> args = JoinListenFlags(UnderscoreFlagNames(argc, argv));
   std::vector<char*> arg_pointers;
   for (std::string& arg : args) arg_pointers.push_back(arg.data());
   absl::ParseCommandLine(static_cast<int>(arg_pointers.size()), arg_pointers.data());
@@ -145,11 +199,20 @@ int main(int argc, char** argv) {
 
   auto server = nqueens::server::Server::Start(*options);
   if (!server.ok()) return Fail(server.status());
-  std::cout << "listening on " << (*server)->address() << std::endl;
-  spdlog::info("serving with max_n={} threads={} grace={} memory_budget={} stream_idle_timeout={}",
-               options->max_n, options->threads, absl::FormatDuration(options->grace),
-               nqueens::server::HumanBytes((*server)->memory_budget().capacity()),
-               absl::FormatDuration(options->stream_idle_timeout));
+  for (const std::string& address : (*server)->addresses()) {
+    std::cout << "listening on " << address << "\n";
+  }
+  std::cout << std::flush;
+  const nqueens::server::ServiceOptions& service = options->service;
+  spdlog::info(
+      "serving with max_n={} workers={} max_queued={} grace={} memory_budget={} "
+      "stream_idle_timeout={} max_backtracks={} max_restarts={} max_exact_nodes={} "
+      "max_call_seconds={}",
+      service.max_n, (*server)->workers(), service.max_queued, absl::FormatDuration(options->grace),
+      nqueens::server::HumanBytes((*server)->memory_budget().capacity()),
+      absl::FormatDuration(service.stream_idle_timeout), service.limits.max_backtracks,
+      service.limits.max_restarts, service.limits.max_exact_nodes,
+      absl::ToDoubleSeconds(service.limits.max_call_time));
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

@@ -26,6 +26,11 @@ MemoryBudget::Reservation& MemoryBudget::Reservation::operator=(Reservation&& ot
   return *this;
 }
 
+void MemoryBudget::Reservation::Absorb(Reservation&& other) {
+  bytes_ += other.bytes_;
+  other.budget_ = nullptr;
+}
+
 MemoryBudget::Reservation::~Reservation() {
   if (budget_ != nullptr) budget_->Release(bytes_);
 }

@@ -27,6 +27,8 @@ class MemoryBudget {
     ~Reservation();
 
     uint64_t bytes() const { return bytes_; }
+    // Takes over `other`'s bytes: one reservation of the sum. Same budget.
+    void Absorb(Reservation&& other);
 
    private:
     friend class MemoryBudget;

@@ -30,7 +30,7 @@ uint64_t PeakCallBytes(Work work, uint64_t n, const RequestBoard& request, Respo
   const uint64_t request_bytes =
       kBytesPerDenseColumn * request.dense_columns + kBytesPerSparseQueen * request.sparse_queens;
   const uint64_t per_row = std::max(WorkBytesPerRow(work), ResponseBytesPerRow(response));
-  return kFixedCallBytes + request_bytes + per_row * n;
+  return request_bytes + per_row * n;
 }
 
 }  // namespace nqueens::server

@@ -1,8 +1,10 @@
 // How much memory one call needs at its peak, for the memory budget.
 //
-// A call's peak is a fixed part (gRPC's buffers, chunk messages, the core's
-// small-n tables) plus what the request message holds plus, per row of the
-// board, the larger of the work's need and the response's:
+// A call's peak is what the request message holds plus, per row of the
+// board, the larger of the work's need and the response's; a fixed part per
+// running call (gRPC's buffers, chunk messages, the core's small-n tables)
+// is reserved once per worker thread, so that queued and idle calls do not
+// hold it:
 //
 //   work, bytes per row, its input board included:
 //     completion (Complete, Solve RANDOM)  20
@@ -47,6 +49,7 @@ struct RequestBoard {
   uint64_t sparse_queens = 0;
 };
 
+// Reserved once per worker thread (see worker_pool.h) for the call it runs.
 inline constexpr uint64_t kFixedCallBytes = uint64_t{8} << 20;
 
 uint64_t PeakCallBytes(Work work, uint64_t n, const RequestBoard& request, ResponseBoard response);

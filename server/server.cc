@@ -1,33 +1,32 @@
 #include "server.h"
 
+#include <grpc/grpc.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "byte_size.h"
+#include "wire/limits.h"
 
 namespace nqueens::server {
 namespace {
 
-// Unary calls carry whole boards; a column takes at most 4 bytes on the wire
-// for n < 2^28, so 64 MiB holds boards of 10^7 rows (larger ones go through
-// the streams).
-constexpr int kMaxReceiveMessageBytes = 64 << 20;
 constexpr char kServiceName[] = "nqueens.v1.NQueens";
-
-int EffectiveThreads(int requested) {
-  if (requested > 0) return requested;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
 
 // "HOST:PORT" with the port replaced by the one actually bound.
 std::string BoundAddress(const std::string& listen_address, int port) {
   const size_t colon = listen_address.rfind(':');
   return absl::StrCat(listen_address.substr(0, colon), ":", port);
+}
+
+// gRPC receives a whole unary message before the handler can refuse it by its
+// size (reactors.h): keep one message well inside the budget.
+int MaxReceiveMessageBytes(uint64_t memory_budget) {
+  return static_cast<int>(std::min<uint64_t>(wire::kMaxMessageBytes, memory_budget / 4));
 }
 
 }  // namespace
@@ -37,24 +36,34 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
-  auto service = std::make_unique<NQueensService>(
-      ServiceOptions{options.max_n, options.memory_budget, options.stream_idle_timeout});
-  grpc::ResourceQuota quota("nqueens-server");
-  // The sync server needs one thread polling for new calls besides those
-  // running calls; a call arriving when no thread is free gets
-  // RESOURCE_EXHAUSTED ("Server Threadpool Exhausted") from gRPC.
-  quota.SetMaxThreads(EffectiveThreads(options.threads) + 1);
+  auto service = std::make_unique<NQueensService>(options.service);
+  const ServiceState& state = service->state();
+  if (!state.worker_memory.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--memory-budget ", HumanBytes(state.memory_budget.capacity()), " is below the ",
+        HumanBytes(state.worker_bytes), " that ", state.pool.workers(),
+        " workers and the express lane hold (8 MiB each)"));
+  }
 
-  int port = 0;
+  std::vector<int> ports(options.listen_addresses.size(), 0);
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen_address, grpc::InsecureServerCredentials(), &port);
+  for (size_t i = 0; i < ports.size(); ++i) {
+    builder.AddListeningPort(options.listen_addresses[i], grpc::InsecureServerCredentials(),
+                             &ports[i]);
+  }
+  // Without this, a second server on a taken port would start and share its
+  // calls with the first.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(service.get());
-  builder.SetResourceQuota(quota);
-  builder.SetMaxReceiveMessageSize(kMaxReceiveMessageBytes);
+  builder.SetMaxReceiveMessageSize(MaxReceiveMessageBytes(state.memory_budget.capacity()));
 
   std::unique_ptr<grpc::Server> grpc_server = builder.BuildAndStart();
-  if (grpc_server == nullptr || port == 0) {
-    return absl::UnavailableError(absl::StrCat("could not listen on ", options.listen_address));
+  if (grpc_server == nullptr) {
+    // gRPC binds in order and reports each port as it binds it.
+    const size_t failed = std::find(ports.begin(), ports.end(), 0) - ports.begin();
+    return absl::UnavailableError(absl::StrCat(
+        "could not listen on ", options.listen_addresses[std::min(failed, ports.size() - 1)],
+        " (the address is taken, or not one of this machine's)"));
   }
   grpc::HealthCheckServiceInterface* health = grpc_server->GetHealthCheckService();
   health->SetServingStatus("", true);
@@ -62,8 +71,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   std::unique_ptr<Server> server(new Server(std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
-  server->port_ = port;
-  server->address_ = BoundAddress(options.listen_address, port);
+  server->ports_ = ports;
+  for (size_t i = 0; i < ports.size(); ++i) {
+    server->addresses_.push_back(BoundAddress(options.listen_addresses[i], ports[i]));
+  }
   return server;
 }
 
@@ -76,7 +87,8 @@ void Server::Shutdown() {
   const absl::Time deadline = absl::Now() + grace_;
   grpc_server_->GetHealthCheckService()->SetServingStatus(false);
   // Our calls first (see in_flight_calls.h), then gRPC's: it cancels whatever
-  // still runs at the deadline. Both steps are idempotent.
+  // still runs at the deadline, and the workers see the cancellation. Both
+  // steps are idempotent.
   service_->Drain(deadline);
   grpc_server_->Shutdown(absl::ToChronoTime(deadline));
   grpc_server_->Wait();

@@ -12,10 +12,9 @@
 #include "absl/types/span.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.pb.h"
+#include "wire/limits.h"
 
 namespace nqueens::wire {
-
-inline constexpr uint32_t kMaxChunkSize = 65536;
 
 // 0 means kMaxChunkSize; larger values are clamped to it.
 uint32_t EffectiveChunkSize(uint32_t requested);

@@ -1,11 +1,13 @@
 // The server's memory budget and stream hygiene through real servers and
-// channels: calls that do not fit are refused at once, a cancelled or idle
-// stream gives its memory back, and then the refused call fits.
+// channels: calls that do not fit are refused at once, a stream holds only
+// what it has received until its board is in, a cancelled or idle stream
+// gives its memory back, and then the refused call fits.
 //
 // Synchronisation is on the budget itself: the tests wait (bounded, without
 // sleeping) until the server has reserved or released what they expect.
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -16,6 +18,7 @@
 #include "nqueens/board.h"
 #include "server.h"
 #include "test_server.h"
+#include "wire/chunks.h"
 
 namespace nqueens::testing {
 namespace {
@@ -29,19 +32,26 @@ constexpr uint64_t kN = 200'000;
 // instead of hanging.
 constexpr absl::Duration kPatience = absl::Seconds(30);
 
-// What a CompleteStream on kN rows with the board in chunks reserves.
+// What a CompleteStream on kN rows with the board in chunks reserves once
+// the whole board is in.
 const uint64_t kStreamNeed =
     PeakCallBytes(Work::kCompletion, kN, {}, ResponseBoard::kNoneOrChunked);
+// What a stream holds per row received before its board is complete.
+constexpr uint64_t kBytesPerRowReceived = 8;
+constexpr int kWorkers = 1;
+// The fixed part held for the worker and the express lane.
+constexpr uint64_t kWorkerBytes = (kWorkers + 1) * server::kFixedCallBytes;
 
 class MemoryLimitsTest : public ::testing::Test {
  protected:
-  void StartServer(uint64_t memory_budget, absl::Duration stream_idle_timeout) {
+  // `call_budget` is what the budget leaves for calls.
+  void StartServer(uint64_t call_budget, absl::Duration stream_idle_timeout) {
     server::ServerOptions options;
-    options.listen_address = "127.0.0.1:0";
-    options.threads = 4;
+    options.listen_addresses = {"127.0.0.1:0"};
+    options.service.workers = kWorkers;
     options.grace = absl::Seconds(1);
-    options.memory_budget = memory_budget;
-    options.stream_idle_timeout = stream_idle_timeout;
+    options.service.memory_budget = kWorkerBytes + call_budget;
+    options.service.stream_idle_timeout = stream_idle_timeout;
     absl::StatusOr<std::unique_ptr<server::Server>> started = server::Server::Start(options);
     ASSERT_TRUE(started.ok()) << started.status();
     server_ = *std::move(started);
@@ -49,9 +59,11 @@ class MemoryLimitsTest : public ::testing::Test {
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
 
+  // Waits until the calls hold `bytes` of the budget.
   bool AwaitInUse(uint64_t bytes) {
-    return server_->memory_budget().AwaitInUse(bytes, absl::Now() + kPatience);
+    return server_->memory_budget().AwaitInUse(kWorkerBytes + bytes, absl::Now() + kPatience);
   }
+  uint64_t CallsInUse() const { return server_->memory_budget().in_use() - kWorkerBytes; }
 
   static void SetPatience(grpc::ClientContext& context) {
     context.set_deadline(absl::ToChronoTime(absl::Now() + kPatience));
@@ -85,6 +97,14 @@ v1::CompleteStreamRequest CompleteHeader(uint64_t n) {
   return message;
 }
 
+// Rows offset + 1 .. offset + size, all empty.
+v1::CompleteStreamRequest EmptyChunk(uint64_t offset, uint32_t size) {
+  v1::CompleteStreamRequest message;
+  message.mutable_chunk()->set_offset(offset);
+  message.mutable_chunk()->mutable_columns()->Resize(static_cast<int>(size), 0);
+  return message;
+}
+
 TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
   StartServer(16 << 20, absl::Seconds(30));
   v1::SolveRequest solve;
@@ -95,7 +115,7 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
     grpc::ClientContext context;
     SetPatience(context);
     ExpectStatus(stub_->Solve(&context, solve, &solved), grpc::StatusCode::RESOURCE_EXHAUSTED,
-                 "more than this server's whole budget of 16.0 MiB");
+                 "more than the 16.0 MiB that this server's budget of 32.0 MiB leaves for calls");
   }
 
   // A stream is refused after its header, without waiting for the board.
@@ -106,7 +126,7 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
   v1::CompleteStreamResponse response;
   EXPECT_FALSE(stream->Read(&response));
   ExpectStatus(stream->Finish(), grpc::StatusCode::RESOURCE_EXHAUSTED, "n = 1000000 needs about");
-  EXPECT_EQ(server_->memory_budget().in_use(), 0u);
+  EXPECT_EQ(CallsInUse(), 0u);
 
   // What fits still runs.
   solve.set_n(100);
@@ -118,22 +138,26 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
 }
 
 TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancelled) {
-  StartServer(kStreamNeed + kStreamNeed / 2, absl::Seconds(30));
+  // Room for one stream's whole board, not for a second call beside the
+  // first stream's received rows.
+  StartServer(kStreamNeed + kStreamNeed / 4, absl::Seconds(30));
 
-  // The first call: a stream that has sent its header and one chunk.
+  // The first call: a stream that has sent its header and all rows but one.
   grpc::ClientContext first_context;
   SetPatience(first_context);
   auto first = stub_->CompleteStream(&first_context);
   ASSERT_TRUE(first->Write(CompleteHeader(kN)));
-  v1::CompleteStreamRequest chunk;
-  chunk.mutable_chunk()->set_offset(0);
-  chunk.mutable_chunk()->mutable_columns()->Add(0);
-  ASSERT_TRUE(first->Write(chunk));
-  ASSERT_TRUE(AwaitInUse(kStreamNeed));
+  uint64_t sent = 0;
+  while (sent < kN - 1) {
+    const uint32_t size = static_cast<uint32_t>(std::min<uint64_t>(wire::kMaxChunkSize, kN - 1 - sent));
+    ASSERT_TRUE(first->Write(EmptyChunk(sent, size)));
+    sent += size;
+  }
+  ASSERT_TRUE(AwaitInUse(kBytesPerRowReceived * sent));
 
   v1::CompleteResponse response;
   ExpectStatus(CompleteOneQueen(&response), grpc::StatusCode::RESOURCE_EXHAUSTED,
-               "budget is free now; try again later");
+               "budget is free now (--memory-budget); try again later");
 
   first_context.TryCancel();
   EXPECT_EQ(first->Finish().error_code(), grpc::StatusCode::CANCELLED);
@@ -145,30 +169,79 @@ TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancel
   ExpectSolutionExtending(ToColumns(response.columns()), OneQueenBoard());
 }
 
-// The server ends an idle stream with CANCELLED: the sync API's blocked
-// Read() can only be ended by cancelling the call.
-TEST_F(MemoryLimitsTest, AnIdleStreamIsCutAndItsMemoryFreed) {
-  StartServer(0, absl::Milliseconds(200));
+// A header for 10^8 rows alone reserves nothing: idle streams cannot lock
+// up the budget.
+TEST_F(MemoryLimitsTest, AStreamHoldsOnlyWhatItHasReceived) {
+  StartServer(kStreamNeed, absl::Seconds(30));
   grpc::ClientContext context;
   SetPatience(context);
   auto stream = stub_->CompleteStream(&context);
   ASSERT_TRUE(stream->Write(CompleteHeader(kN)));
-  ASSERT_TRUE(AwaitInUse(kStreamNeed));
+  ASSERT_TRUE(stream->Write(EmptyChunk(0, 1000)));
+  ASSERT_TRUE(AwaitInUse(kBytesPerRowReceived * 1000));
+  // The whole board: now the call holds its full estimate, then runs.
+  for (uint64_t sent = 1000; sent < kN;) {
+    const uint32_t size = static_cast<uint32_t>(std::min<uint64_t>(wire::kMaxChunkSize, kN - sent));
+    ASSERT_TRUE(stream->Write(EmptyChunk(sent, size)));
+    sent += size;
+  }
+  ASSERT_TRUE(stream->WritesDone());
+  wire::ChunkAssembler assembler(kN);
+  v1::CompleteStreamResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  ASSERT_EQ(response.header().outcome(), v1::SOLVED);
+  while (stream->Read(&response)) ASSERT_TRUE(assembler.Add(response.chunk()).ok());
+  ASSERT_TRUE(stream->Finish().ok());
+  absl::StatusOr<Columns> board = std::move(assembler).Finish();
+  ASSERT_TRUE(board.ok()) << board.status();
+  ExpectSolutionExtending(*board, Columns(kN, kEmptyRow));
+  EXPECT_TRUE(AwaitInUse(0));
+}
+
+// The server ends an idle stream, saying why, and frees what it held.
+TEST_F(MemoryLimitsTest, AnIdleStreamIsCutAndItsMemoryFreed) {
+  StartServer(kStreamNeed, absl::Milliseconds(200));
+  grpc::ClientContext context;
+  SetPatience(context);
+  auto stream = stub_->CompleteStream(&context);
+  ASSERT_TRUE(stream->Write(CompleteHeader(kN)));
+  ASSERT_TRUE(stream->Write(EmptyChunk(0, 1000)));
+  ASSERT_TRUE(AwaitInUse(kBytesPerRowReceived * 1000));
 
   v1::CompleteStreamResponse response;
   EXPECT_FALSE(stream->Read(&response));
-  EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  ExpectStatus(stream->Finish(), grpc::StatusCode::CANCELLED, "--stream-idle-timeout");
+  EXPECT_TRUE(AwaitInUse(0));
+}
+
+// Chunks without rows are no progress: a client trickling them is cut as if
+// it sent nothing. Bounded: at most 150 of them, one every 20 ms, 15 times
+// the idle timeout.
+TEST_F(MemoryLimitsTest, EmptyChunksDoNotKeepAStreamAlive) {
+  StartServer(kStreamNeed, absl::Milliseconds(200));
+  grpc::ClientContext context;
+  SetPatience(context);
+  auto stream = stub_->CompleteStream(&context);
+  ASSERT_TRUE(stream->Write(CompleteHeader(kN)));
+  int sent = 0;
+  const absl::Time give_up = absl::Now() + absl::Seconds(3);
+  while (sent < 150 && absl::Now() < give_up && stream->Write(EmptyChunk(0, 0))) {
+    ++sent;
+    absl::SleepFor(absl::Milliseconds(20));  // the trickle itself, not a wait for the server
+  }
+  EXPECT_LT(sent, 150) << "the stream was not cut";
+  ExpectStatus(stream->Finish(), grpc::StatusCode::CANCELLED, "--stream-idle-timeout");
   EXPECT_TRUE(AwaitInUse(0));
 }
 
 TEST_F(MemoryLimitsTest, AStreamWithoutAHeaderIsCutToo) {
-  StartServer(0, absl::Milliseconds(200));
+  StartServer(kStreamNeed, absl::Milliseconds(200));
   grpc::ClientContext context;
   SetPatience(context);
   v1::ValidateResponse response;
   auto stream = stub_->ValidateStream(&context, &response);
-  EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
-  EXPECT_EQ(server_->memory_budget().in_use(), 0u);
+  ExpectStatus(stream->Finish(), grpc::StatusCode::CANCELLED, "--stream-idle-timeout");
+  EXPECT_EQ(CallsInUse(), 0u);
 }
 
 }  // namespace

@@ -101,7 +101,7 @@ std::string ReadListeningAddress(Subprocess& server) {
 
 TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
   Subprocess server =
-      StartServer({"--threads=2", "--memory-budget=1G", "--stream-idle-timeout=10s"});
+      StartServer({"--workers=2", "--memory-budget=1G", "--stream-idle-timeout=10s"});
   const std::string address = ReadListeningAddress(server);
   ASSERT_EQ(address.rfind("127.0.0.1:", 0), 0u) << address;
   ASSERT_NE(address, "127.0.0.1:0");

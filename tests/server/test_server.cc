@@ -9,9 +9,9 @@ namespace nqueens::testing {
 
 void ServerTest::SetUpTestSuite() {
   server::ServerOptions options;
-  options.listen_address = "127.0.0.1:0";
-  options.max_n = kMaxN;
-  options.threads = 4;
+  options.listen_addresses = {"127.0.0.1:0"};
+  options.service.max_n = kMaxN;
+  options.service.workers = 4;
   // Calls still running at teardown are cancelled after this.
   options.grace = absl::Seconds(1);
   absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);

@@ -1,0 +1,192 @@
+#include "call.h"
+
+#include <algorithm>
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "byte_size.h"
+#include "convert.h"
+#include "memory_estimate.h"
+#include "cpu_count.h"
+#include "nqueens/board.h"
+#include "spdlog/spdlog.h"
+#include "worker_pool.h"
+
+namespace nqueens::server {
+namespace {
+
+uint64_t RandomSeed() {
+  std::random_device device;
+  return (uint64_t{device()} << 32) | device();
+}
+
+int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableCpus(); }
+
+// min(asked or the default, the server's maximum); notes a lowered request.
+template <typename T>
+T Clamp(T asked, T default_value, T maximum, const char* field, const char* flag,
+        std::vector<std::string>& lowered) {
+  if (asked > maximum) {
+    lowered.push_back(absl::StrCat(field, "=", maximum, " (", flag, ")"));
+    return maximum;
+  }
+  return std::min(asked != 0 ? asked : default_value, maximum);
+}
+
+}  // namespace
+
+ServiceState::ServiceState(const ServiceOptions& options)
+    : options(options),
+      memory_budget(options.memory_budget != 0 ? options.memory_budget : DefaultMemoryBudget()),
+      pool(EffectiveWorkers(options.workers), options.max_queued),
+      idle_watchdog(options.stream_idle_timeout),
+      // The express lane runs calls too (worker_pool.h).
+      worker_bytes(kFixedCallBytes * (pool.workers() + 1)),
+      worker_memory(memory_budget.Reserve(worker_bytes)) {}
+
+Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method)
+    : service_(service),
+      context_(context),
+      method_(method),
+      start_(absl::Now()),
+      deadline_(DeadlineFromChrono(context->deadline())),
+      server_deadline_(start_ + service.options.limits.max_call_time) {}
+
+Call::~Call() {
+  if (entered_) service_.in_flight.Exit();
+  service_.counters.CountCall(status_.code());
+  spdlog::info("{} peer={} n={} k={} outcome={} status={}{} {:.3f}s", method_, context_->peer(), n_,
+               queens_given_, outcome_, absl::StatusCodeToString(status_.code()),
+               status_.ok() ? "" : absl::StrCat(" (", status_.message(), ")"),
+               absl::ToDoubleSeconds(absl::Now() - start_));
+}
+
+absl::Status Call::Enter() {
+  entered_ = service_.in_flight.Enter();
+  if (!entered_) return absl::UnavailableError("the server is shutting down");
+  return absl::OkStatus();
+}
+
+absl::Status Call::Refuse(const char* limit, const std::string& message) {
+  service_.counters.CountRefusal(limit);
+  spdlog::warn("{} refused by {}: {}", method_, limit, message);
+  return absl::ResourceExhaustedError(message);
+}
+
+absl::Status Call::CheckSize(uint64_t n) {
+  n_ = n;
+  if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
+  if (n > service_.options.max_n) {
+    return Refuse("--max-n", absl::StrCat("n = ", n, " is above this server's limit of ",
+                                          service_.options.max_n, " (--max-n)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Call::CheckFits(uint64_t bytes) {
+  if (bytes <= service_.CallCapacity()) return absl::OkStatus();
+  return Refuse("--memory-budget",
+                absl::StrCat(Needs(bytes), ", more than the ", HumanBytes(service_.CallCapacity()),
+                             " that this server's budget of ",
+                             HumanBytes(service_.memory_budget.capacity()),
+                             " leaves for calls (--memory-budget)"));
+}
+
+std::string Call::Needs(uint64_t bytes) const {
+  const std::string what = n_ != 0 ? absl::StrCat("n = ", n_) : "a request of this size";
+  return absl::StrCat(what, " needs about ", HumanBytes(bytes), " of memory");
+}
+
+absl::Status Call::ReserveMemory(uint64_t bytes) {
+  const uint64_t held = memory_.has_value() ? memory_->bytes() : 0;
+  if (bytes <= held) return absl::OkStatus();
+  if (absl::Status fits = CheckFits(bytes); !fits.ok()) return fits;
+  MemoryBudget& budget = service_.memory_budget;
+  std::optional<MemoryBudget::Reservation> more = budget.Reserve(bytes - held);
+  if (!more.has_value()) {
+    return Refuse("--memory-budget",
+                  absl::StrCat(Needs(bytes), ", but only ", HumanBytes(budget.available() + held),
+                               " of this server's ", HumanBytes(budget.capacity()),
+                               " budget is free now (--memory-budget); try again later"));
+  }
+  if (memory_.has_value()) {
+    memory_->Absorb(*std::move(more));
+  } else {
+    memory_ = *std::move(more);
+  }
+  return absl::OkStatus();
+}
+
+CompletionOptions Call::CompletionOptionsFor(const std::optional<uint64_t>& seed,
+                                             const v1::Limits& limits) {
+  CompletionOptions options;
+  options.seed = seed.has_value() ? *seed : RandomSeed();
+  const CallLimits& max = service_.options.limits;
+  PipelineParams& params = options.params;
+  params.tot_sim_bound = Clamp<uint64_t>(limits.max_backtracks(), params.tot_sim_bound,
+                                         max.max_backtracks, "max_backtracks", "--max-backtracks",
+                                         lowered_limits_);
+  params.max_restarts = Clamp<uint32_t>(limits.max_restarts(), params.max_restarts,
+                                        max.max_restarts, "max_restarts", "--max-restarts",
+                                        lowered_limits_);
+  params.exact_node_budget = Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget,
+                                             max.max_exact_nodes, "max_exact_nodes",
+                                             "--max-exact-nodes", lowered_limits_);
+  options.stop.deadline = std::min(deadline_, server_deadline_);
+  options.stop.cancelled = [this] { return cancelled(); };
+  return options;
+}
+
+absl::Status Call::Schedule(uint64_t n, std::function<void()> job) {
+  const WorkerPool::Size size = n <= service_.options.small_call_max_rows
+                                    ? WorkerPool::Size::kSmall
+                                    : WorkerPool::Size::kLarge;
+  absl::MutexLock lock(&schedule_mutex_);
+  if (cancelled()) return StoppedStatus();
+  ticket_ = service_.pool.Submit(size, std::move(job));
+  if (ticket_.has_value()) return absl::OkStatus();
+  return Refuse("--max-queued",
+                absl::StrCat("all ", service_.pool.workers(), " workers are busy and ",
+                             service_.pool.max_queued(),
+                             " calls already wait, this server's limit (--max-queued); try again "
+                             "later"));
+}
+
+bool Call::Cancel() {
+  absl::MutexLock lock(&schedule_mutex_);
+  cancelled_.store(true, std::memory_order_relaxed);
+  return ticket_.has_value() && service_.pool.Withdraw(*ticket_);
+}
+
+absl::Status Call::StoppedStatus() const {
+  if (absl::Now() >= deadline_) {
+    return absl::DeadlineExceededError("the deadline passed before the call finished");
+  }
+  if (service_.in_flight.closed()) {
+    return absl::UnavailableError(
+        "the server shut down before the call finished (its --grace period ended)");
+  }
+  return absl::CancelledError("the client cancelled the call");
+}
+
+absl::Status Call::Explain(absl::Status status) {
+  if (status.code() == absl::StatusCode::kDeadlineExceeded && absl::Now() < deadline_) {
+    return Refuse("--max-call-seconds",
+                  absl::StrCat("the call ran for this server's limit of ",
+                               absl::FormatDuration(service_.options.limits.max_call_time),
+                               " (--max-call-seconds)"));
+  }
+  if (status.code() == absl::StatusCode::kCancelled) return StoppedStatus();
+  return status;
+}
+
+bool Call::MarkFinished(const absl::Status& status) {
+  bool expected = false;
+  if (!finished_.compare_exchange_strong(expected, true)) return false;
+  status_ = status;
+  return true;
+}
+
+}  // namespace nqueens::server

@@ -1,0 +1,140 @@
+// Per-call bookkeeping shared by every method: admission to a service that
+// may be shutting down, the size check, the memory the call holds, its place
+// in the worker queue, the limits and stop condition it runs under, the one
+// Finish, and its log line. Handlers and reactors use a Call; none of this is
+// repeated per method.
+#ifndef NQUEENS_SERVER_CALL_H_
+#define NQUEENS_SERVER_CALL_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "call_counters.h"
+#include "idle_watchdog.h"
+#include "in_flight_calls.h"
+#include "memory_budget.h"
+#include "nqueens/solver.h"
+#include "nqueens/v1/nqueens.pb.h"
+#include "service_options.h"
+#include "worker_pool.h"
+
+namespace nqueens::server {
+
+// What all calls of one service share.
+struct ServiceState {
+  explicit ServiceState(const ServiceOptions& options);
+
+  // What the budget leaves for calls once the workers' fixed part is held.
+  uint64_t CallCapacity() const { return memory_budget.capacity() - worker_bytes; }
+
+  const ServiceOptions options;
+  InFlightCalls in_flight;
+  MemoryBudget memory_budget;
+  WorkerPool pool;
+  IdleWatchdog idle_watchdog;
+  CallCounters counters;
+  // The fixed part of a running call, once per thread that runs calls (see
+  // memory_estimate.h); unset when the budget cannot hold it, which
+  // Server::Start refuses.
+  const uint64_t worker_bytes;
+  std::optional<MemoryBudget::Reservation> worker_memory;
+};
+
+class Call {
+ public:
+  Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method);
+  // Logs the call and counts its status. The reactor has finished it.
+  ~Call();
+
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+  ServiceState& service() { return service_; }
+  const ServiceState& service() const { return service_; }
+  grpc::CallbackServerContext* context() { return context_; }
+
+  // Enters the service: UNAVAILABLE once it is shutting down. First thing.
+  absl::Status Enter();
+
+  // What the log line reports besides method, status and time.
+  void set_n(uint64_t n) { n_ = n; }
+  void set_queens_given(uint64_t k) { queens_given_ = k; }
+  void set_outcome(const char* outcome) { outcome_ = outcome; }
+
+  // INVALID_ARGUMENT for n = 0, RESOURCE_EXHAUSTED above --max-n.
+  absl::Status CheckSize(uint64_t n);
+  // RESOURCE_EXHAUSTED when a call of `bytes` could never fit in the budget.
+  absl::Status CheckFits(uint64_t bytes);
+  // Grows what this call holds of the memory budget to `bytes` in all (never
+  // shrinks it); RESOURCE_EXHAUSTED, naming the budget, when that does not fit.
+  absl::Status ReserveMemory(uint64_t bytes);
+
+  // The core's options: the request's seed (or a fresh one), its limits
+  // lowered to the server's maxima (noted for the response), and a stop
+  // condition that follows this call's cancellation, its deadline and
+  // --max-call-seconds.
+  CompletionOptions CompletionOptionsFor(const std::optional<uint64_t>& seed,
+                                         const v1::Limits& limits);
+  // The limits CompletionOptionsFor lowered, as "max_backtracks=1000000
+  // (--max-backtracks)", for the response's stats.
+  const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }
+
+  // Queues `job` on the worker pool, as a small or a large call by n:
+  // RESOURCE_EXHAUSTED when the queue is full.
+  absl::Status Schedule(uint64_t n, std::function<void()> job);
+  // The call was cancelled (by the client, its deadline or a shutdown): a
+  // running job stops. True when the job was still queued: it never runs,
+  // and the reactor finishes the call at once with StoppedStatus().
+  bool Cancel();
+  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  // Why a cancelled call ended: its deadline, the client, or the shutdown.
+  absl::Status StoppedStatus() const;
+  // `status` of the core, explained: DEADLINE_EXCEEDED from the server's own
+  // --max-call-seconds becomes RESOURCE_EXHAUSTED naming it; CANCELLED says
+  // who cancelled.
+  absl::Status Explain(absl::Status status);
+
+  // True the first time only: the reactor then calls Finish with `status`
+  // (converted), which is also what the log reports.
+  bool MarkFinished(const absl::Status& status);
+  bool finished() const { return finished_.load(); }
+
+ private:
+  // "n = 1000 needs about 1.5 MiB of memory".
+  std::string Needs(uint64_t bytes) const;
+  // RESOURCE_EXHAUSTED for a limit we chose, logged and counted.
+  absl::Status Refuse(const char* limit, const std::string& message);
+
+  ServiceState& service_;
+  grpc::CallbackServerContext* const context_;
+  const char* const method_;
+  const absl::Time start_;
+  absl::Time deadline_;        // the client's
+  absl::Time server_deadline_;  // start_ + --max-call-seconds
+  bool entered_ = false;
+  uint64_t n_ = 0;
+  uint64_t queens_given_ = 0;
+  const char* outcome_ = "-";
+  std::optional<MemoryBudget::Reservation> memory_;
+  std::vector<std::string> lowered_limits_;
+  // Cancel() and Schedule() may race (OnCancel against a stream's last read).
+  absl::Mutex schedule_mutex_;
+  std::optional<WorkerPool::Ticket> ticket_ ABSL_GUARDED_BY(schedule_mutex_);
+  std::atomic<bool> cancelled_{false};
+  std::atomic<bool> finished_{false};
+  absl::Status status_;  // written once, before finished_ is set
+};
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_CALL_H_

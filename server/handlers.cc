@@ -1,0 +1,198 @@
+#include "handlers.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "convert.h"
+#include "memory_estimate.h"
+#include "nqueens/validate.h"
+#include "stream_io.h"
+
+namespace nqueens::server {
+namespace {
+
+constexpr uint32_t kDefaultMaxConflicts = 10;
+// A response lists at most this many conflicts, whatever the client asks.
+constexpr uint32_t kMaxConflictsCap = 1000;
+
+// The request parsed, shared by the job (which may outlive the handler).
+template <typename Request>
+absl::StatusOr<std::shared_ptr<const Request>> Parse(grpc::ByteBuffer& bytes) {
+  auto request = std::make_shared<Request>();
+  if (absl::Status parsed = ParseMessage(bytes, "the request", request.get()); !parsed.ok()) {
+    return parsed;
+  }
+  return request;
+}
+
+// The size check and the call's memory for a board of n rows.
+absl::Status Admit(Call& call, uint64_t n, Work work, const RequestBoard& request,
+                   ResponseBoard response) {
+  if (absl::Status size = call.CheckSize(n); !size.ok()) return size;
+  return call.ReserveMemory(PeakCallBytes(work, n, request, response));
+}
+
+template <typename Request>
+RequestBoard SizeOfRequestBoard(const Request& request) {
+  return RequestBoard{static_cast<uint64_t>(request.columns_size()),
+                      static_cast<uint64_t>(request.queens_size())};
+}
+
+template <typename Request>
+std::optional<uint64_t> SeedOf(const Request& request) {
+  return request.has_seed() ? std::optional<uint64_t>(request.seed()) : std::nullopt;
+}
+
+uint64_t CountQueens(const Columns& board) {
+  return board.size() - static_cast<uint64_t>(std::count(board.begin(), board.end(), kEmptyRow));
+}
+
+// The core's Complete, which checks the composition as it places it (an
+// attacking pair is INVALID_ARGUMENT naming the rows).
+absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
+                                             const CompletionOptions& options) {
+  call.set_queens_given(CountQueens(board));
+  absl::StatusOr<CompletionResult> result = nqueens::Complete(std::move(board), options);
+  if (result.ok()) call.set_outcome(OutcomeName(result->outcome));
+  return result;
+}
+
+absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& request) {
+  absl::StatusOr<SolveMethod> method = MethodFromProto(request.method());
+  if (!method.ok()) return method.status();
+  // CheckSize() bounds n by kMaxBoardSize, which fits in uint32_t.
+  absl::StatusOr<CompletionResult> result =
+      nqueens::Solve(static_cast<uint32_t>(request.n()), *method,
+                     call.CompletionOptionsFor(SeedOf(request), request.limits()));
+  if (result.ok()) call.set_outcome(OutcomeName(result->outcome));
+  return result;
+}
+
+absl::StatusOr<grpc::ByteBuffer> RunValidate(Call& call, absl::Span<const uint32_t> board,
+                                             uint32_t max_conflicts) {
+  ValidateOptions options;
+  options.max_conflicts =
+      max_conflicts == 0 ? kDefaultMaxConflicts : std::min(max_conflicts, kMaxConflictsCap);
+  absl::StatusOr<ValidationReport> report = nqueens::Validate(board, options);
+  if (!report.ok()) return report.status();
+  call.set_queens_given(report->queen_count);
+  call.set_outcome(report->complete ? "complete" : report->valid ? "valid" : "invalid");
+  v1::ValidateResponse response;
+  ReportToProto(*report, &response);
+  return SerializeMessage(response);
+}
+
+// A completion result as one response message (SolveResponse,
+// CompleteResponse).
+template <typename Response>
+absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
+                                            absl::StatusOr<CompletionResult> result) {
+  if (!result.ok()) return result.status();
+  Response response;
+  SetResultHeader(n, *result, call.lowered_limits(), &response);
+  response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
+  return SerializeMessage(response);
+}
+
+Work SolveWork(v1::Method method) {
+  // An unknown method is refused later, by RunSolve.
+  return method == v1::CONSTRUCTIVE ? Work::kConstruction : Work::kCompletion;
+}
+
+}  // namespace
+
+absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request = Parse<v1::SolveRequest>(bytes);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
+  if (absl::Status admitted =
+          Admit(call, n, SolveWork((*request)->method()), {}, ResponseBoard::kOneMessage);
+      !admitted.ok()) {
+    return admitted;
+  }
+  return ResponseJob{n, [&call, request = *std::move(request), n] {
+                       return OneMessage<v1::SolveResponse>(call, n, RunSolve(call, *request));
+                     }};
+}
+
+absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::CompleteRequest>> request =
+      Parse<v1::CompleteRequest>(bytes);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
+  if (absl::Status admitted = Admit(call, n, Work::kCompletion, SizeOfRequestBoard(**request),
+                                    ResponseBoard::kOneMessage);
+      !admitted.ok()) {
+    return admitted;
+  }
+  return ResponseJob{n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+                       absl::StatusOr<Columns> board =
+                           BoardFromRequest(n, request->columns(), request->queens());
+                       if (!board.ok()) return board.status();
+                       return OneMessage<v1::CompleteResponse>(
+                           call, n,
+                           RunComplete(call, *std::move(board),
+                                       call.CompletionOptionsFor(SeedOf(*request), request->limits())));
+                     }};
+}
+
+absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::ValidateRequest>> request =
+      Parse<v1::ValidateRequest>(bytes);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
+  if (absl::Status admitted = Admit(call, n, Work::kValidation, SizeOfRequestBoard(**request),
+                                    ResponseBoard::kNoneOrChunked);
+      !admitted.ok()) {
+    return admitted;
+  }
+  return ResponseJob{n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+                       // A dense board is validated where it lies, in the request.
+                       if (request->queens().empty() && !request->columns().empty()) {
+                         if (absl::Status shape = CheckDenseShape(n, request->columns());
+                             !shape.ok()) {
+                           return shape;
+                         }
+                         return RunValidate(call, request->columns(), request->max_conflicts());
+                       }
+                       absl::StatusOr<Columns> board =
+                           BoardFromRequest(n, request->columns(), request->queens());
+                       if (!board.ok()) return board.status();
+                       return RunValidate(call, *board, request->max_conflicts());
+                     }};
+}
+
+absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request = Parse<v1::SolveRequest>(bytes);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
+  if (absl::Status admitted =
+          Admit(call, n, SolveWork((*request)->method()), {}, ResponseBoard::kNoneOrChunked);
+      !admitted.ok()) {
+    return admitted;
+  }
+  const uint32_t chunk_size = (*request)->chunk_size();
+  return ResultJob{n, chunk_size,
+                   [&call, request = *std::move(request)] { return RunSolve(call, *request); }};
+}
+
+ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board) {
+  const uint64_t n = header.n();
+  return ResponseJob{n, [&call, board = std::move(board), max_conflicts = header.max_conflicts()] {
+                       return RunValidate(call, board, max_conflicts);
+                     }};
+}
+
+ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board) {
+  CompletionOptions options = call.CompletionOptionsFor(SeedOf(header), header.limits());
+  return ResultJob{header.n(), header.chunk_size(),
+                   [&call, board = std::move(board), options = std::move(options)]() mutable {
+                     return RunComplete(call, std::move(board), options);
+                   }};
+}
+
+}  // namespace nqueens::server

@@ -1,0 +1,46 @@
+// What each method of nqueens.v1.NQueens does, between the request bytes
+// and the work a worker runs: parse, check, reserve memory (through the
+// Call), and return the job. The reactors (reactors.h) move the messages;
+// call.h does the bookkeeping.
+#ifndef NQUEENS_SERVER_HANDLERS_H_
+#define NQUEENS_SERVER_HANDLERS_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <cstdint>
+#include <functional>
+
+#include "absl/status/statusor.h"
+#include "call.h"
+#include "nqueens/board.h"
+#include "nqueens/solver.h"
+#include "nqueens/v1/nqueens.pb.h"
+
+namespace nqueens::server {
+
+// Work whose answer is one response message (Solve, Complete, Validate,
+// ValidateStream), serialized.
+struct ResponseJob {
+  uint64_t n = 0;
+  std::function<absl::StatusOr<grpc::ByteBuffer>()> run;
+};
+
+// Work whose answer is a result stream (SolveStream, CompleteStream).
+struct ResultJob {
+  uint64_t n = 0;
+  uint32_t chunk_size = 0;
+  std::function<absl::StatusOr<CompletionResult>()> run;
+};
+
+absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& request);
+absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& request);
+absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& request);
+absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& request);
+
+// The streams' work once the whole board is in.
+ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board);
+ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board);
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_HANDLERS_H_

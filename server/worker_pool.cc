@@ -1,0 +1,90 @@
+#include "worker_pool.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace nqueens::server {
+namespace {
+
+// Removes the job with `ticket` from `queue`; false when it is not there.
+template <typename Queue, typename Ticket>
+bool Erase(Queue& queue, Ticket ticket) {
+  const auto it = std::find_if(queue.begin(), queue.end(),
+                               [ticket](const auto& job) { return job.ticket == ticket; });
+  if (it == queue.end()) return false;
+  queue.erase(it);
+  return true;
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(int workers, int max_queued)
+    : workers_(std::max(1, workers)), max_queued_(std::max(0, max_queued)) {
+  threads_.reserve(workers_ + 1);
+  for (int i = 0; i < workers_; ++i) threads_.emplace_back([this] { Run(false); });
+  threads_.emplace_back([this] { Run(true); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    absl::MutexLock lock(&mutex_);
+    stopping_ = true;
+  }
+  for (std::thread& thread : threads_) thread.join();
+}
+
+std::optional<WorkerPool::Ticket> WorkerPool::Submit(Size size, std::function<void()> job) {
+  absl::MutexLock lock(&mutex_);
+  const int free_workers = workers_ - running_small_ - running_large_;
+  const int waiting = static_cast<int>(small_.size() + large_.size());
+  // Jobs that free workers are about to take are not waiting for long.
+  if (waiting - free_workers >= max_queued_) return std::nullopt;
+  const Ticket ticket = next_ticket_++;
+  (size == Size::kSmall ? small_ : large_).push_back(Job{ticket, std::move(job)});
+  return ticket;
+}
+
+bool WorkerPool::Withdraw(Ticket ticket) {
+  absl::MutexLock lock(&mutex_);
+  return Erase(small_, ticket) || Erase(large_, ticket);
+}
+
+int WorkerPool::queued() const {
+  absl::MutexLock lock(&mutex_);
+  return static_cast<int>(small_.size() + large_.size());
+}
+
+int WorkerPool::running() const {
+  absl::MutexLock lock(&mutex_);
+  return running_small_ + running_large_ + express_running_;
+}
+
+bool WorkerPool::HasWorkFor(bool express_lane) const {
+  if (stopping_) return true;
+  if (express_lane) return !small_.empty() && running_large_ == workers_;
+  return !small_.empty() || !large_.empty();
+}
+
+void WorkerPool::Run(bool express_lane) {
+  const auto has_work = [this, express_lane]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return HasWorkFor(express_lane);
+  };
+  absl::MutexLock lock(&mutex_);
+  while (true) {
+    mutex_.Await(absl::Condition(&has_work));
+    if (stopping_) return;
+    const bool small = !small_.empty();
+    std::deque<Job>& queue = small ? small_ : large_;
+    Job job = std::move(queue.front());
+    queue.pop_front();
+    int& running = express_lane ? express_running_ : small ? running_small_ : running_large_;
+    ++running;
+    mutex_.Unlock();
+    job.run();
+    job.run = nullptr;  // what the job captured goes before the next one waits
+    mutex_.Lock();
+    --running;
+  }
+}
+
+}  // namespace nqueens::server
