@@ -49,7 +49,8 @@ class Server {
   // What the running calls have reserved, out of what capacity.
   const MemoryBudget& memory_budget() const { return service_->state().memory_budget; }
   const CallCounters& counters() const { return service_->state().counters; }
-  int workers() const { return service_->state().pool.workers(); }
+  const WorkerPool& pool() const { return service_->state().pool; }
+  int workers() const { return pool().workers(); }
 
   // Turns health to NOT_SERVING, refuses new calls (UNAVAILABLE), lets
   // in-flight calls run for up to the grace period, cancels the rest and

@@ -35,10 +35,12 @@ WorkerPool::~WorkerPool() {
 
 std::optional<WorkerPool::Ticket> WorkerPool::Submit(Size size, std::function<void()> job) {
   absl::MutexLock lock(&mutex_);
-  const int free_workers = workers_ - running_small_ - running_large_;
+  // Threads that would take the job now: free workers, and for a small job
+  // the express lane when it is free and the workers all run large jobs.
+  int takers = workers_ - running_small_ - running_large_;
+  if (size == Size::kSmall && running_large_ == workers_ && express_running_ == 0) ++takers;
   const int waiting = static_cast<int>(small_.size() + large_.size());
-  // Jobs that free workers are about to take are not waiting for long.
-  if (waiting - free_workers >= max_queued_) return std::nullopt;
+  if (waiting - takers >= max_queued_) return std::nullopt;
   const Ticket ticket = next_ticket_++;
   (size == Size::kSmall ? small_ : large_).push_back(Job{ticket, std::move(job)});
   return ticket;
@@ -57,6 +59,15 @@ int WorkerPool::queued() const {
 int WorkerPool::running() const {
   absl::MutexLock lock(&mutex_);
   return running_small_ + running_large_ + express_running_;
+}
+
+bool WorkerPool::AwaitLoad(int running, int queued, absl::Time deadline) const {
+  absl::MutexLock lock(&mutex_);
+  const auto reached = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return running_small_ + running_large_ + express_running_ == running &&
+           static_cast<int>(small_.size() + large_.size()) == queued;
+  };
+  return mutex_.AwaitWithDeadline(absl::Condition(&reached), deadline);
 }
 
 bool WorkerPool::HasWorkFor(bool express_lane) const {

@@ -22,6 +22,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 
 namespace nqueens::server {
 
@@ -49,6 +50,9 @@ class WorkerPool {
   int max_queued() const { return max_queued_; }
   int queued() const;
   int running() const;
+  // Waits until exactly `running` jobs run and `queued` wait, or the deadline
+  // passed; true when they do. For tests and diagnostics.
+  bool AwaitLoad(int running, int queued, absl::Time deadline) const;
 
  private:
   struct Job {

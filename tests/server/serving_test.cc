@@ -1,0 +1,275 @@
+// The serving model through real servers on loopback: sequential calls are
+// never refused, a full queue is refused naming its limit, small calls pass
+// large ones, queued calls that are cancelled or expire leave the queue and
+// free their memory, client limits are lowered to the server's maxima, and
+// unparseable requests are INVALID_ARGUMENT.
+//
+// A "long" call here is a RANDOM Solve of 5 * 10^7 rows: over a second of
+// work, which the test cancels once it has checked what it needs; every wait
+// is on the server's own state (the pool's load, the memory budget), bounded.
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/client_unary_call.h>
+#include <grpcpp/impl/codegen/sync_stream.h>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "memory_estimate.h"
+#include "nqueens/board.h"
+#include "server.h"
+#include "test_server.h"
+
+namespace nqueens::testing {
+namespace {
+
+constexpr absl::Duration kPatience = absl::Seconds(60);
+constexpr uint64_t kLongN = 50'000'000;
+
+absl::Time Patience() { return absl::Now() + kPatience; }
+
+std::unique_ptr<server::Server> StartServer(server::ServerOptions options) {
+  options.listen_addresses = {"127.0.0.1:0"};
+  options.grace = absl::Seconds(1);
+  options.service.max_n = kLongN;
+  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? *std::move(server) : nullptr;
+}
+
+std::unique_ptr<v1::NQueens::Stub> StubFor(const server::Server& server) {
+  return v1::NQueens::NewStub(
+      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+}
+
+// A Solve on its own thread, so that the test can look at the server and
+// cancel it meanwhile.
+class BackgroundSolve {
+ public:
+  BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Duration deadline = kPatience) {
+    request_.set_n(n);
+    request_.set_method(v1::RANDOM);
+    context_.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
+    thread_ = std::thread([this, &stub] { status_ = stub.Solve(&context_, request_, &response_); });
+  }
+  ~BackgroundSolve() {
+    context_.TryCancel();
+    if (thread_.joinable()) thread_.join();
+  }
+  void Cancel() { context_.TryCancel(); }
+  grpc::Status Wait() {
+    thread_.join();
+    return status_;
+  }
+
+ private:
+  v1::SolveRequest request_;
+  v1::SolveResponse response_;
+  grpc::ClientContext context_;
+  grpc::Status status_;
+  std::thread thread_;
+};
+
+// n = 100 with 22 free rows: 78 queens of a known solution.
+v1::CompleteRequest SmallComposition() {
+  const Columns solution = KnownSolution(100);
+  v1::CompleteRequest request;
+  request.set_n(100);
+  for (uint32_t row = 0; row < 100; ++row) {
+    request.add_columns(row % 9 < 2 && row < 99 ? kEmptyRow : solution[row]);
+  }
+  return request;
+}
+
+TEST(ServingTest, ASequentialClientIsNeverRefused) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  const v1::CompleteRequest request = SmallComposition();
+  const Columns composition(request.columns().begin(), request.columns().end());
+  for (int call = 0; call < 500; ++call) {
+    grpc::ClientContext context;
+    v1::CompleteResponse response;
+    const grpc::Status status = stub->Complete(&context, request, &response);
+    ASSERT_TRUE(status.ok()) << "call " << call << ": " << status.error_message();
+    ASSERT_EQ(response.outcome(), v1::SOLVED);
+    if (call % 100 == 0) ExpectSolutionExtending(ToColumns(response.columns()), composition);
+  }
+  EXPECT_EQ(server->counters().calls(absl::StatusCode::kResourceExhausted), 0u);
+}
+
+TEST(ServingTest, AFullQueueIsRefusedNamingItsLimitWhileSmallCallsStillRun) {
+  server::ServerOptions options;
+  options.service.workers = 1;
+  options.service.max_queued = 0;
+  std::unique_ptr<server::Server> server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  BackgroundSolve running(*stub, kLongN);
+  ASSERT_TRUE(server->pool().AwaitLoad(1, 0, Patience()));
+
+  grpc::ClientContext context;
+  v1::SolveRequest large;
+  large.set_n(1'000'000);
+  v1::SolveResponse response;
+  ExpectStatus(stub->Solve(&context, large, &response), grpc::StatusCode::RESOURCE_EXHAUSTED,
+               "(--max-queued)");
+  EXPECT_EQ(server->counters().refusals("--max-queued"), 1u);
+
+  // A small call takes the express lane beside the large one.
+  grpc::ClientContext small_context;
+  v1::CompleteRequest small = SmallComposition();
+  v1::CompleteResponse completed;
+  const grpc::Status status = stub->Complete(&small_context, small, &completed);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ExpectSolutionExtending(ToColumns(completed.columns()),
+                          Columns(small.columns().begin(), small.columns().end()));
+
+  running.Cancel();
+  EXPECT_EQ(running.Wait().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_TRUE(server->pool().AwaitLoad(0, 0, Patience()));
+}
+
+TEST(ServingTest, QueuedCallsThatAreCancelledOrExpireLeaveTheQueueAndFreeTheirMemory) {
+  server::ServerOptions options;
+  options.service.workers = 1;
+  std::unique_ptr<server::Server> server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  const uint64_t idle = server->memory_budget().in_use();
+  BackgroundSolve running(*stub, kLongN);
+  ASSERT_TRUE(server->pool().AwaitLoad(1, 0, Patience()));
+  const uint64_t with_running = server->memory_budget().in_use();
+  ASSERT_GT(with_running, idle);
+
+  {
+    BackgroundSolve cancelled(*stub, 1'000'000);
+    ASSERT_TRUE(server->pool().AwaitLoad(1, 1, Patience()));
+    EXPECT_GT(server->memory_budget().in_use(), with_running);
+    cancelled.Cancel();
+    EXPECT_EQ(cancelled.Wait().error_code(), grpc::StatusCode::CANCELLED);
+    EXPECT_TRUE(server->pool().AwaitLoad(1, 0, Patience()));
+    EXPECT_TRUE(server->memory_budget().AwaitInUse(with_running, Patience()));
+  }
+  {
+    BackgroundSolve expiring(*stub, 1'000'000, absl::Milliseconds(300));
+    EXPECT_EQ(expiring.Wait().error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+    EXPECT_TRUE(server->pool().AwaitLoad(1, 0, Patience()));
+    EXPECT_TRUE(server->memory_budget().AwaitInUse(with_running, Patience()));
+  }
+  running.Cancel();
+  EXPECT_EQ(running.Wait().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_TRUE(server->memory_budget().AwaitInUse(idle, Patience()));
+}
+
+TEST(ServingTest, ClientLimitsAreLoweredToTheServersMaxima) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  v1::CompleteRequest request = SmallComposition();
+  request.mutable_limits()->set_max_backtracks(std::numeric_limits<uint64_t>::max());
+  request.mutable_limits()->set_max_restarts(std::numeric_limits<uint32_t>::max());
+  request.mutable_limits()->set_max_exact_nodes(std::numeric_limits<uint64_t>::max());
+  grpc::ClientContext context;
+  v1::CompleteResponse response;
+  ASSERT_TRUE(stub->Complete(&context, request, &response).ok());
+  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  EXPECT_THAT(response.stats().lowered_limits(),
+              ::testing::UnorderedElementsAre("max_backtracks=1000000 (--max-backtracks)",
+                                              "max_restarts=1000 (--max-restarts)",
+                                              "max_exact_nodes=1000000000 (--max-exact-nodes)"));
+}
+
+TEST(ServingTest, ACallIsStoppedAtMaxCallSeconds) {
+  server::ServerOptions options;
+  options.service.limits.max_call_time = absl::Milliseconds(100);
+  std::unique_ptr<server::Server> server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  BackgroundSolve solve(*stub, kLongN);
+  ExpectStatus(solve.Wait(), grpc::StatusCode::RESOURCE_EXHAUSTED,
+               "this server's limit of 100ms (--max-call-seconds)");
+}
+
+// Bytes that are no protobuf message: a length-delimited field 1 whose
+// length runs past the end.
+grpc::ByteBuffer Garbage() {
+  static const char kBytes[] = {0x0a, 0x7f, 0x01};
+  grpc::Slice slice(kBytes, sizeof(kBytes));
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+TEST(ServingTest, AnUnparseableUnaryRequestIsInvalidArgument) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
+  const grpc::internal::RpcMethod method("/nqueens.v1.NQueens/Complete",
+                                         grpc::internal::RpcMethod::NORMAL_RPC);
+  grpc::ClientContext context;
+  grpc::ByteBuffer response;
+  const grpc::Status status = grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+      channel.get(), method, &context, Garbage(), &response);
+  ExpectStatus(status, grpc::StatusCode::INVALID_ARGUMENT,
+               "the request could not be parsed as a nqueens.v1.CompleteRequest message");
+}
+
+TEST(ServingTest, AnUnparseableStreamMessageIsInvalidArgument) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
+  const grpc::internal::RpcMethod method("/nqueens.v1.NQueens/CompleteStream",
+                                         grpc::internal::RpcMethod::BIDI_STREAMING);
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(Patience()));
+  std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>> stream(
+      grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
+          channel.get(), method, &context));
+  stream->Write(Garbage());
+  stream->WritesDone();
+  grpc::ByteBuffer response;
+  EXPECT_FALSE(stream->Read(&response));
+  ExpectStatus(stream->Finish(), grpc::StatusCode::INVALID_ARGUMENT,
+               "message 1 of the stream could not be parsed as a "
+               "nqueens.v1.CompleteStreamRequest message");
+}
+
+TEST(ServingTest, ASecondServerOnATakenAddressFailsNamingIt) {
+  std::unique_ptr<server::Server> first = StartServer({});
+  ASSERT_NE(first, nullptr);
+  server::ServerOptions options;
+  options.listen_addresses = {first->address()};
+  absl::StatusOr<std::unique_ptr<server::Server>> second = server::Server::Start(options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(second.status().message(), ::testing::HasSubstr(first->address()));
+}
+
+TEST(ServingTest, ServesOnEveryListenAddress) {
+  server::ServerOptions options;
+  options.listen_addresses = {"127.0.0.1:0", "[::1]:0"};
+  options.grace = absl::Seconds(1);
+  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_EQ((*server)->addresses().size(), 2u);
+  for (const std::string& address : (*server)->addresses()) {
+    auto stub =
+        v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    v1::SolveRequest request;
+    request.set_n(8);
+    v1::SolveResponse response;
+    ASSERT_TRUE(stub->Solve(&context, request, &response).ok()) << address;
+    ExpectSolutionExtending(ToColumns(response.columns()), Columns(8, kEmptyRow));
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::testing
