@@ -16,6 +16,8 @@ namespace nqueens::server {
 namespace {
 
 constexpr char kServiceName[] = "nqueens.v1.NQueens";
+// How long connections may take to close once no call of ours is left.
+constexpr absl::Duration kConnectionGrace = absl::Milliseconds(200);
 
 // "HOST:PORT" with the port replaced by the one actually bound.
 std::string BoundAddress(const std::string& listen_address, int port) {
@@ -87,10 +89,15 @@ void Server::Shutdown() {
   const absl::Time deadline = absl::Now() + grace_;
   grpc_server_->GetHealthCheckService()->SetServingStatus(false);
   // Our calls first (see in_flight_calls.h), then gRPC's: it cancels whatever
-  // still runs at the deadline, and the workers see the cancellation. Both
-  // steps are idempotent.
-  service_->Drain(deadline);
-  grpc_server_->Shutdown(absl::ToChronoTime(deadline));
+  // still runs at its deadline, and the workers see the cancellation. Once
+  // our calls are done, gRPC gets a moment for the rest (health checks) and
+  // no more: otherwise an idle connection, or one that never finished its
+  // handshake, kept the process for the whole grace period. Both steps are
+  // idempotent.
+  const bool drained = service_->Drain(deadline);
+  const absl::Time connections_deadline =
+      drained ? std::min(deadline, absl::Now() + kConnectionGrace) : deadline;
+  grpc_server_->Shutdown(absl::ToChronoTime(connections_deadline));
   grpc_server_->Wait();
 }
 

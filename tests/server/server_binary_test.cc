@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
@@ -157,9 +159,52 @@ TEST(ServerBinaryTest, SigtermLetsInFlightCallsFinish) {
   EXPECT_EQ(WEXITSTATUS(exit_status), 0);
 }
 
+TEST(ServerBinaryTest, ListensOnEveryAddressGiven) {
+  Subprocess server({NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--listen", "[::1]:0",
+                     "--log-level=warn"});
+  EXPECT_EQ(ReadListeningAddress(server).rfind("127.0.0.1:", 0), 0u);
+  EXPECT_EQ(ReadListeningAddress(server).rfind("[::1]:", 0), 0u);
+  server.Signal(SIGTERM);
+  const int status = server.Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(ServerBinaryTest, ATakenAddressIsAnErrorAtOnce) {
+  Subprocess first = StartServer({});
+  const std::string address = ReadListeningAddress(first);
+  Subprocess second({NQUEENS_SERVER_PATH, "--listen=" + address, "--log-level=warn"});
+  EXPECT_EQ(second.ReadLine(), "");  // no "listening on" line
+  const int status = second.Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_NE(WEXITSTATUS(status), 0);
+}
+
+// An open connection with no call in flight does not hold the server for its
+// grace period (600 s here; the bound below is a tenth of it).
+TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
+  Subprocess server = StartServer({"--grace=600s"});
+  const std::string address = ReadListeningAddress(server);
+  auto stub =
+      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  v1::SolveRequest request;
+  request.set_n(8);
+  grpc::ClientContext context;
+  v1::SolveResponse response;
+  ASSERT_TRUE(stub->Solve(&context, request, &response).ok());
+
+  const absl::Time signalled = absl::Now();
+  server.Signal(SIGTERM);
+  const int status = server.Wait();
+  EXPECT_LT(absl::Now() - signalled, absl::Seconds(60));
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 TEST(ServerBinaryTest, RejectsBadFlags) {
   for (const char* flag : {"--log-level=loud", "--memory-budget=lots", "--memory-budget=0",
-                           "--stream-idle-timeout=0s"}) {
+                           "--stream-idle-timeout=0s", "--workers=-1", "--max-queued=-1",
+                           "--max-call-seconds=0", "--memory-budget=8M"}) {
     Subprocess server = StartServer({flag});
     EXPECT_EQ(server.ReadLine(), "") << flag;  // no "listening on" line
     const int status = server.Wait();
