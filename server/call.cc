@@ -22,6 +22,10 @@ uint64_t RandomSeed() {
   return (uint64_t{device()} << 32) | device();
 }
 
+// Long enough that a client's next call usually comes first, short enough
+// that a load test sees the memory come back.
+constexpr absl::Duration kIdleTrimDelay = absl::Milliseconds(100);
+
 int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableCpus(); }
 
 // min(asked or the default, the server's maximum); notes a lowered request.
@@ -42,6 +46,7 @@ ServiceState::ServiceState(const ServiceOptions& options)
       memory_budget(options.memory_budget != 0 ? options.memory_budget : DefaultMemoryBudget()),
       pool(EffectiveWorkers(options.workers), options.max_queued),
       idle_watchdog(options.stream_idle_timeout),
+      idle_heap_trim(kIdleTrimDelay),
       // The express lane runs calls too (worker_pool.h).
       worker_bytes(kFixedCallBytes * (pool.workers() + 1)),
       worker_memory(memory_budget.Reserve(worker_bytes)) {}
@@ -55,7 +60,7 @@ Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const ch
       server_deadline_(start_ + service.options.limits.max_call_time) {}
 
 Call::~Call() {
-  if (entered_) service_.in_flight.Exit();
+  if (entered_ && service_.in_flight.Exit()) service_.idle_heap_trim.Idle();
   service_.counters.CountCall(status_.code());
   spdlog::info("{} peer={} n={} k={} outcome={} status={}{} {:.3f}s", method_, context_->peer(), n_,
                queens_given_, outcome_, absl::StatusCodeToString(status_.code()),
@@ -66,6 +71,7 @@ Call::~Call() {
 absl::Status Call::Enter() {
   entered_ = service_.in_flight.Enter();
   if (!entered_) return absl::UnavailableError("the server is shutting down");
+  service_.idle_heap_trim.Busy();
   return absl::OkStatus();
 }
 

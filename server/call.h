@@ -20,6 +20,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "call_counters.h"
+#include "idle_heap_trim.h"
 #include "idle_watchdog.h"
 #include "in_flight_calls.h"
 #include "memory_budget.h"
@@ -42,6 +43,7 @@ struct ServiceState {
   MemoryBudget memory_budget;
   WorkerPool pool;
   IdleWatchdog idle_watchdog;
+  IdleHeapTrim idle_heap_trim;
   CallCounters counters;
   // The fixed part of a running call, once per thread that runs calls (see
   // memory_estimate.h); unset when the budget cannot hold it, which

@@ -22,9 +22,10 @@ class InFlightCalls {
     return true;
   }
 
-  void Exit() {
+  // True when this was the last call in flight.
+  bool Exit() {
     absl::MutexLock lock(&mutex_);
-    --running_;
+    return --running_ == 0;
   }
 
   bool closed() const {

@@ -1,0 +1,925 @@
+// Load and fault scenarios against real nqueens-server processes on
+// 127.0.0.1 (results in docs/load.md). Each scenario starts its own server,
+// runs a bounded number of calls from client threads (each with its own
+// connection), and reports the calls by status code, which of them were not
+// what the scenario expects, p50/p99 latency by call size (small: n <= 65,536
+// rows), throughput, and the server's resident memory idle / at its peak /
+// after the scenario. Every SOLVED board is checked with nqueens::Validate.
+//
+//   nqueens-load --server_binary=build/server/nqueens-server --markdown=docs/load.md
+//
+// Every loop is bounded in count and in time; nothing is sent anywhere but
+// the servers this program started on loopback.
+#include <grpcpp/grpcpp.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "nqueens/board.h"
+#include "nqueens/solver.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
+#include "nqueens/validate.h"
+#include "server_process.h"
+#include "wire/chunks.h"
+
+ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server", "the server to start");
+ABSL_FLAG(std::vector<std::string>, scenarios, {},
+          "scenarios to run (default: all); see --list");
+ABSL_FLAG(bool, list, false, "list the scenarios and exit");
+ABSL_FLAG(double, scale, 1.0, "multiplies the number of calls of every scenario");
+ABSL_FLAG(std::string, markdown, "", "also write the report as Markdown here");
+ABSL_FLAG(uint64_t, seed, 1, "seed of the whole run");
+
+namespace nqueens::bench {
+namespace {
+
+namespace v1 = nqueens::v1;
+using Clock = std::chrono::steady_clock;
+using grpc::StatusCode;
+
+constexpr uint64_t kSmallMaxRows = 65536;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+int Scaled(int calls) {
+  return std::max(1, static_cast<int>(std::lround(calls * absl::GetFlag(FLAGS_scale))));
+}
+
+// --- Boards, made once. ---
+
+Columns RandomSolution(uint32_t n, uint64_t seed) {
+  CompletionOptions options;
+  options.seed = seed;
+  absl::StatusOr<CompletionResult> solved = Solve(n, SolveMethod::kRandom, options);
+  if (!solved.ok() || solved->outcome != Outcome::kSolved) Fail("cannot make a solution");
+  return solved->columns;
+}
+
+// Keeps each queen of `solution` with probability `keep`.
+Columns Thin(const Columns& solution, double keep, std::mt19937_64& random) {
+  Columns composition = solution;
+  std::bernoulli_distribution kept(keep);
+  for (uint32_t& column : composition) {
+    if (!kept(random)) column = kEmptyRow;
+  }
+  return composition;
+}
+
+// Gent, Jefferson & Nightingale's natural generator (see
+// bench/hard_instances.cc): queens on random free rows and columns, skipping
+// taken diagonals, until n - d stand. Near d = sqrt(n / 0.19) these are at
+// the completion phase transition: some take the exact search long.
+Columns NaturalComposition(uint32_t n, uint32_t d, std::mt19937_64& random) {
+  Columns board(n, kEmptyRow);
+  std::vector<bool> column_used(n + 1), down(2 * n + 1), up(2 * n + 1);
+  uint32_t placed = 0;
+  std::uniform_int_distribution<uint32_t> pick(1, n);
+  for (uint64_t draw = 0; placed < n - d && draw < uint64_t{n} * n; ++draw) {
+    const uint32_t row = pick(random);
+    const uint32_t column = pick(random);
+    if (board[row - 1] != kEmptyRow || column_used[column] || down[n + row - column] ||
+        up[row + column]) {
+      continue;
+    }
+    board[row - 1] = column;
+    column_used[column] = down[n + row - column] = up[row + column] = true;
+    ++placed;
+  }
+  return board;
+}
+
+struct Boards {
+  Columns solution_1000 = RandomSolution(1000, 1);
+  Columns solution_1e4 = RandomSolution(10'000, 2);
+  Columns solution_1e5 = RandomSolution(100'000, 3);
+  Columns solution_1e6 = RandomSolution(1'000'000, 4);
+};
+
+const Boards& TheBoards() {
+  static const Boards* boards = new Boards();
+  return *boards;
+}
+
+// --- One call and what came of it. ---
+
+struct CallOutcome {
+  StatusCode code = StatusCode::OK;
+  double seconds = 0;
+  uint64_t n = 0;
+  std::string message;
+};
+
+// A SOLVED board must be a full solution keeping every given queen.
+bool Extends(const Columns& solution, const Columns& composition) {
+  if (solution.size() != composition.size()) return false;
+  absl::StatusOr<ValidationReport> report = Validate(solution);
+  if (!report.ok() || !report->complete) return false;
+  for (size_t row = 0; row < composition.size(); ++row) {
+    if (composition[row] != kEmptyRow && solution[row] != composition[row]) return false;
+  }
+  return true;
+}
+
+// An OK status whose board does not check out is a defect: reported as
+// INTERNAL so that the scenario counts it as unexpected.
+grpc::Status CheckBoard(const grpc::Status& status, v1::Outcome outcome, const Columns& board,
+                        const Columns& composition) {
+  if (!status.ok() || outcome != v1::SOLVED || Extends(board, composition)) return status;
+  return grpc::Status(StatusCode::INTERNAL, "the server sent a board that is not a solution");
+}
+
+class Client {
+ public:
+  explicit Client(const std::string& address, uint64_t seed) : random_(seed) {
+    grpc::ChannelArguments arguments;
+    // A connection of its own, as a separate client process would have.
+    arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    arguments.SetMaxReceiveMessageSize(64 << 20);
+    arguments.SetMaxSendMessageSize(64 << 20);
+    stub_ = v1::NQueens::NewStub(
+        grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments));
+  }
+
+  std::mt19937_64& random() { return random_; }
+  v1::NQueens::Stub& stub() { return *stub_; }
+
+  // Times `call`, which returns its status.
+  CallOutcome Timed(uint64_t n, const std::function<grpc::Status()>& call) {
+    const Clock::time_point start = Clock::now();
+    const grpc::Status status = call();
+    return CallOutcome{status.error_code(), SecondsSince(start), n, status.error_message()};
+  }
+
+  CallOutcome Solve(uint64_t n, v1::Method method) {
+    return Timed(n, [&] {
+      v1::SolveRequest request;
+      request.set_n(n);
+      request.set_method(method);
+      v1::SolveResponse response;
+      grpc::ClientContext context;
+      const grpc::Status status = stub_->Solve(&context, request, &response);
+      return CheckBoard(status, response.outcome(),
+                        Columns(response.columns().begin(), response.columns().end()),
+                        Columns(n, kEmptyRow));
+    });
+  }
+
+  CallOutcome Complete(const Columns& composition, bool sparse, const v1::Limits& limits = {}) {
+    return Timed(composition.size(), [&] {
+      v1::CompleteRequest request;
+      request.set_n(composition.size());
+      *request.mutable_limits() = limits;
+      if (sparse) {
+        for (uint32_t row = 0; row < composition.size(); ++row) {
+          if (composition[row] == kEmptyRow) continue;
+          v1::Queen* queen = request.add_queens();
+          queen->set_row(row + 1);
+          queen->set_column(composition[row]);
+        }
+      } else {
+        request.mutable_columns()->Assign(composition.begin(), composition.end());
+      }
+      v1::CompleteResponse response;
+      grpc::ClientContext context;
+      const grpc::Status status = stub_->Complete(&context, request, &response);
+      return CheckBoard(status, response.outcome(),
+                        Columns(response.columns().begin(), response.columns().end()),
+                        composition);
+    });
+  }
+
+  CallOutcome Validate(const Columns& board) {
+    return Timed(board.size(), [&] {
+      v1::ValidateRequest request;
+      request.set_n(board.size());
+      request.mutable_columns()->Assign(board.begin(), board.end());
+      v1::ValidateResponse response;
+      grpc::ClientContext context;
+      grpc::Status status = stub_->Validate(&context, request, &response);
+      if (status.ok() && !response.complete()) {
+        status = grpc::Status(StatusCode::INTERNAL, "a solution was not found complete");
+      }
+      return status;
+    });
+  }
+
+  CallOutcome SolveStream(uint64_t n) {
+    return Timed(n, [&] {
+      v1::SolveRequest request;
+      request.set_n(n);
+      grpc::ClientContext context;
+      auto reader = stub_->SolveStream(&context, request);
+      wire::ChunkAssembler board(n);
+      v1::SolveStreamResponse message;
+      v1::Outcome outcome = v1::OUTCOME_UNSPECIFIED;
+      while (reader->Read(&message)) {
+        if (message.has_header()) outcome = message.header().outcome();
+        if (message.has_chunk() && !board.Add(message.chunk()).ok()) context.TryCancel();
+      }
+      const grpc::Status status = reader->Finish();
+      absl::StatusOr<Columns> columns = std::move(board).Finish();
+      return CheckBoard(status, outcome, columns.ok() ? *columns : Columns(),
+                        Columns(n, kEmptyRow));
+    });
+  }
+
+  // Sends `board` in chunks after `header`: all of them, or the first
+  // `chunks` then cancels.
+  template <typename Request, typename Stream>
+  static void SendBoard(Stream& stream, Request header, const Columns& board, size_t chunks) {
+    header.mutable_header()->set_n(board.size());
+    stream.Write(header);
+    Request message;
+    size_t sent = 0;
+    wire::ForEachChunk(board, 0, [&](const v1::BoardChunk& chunk) {
+      if (sent++ == chunks) return false;
+      *message.mutable_chunk() = chunk;
+      return stream.Write(message);
+    });
+  }
+
+  CallOutcome CompleteStream(const Columns& composition) {
+    return Timed(composition.size(), [&] {
+      grpc::ClientContext context;
+      auto stream = stub_->CompleteStream(&context);
+      SendBoard(*stream, v1::CompleteStreamRequest(), composition, SIZE_MAX);
+      stream->WritesDone();
+      wire::ChunkAssembler board(composition.size());
+      v1::CompleteStreamResponse message;
+      v1::Outcome outcome = v1::OUTCOME_UNSPECIFIED;
+      while (stream->Read(&message)) {
+        if (message.has_header()) outcome = message.header().outcome();
+        if (message.has_chunk() && !board.Add(message.chunk()).ok()) context.TryCancel();
+      }
+      const grpc::Status status = stream->Finish();
+      absl::StatusOr<Columns> columns = std::move(board).Finish();
+      return CheckBoard(status, outcome, columns.ok() ? *columns : Columns(), composition);
+    });
+  }
+
+  CallOutcome ValidateStream(const Columns& board) {
+    return Timed(board.size(), [&] {
+      grpc::ClientContext context;
+      v1::ValidateResponse response;
+      auto stream = stub_->ValidateStream(&context, &response);
+      SendBoard(*stream, v1::ValidateStreamRequest(), board, SIZE_MAX);
+      stream->WritesDone();
+      grpc::Status status = stream->Finish();
+      if (status.ok() && !response.complete()) {
+        status = grpc::Status(StatusCode::INTERNAL, "a solution was not found complete");
+      }
+      return status;
+    });
+  }
+
+  // A CompleteStream that sends half its chunks, then cancels.
+  CallOutcome CancelMidUpload(const Columns& composition) {
+    return Timed(composition.size(), [&] {
+      grpc::ClientContext context;
+      auto stream = stub_->CompleteStream(&context);
+      const size_t chunks = composition.size() / wire::kMaxChunkSize;
+      SendBoard(*stream, v1::CompleteStreamRequest(), composition, chunks / 2);
+      context.TryCancel();
+      return stream->Finish();
+    });
+  }
+
+  // A SolveStream that reads its header and two chunks, then cancels.
+  CallOutcome CancelMidDownload(uint64_t n) {
+    return Timed(n, [&] {
+      v1::SolveRequest request;
+      request.set_n(n);
+      grpc::ClientContext context;
+      auto reader = stub_->SolveStream(&context, request);
+      v1::SolveStreamResponse message;
+      for (int i = 0; i < 3 && reader->Read(&message); ++i) {
+      }
+      context.TryCancel();
+      return reader->Finish();
+    });
+  }
+
+  // A CompleteStream that sends its header, then `empty_chunks` chunks
+  // without rows, `gap` apart (none: it stalls), and waits for its end.
+  CallOutcome StalledStream(uint64_t n, int empty_chunks, absl::Duration gap) {
+    return Timed(n, [&] {
+      grpc::ClientContext context;
+      context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
+      auto stream = stub_->CompleteStream(&context);
+      v1::CompleteStreamRequest message;
+      message.mutable_header()->set_n(n);
+      stream->Write(message);
+      message.mutable_chunk()->set_offset(0);
+      for (int i = 0; i < empty_chunks && stream->Write(message); ++i) {
+        std::this_thread::sleep_for(absl::ToChronoNanoseconds(gap));
+      }
+      return stream->Finish();
+    });
+  }
+
+ private:
+  std::mt19937_64 random_;
+  std::unique_ptr<v1::NQueens::Stub> stub_;
+};
+
+// --- A scenario's record and report. ---
+
+struct Report {
+  std::string name;
+  std::string what;
+  std::map<StatusCode, int> codes;
+  int unexpected = 0;
+  std::vector<std::string> unexpected_examples;
+  std::vector<double> small_seconds, large_seconds;
+  double seconds = 0;
+  uint64_t rss_idle = 0, rss_peak = 0, rss_after = 0;
+  std::vector<std::string> findings;  // targets and other measurements
+};
+
+double Percentile(std::vector<double> values, double fraction) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t index = std::min(values.size() - 1,
+                                static_cast<size_t>(std::ceil(fraction * values.size())) - 1);
+  return values[index];
+}
+
+std::string Millis(double seconds) { return absl::StrFormat("%.1f ms", seconds * 1000); }
+std::string Mib(uint64_t bytes) { return absl::StrFormat("%.0f MB", bytes / 1e6); }
+
+// Collects the outcomes of a scenario's calls from many threads.
+class Recorder {
+ public:
+  explicit Recorder(Report& report) : report_(report) {}
+
+  // `expected` lists the codes this call may end with.
+  void Add(const CallOutcome& outcome, std::initializer_list<StatusCode> expected) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++report_.codes[outcome.code];
+    if (std::find(expected.begin(), expected.end(), outcome.code) == expected.end()) {
+      ++report_.unexpected;
+      if (report_.unexpected_examples.size() < 3) {
+        report_.unexpected_examples.push_back(
+            absl::StrCat("n=", outcome.n, " code ", outcome.code, ": ", outcome.message));
+      }
+    }
+    if (outcome.code == StatusCode::OK) {
+      (outcome.n <= kSmallMaxRows ? report_.small_seconds : report_.large_seconds)
+          .push_back(outcome.seconds);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  Report& report_;
+};
+
+// Runs `body(client_index)` on `clients` threads and waits for them.
+void RunClients(int clients, const std::function<void(int)>& body) {
+  std::vector<std::thread> threads;
+  for (int i = 0; i < clients; ++i) threads.emplace_back(body, i);
+  for (std::thread& thread : threads) thread.join();
+}
+
+// Small calls of every method from 4 clients at once: what a server
+// allocates once, at its first calls (gRPC's and protobuf's lazily built
+// tables, the code pages of the paths they take, the threads' stacks), is
+// part of its idle size.
+void WarmUp(const std::string& address) {
+  RunClients(4, [&](int index) {
+    Client client(address, index);
+    const Columns& solution = TheBoards().solution_1000;
+    for (int call = 0; call < 14; ++call) {
+      const Columns composition = Thin(solution, 0.5, client.random());
+      switch (call % 7) {
+        case 0: client.Solve(1000, v1::RANDOM); break;
+        case 1: client.Complete(composition, false); break;
+        case 2: client.Complete(composition, true); break;
+        case 3: client.Validate(solution); break;
+        case 4: client.SolveStream(1000); break;
+        case 5: client.CompleteStream(composition); break;
+        case 6: client.ValidateStream(solution); break;
+      }
+    }
+  });
+}
+
+// A server for one scenario, warmed up, its idle memory measured before and
+// its memory after the body.
+Report WithServer(const std::string& name, const std::string& what,
+                  const std::vector<std::string>& flags,
+                  const std::function<void(ServerProcess&, Report&)>& body,
+                  const std::string& log_path = "") {
+  Report report;
+  report.name = name;
+  report.what = what;
+  ServerProcess server(absl::GetFlag(FLAGS_server_binary), flags, log_path);
+  WarmUp(server.address());
+  server.AwaitQuiet(0.3, 5);
+  report.rss_idle = server.ResidentBytes();
+  server.ResetPeak();
+  const Clock::time_point start = Clock::now();
+  body(server, report);
+  report.seconds = SecondsSince(start);
+  if (server.pid() > 0) {  // not stopped by the body
+    server.AwaitQuiet(0.5, 30);
+    report.rss_peak = server.PeakResidentBytes();
+    report.rss_after = server.ResidentBytes();
+    const double growth = static_cast<double>(report.rss_after) / report.rss_idle - 1;
+    report.findings.push_back(absl::StrFormat("RSS after within 10%% of idle: %+.0f%% (%s)",
+                                              growth * 100, growth <= 0.10 ? "met" : "MISSED"));
+  }
+  std::cerr << "load: " << name << " done in " << report.seconds << " s\n";
+  return report;
+}
+
+// --- The scenarios. ---
+
+// The mix of every method: small and large boards, unary and streams.
+void MixedCall(Client& client, int call, Recorder& recorder) {
+  const Boards& boards = TheBoards();
+  std::mt19937_64& random = client.random();
+  const StatusCode ok = StatusCode::OK;
+  switch (call % 7) {
+    case 0: {
+      const uint64_t sizes[] = {8, 1000, 10'000, 100'000};
+      const v1::Method method = random() % 2 ? v1::RANDOM : v1::CONSTRUCTIVE;
+      recorder.Add(client.Solve(sizes[random() % 4], method), {ok});
+      break;
+    }
+    case 1:
+      recorder.Add(client.Complete(Thin(boards.solution_1000, 0.5, random), false), {ok});
+      break;
+    case 2:
+      recorder.Add(client.Complete(Thin(boards.solution_1e6, 5e-6, random), true), {ok});
+      break;
+    case 3:
+      recorder.Add(client.Validate(boards.solution_1000), {ok});
+      break;
+    case 4:
+      recorder.Add(client.SolveStream(100'000), {ok});
+      break;
+    case 5:
+      recorder.Add(client.CompleteStream(Thin(boards.solution_1e5, 0.5, random)), {ok});
+      break;
+    case 6:
+      recorder.Add(client.ValidateStream(boards.solution_1e5), {ok});
+      break;
+  }
+}
+
+Report Mixed(int clients) {
+  return WithServer(
+      absl::StrCat("mix-", clients),
+      absl::StrCat(clients, " clients mixing Solve (n up to 10^5), Complete (dense n = 1,000; "
+                            "sparse 5 queens on n = 10^6), Validate and the three streams "
+                            "(n = 10^5)"),
+      {}, [clients](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        const int calls = Scaled(std::max(14, 700 / clients));
+        RunClients(clients, [&](int index) {
+          Client client(server.address(), absl::GetFlag(FLAGS_seed) * 1000 + index);
+          for (int call = 0; call < calls; ++call) MixedCall(client, call + index, recorder);
+        });
+      });
+}
+
+Report CancelMidStream() {
+  return WithServer(
+      "cancel-mid-stream",
+      "8 clients: CompleteStream (n = 10^6) cancelled halfway through the upload, SolveStream "
+      "(n = 10^6) cancelled after two chunks, and small Completes between them",
+      {}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        RunClients(8, [&](int index) {
+          Client client(server.address(), index);
+          for (int i = 0; i < Scaled(10); ++i) {
+            recorder.Add(client.CancelMidUpload(TheBoards().solution_1e6), {StatusCode::CANCELLED});
+            recorder.Add(client.CancelMidDownload(1'000'000),
+                         {StatusCode::CANCELLED, StatusCode::OK});
+            recorder.Add(client.Complete(Thin(TheBoards().solution_1000, 0.5, client.random()),
+                                         false),
+                         {StatusCode::OK});
+          }
+        });
+      });
+}
+
+// Small Completes (n = 1,000) from `clients` clients, `calls` each.
+void SmallCompletes(const std::string& address, int clients, int calls, Recorder& recorder) {
+  RunClients(clients, [&](int index) {
+    Client client(address, 500 + index);
+    for (int i = 0; i < calls; ++i) {
+      recorder.Add(client.Complete(Thin(TheBoards().solution_1000, 0.5, client.random()), false),
+                   {StatusCode::OK});
+    }
+  });
+}
+
+Report StalledStreams() {
+  return WithServer(
+      "stalled-streams",
+      "--stream-idle-timeout=1s: 2 streams that send a header and stall, 2 that trickle an "
+      "empty chunk every 100 ms (at most 100), and 4 clients making small Completes meanwhile",
+      {"--stream-idle-timeout=1s"}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        std::thread attackers([&] {
+          RunClients(4, [&](int index) {
+            Client client(server.address(), 900 + index);
+            const int chunks = index < 2 ? 0 : 100;
+            const CallOutcome cut =
+                client.StalledStream(1'000'000, chunks, absl::Milliseconds(100));
+            recorder.Add(cut, {StatusCode::CANCELLED});
+            if (!absl::StrContains(cut.message, "--stream-idle-timeout")) {
+              report.findings.push_back("a stalled stream ended without the idle reason: " +
+                                        cut.message);
+            }
+          });
+        });
+        SmallCompletes(server.address(), 4, Scaled(50), recorder);
+        attackers.join();
+      });
+}
+
+Report IdleStreams() {
+  return WithServer(
+      "idle-streams",
+      "200 CompleteStreams that send a header for n = 10^8 and stay idle for 2 s, and meanwhile "
+      "a real Complete of n = 5 * 10^7 (one queen, sparse)",
+      {}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        Client client(server.address(), 7);
+        std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+        std::vector<std::unique_ptr<grpc::ClientReaderWriter<v1::CompleteStreamRequest,
+                                                             v1::CompleteStreamResponse>>>
+            streams;
+        v1::CompleteStreamRequest header;
+        header.mutable_header()->set_n(100'000'000);
+        for (int i = 0; i < 200; ++i) {
+          contexts.push_back(std::make_unique<grpc::ClientContext>());
+          streams.push_back(client.stub().CompleteStream(contexts.back().get()));
+          streams.back()->Write(header);
+        }
+        Columns one_queen(50'000'000, kEmptyRow);
+        one_queen[12'345'677] = 33'333'333;
+        recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
+        std::this_thread::sleep_for(std::chrono::seconds(2));  // the idle time itself
+        for (size_t i = 0; i < streams.size(); ++i) {
+          contexts[i]->TryCancel();
+          recorder.Add(CallOutcome{streams[i]->Finish().error_code(), 0, 100'000'000, ""},
+                       {StatusCode::CANCELLED});
+        }
+      });
+}
+
+Report HugeLimits() {
+  return WithServer(
+      "huge-limits",
+      "--max-call-seconds=3: 2 clients send Completes with max_backtracks = 2^64-1, "
+      "max_restarts = 2^32-1, max_exact_nodes = 2^64-1 on boards of Gent et al.'s natural "
+      "generator at the phase transition (n = 3,000, 126 free rows); 2 clients make small "
+      "Completes meanwhile",
+      {"--max-call-seconds=3"}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        std::thread attackers([&] {
+          RunClients(2, [&](int index) {
+            Client client(server.address(), 300 + index);
+            v1::Limits limits;
+            limits.set_max_backtracks(UINT64_MAX);
+            limits.set_max_restarts(UINT32_MAX);
+            limits.set_max_exact_nodes(UINT64_MAX);
+            for (int i = 0; i < Scaled(3); ++i) {
+              const Columns board = NaturalComposition(3000, 126, client.random());
+              // Decided (SOLVED, UNSOLVABLE or UNDECIDED: all OK), or stopped
+              // by the server's limit, or at a glance refused as invalid.
+              recorder.Add(client.Complete(board, false, limits),
+                           {StatusCode::OK, StatusCode::RESOURCE_EXHAUSTED});
+            }
+          });
+        });
+        SmallCompletes(server.address(), 2, Scaled(100), recorder);
+        attackers.join();
+      });
+}
+
+Report HugeUnary() {
+  return WithServer(
+      "huge-unary",
+      "--memory-budget=512M: 8 clients each send a Validate of about 60 MB (n = 1.5 * 10^7, "
+      "dense, 4 bytes a column), and 4 a sparse Complete of 3 * 10^6 queens on n = 10^8 that "
+      "the budget cannot hold",
+      {"--memory-budget=512M"}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        constexpr uint32_t kN = 15'000'000;
+        Columns big(kN);
+        std::mt19937_64 random(5);
+        std::uniform_int_distribution<uint32_t> column(1u << 21, kN);
+        for (uint32_t& value : big) value = column(random);
+        Columns sparse(100'000'000, kEmptyRow);
+        for (uint32_t i = 0; i < 3'000'000; ++i) sparse[i * 33] = i + 1;
+        RunClients(12, [&](int index) {
+          Client client(server.address(), 400 + index);
+          if (index < 8) {
+            // Not a solution: INTERNAL here means the server validated it.
+            const CallOutcome outcome = client.Validate(big);
+            recorder.Add(outcome, {StatusCode::INTERNAL, StatusCode::RESOURCE_EXHAUSTED});
+          } else {
+            recorder.Add(client.Complete(sparse, true), {StatusCode::RESOURCE_EXHAUSTED});
+          }
+        });
+        report.findings.push_back("INTERNAL here: the board was validated (it is no solution)");
+      });
+}
+
+Report Fairness() {
+  return WithServer(
+      "fairness",
+      "2 clients each keep a Complete of n = 10^7 (one queen, sparse) running; 1 client makes "
+      "300 sequential Completes of n = 1,000 (half the queens of a solution) meanwhile",
+      {}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        std::atomic<bool> done{false};
+        std::thread large([&] {
+          RunClients(2, [&](int index) {
+            Client client(server.address(), 600 + index);
+            Columns one_queen(10'000'000, kEmptyRow);
+            one_queen[index * 1000] = 5'000'000 + index;
+            for (int i = 0; i < 100 && !done.load(); ++i) {
+              recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
+            }
+          });
+        });
+        // Wait for the large calls to be running before the small ones start.
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        Report small;
+        Recorder small_recorder(small);
+        SmallCompletes(server.address(), 1, Scaled(300), small_recorder);
+        done.store(true);
+        large.join();
+        for (const auto& [code, count] : small.codes) report.codes[code] += count;
+        report.unexpected += small.unexpected;
+        report.small_seconds = small.small_seconds;
+        const double p99 = Percentile(small.small_seconds, 0.99);
+        report.findings.push_back(absl::StrCat("small calls beside two 10^7 calls: p99 ",
+                                               Millis(p99), " (target <= 20 ms: ",
+                                               p99 <= 0.020 ? "met" : "MISSED", ")"));
+      });
+}
+
+// Throughput of small Completes with --workers=1 and 2, and the ratio.
+Report Throughput(uint32_t n) {
+  const Columns& solution = n == 1000 ? TheBoards().solution_1000 : TheBoards().solution_1e4;
+  Report report;
+  report.name = absl::StrCat("throughput-", n);
+  report.what = absl::StrCat(
+      "8 clients making Completes of n = ", n,
+      " (half the queens of a solution) against --workers=1, then --workers=2");
+  double rate[3] = {0, 0, 0};
+  for (int workers : {1, 2}) {
+    Report part = WithServer(
+        report.name, report.what, {absl::StrCat("--workers=", workers)},
+        [&](ServerProcess& server, Report& record) {
+          Recorder recorder(record);
+          const Clock::time_point start = Clock::now();
+          RunClients(8, [&](int index) {
+            Client client(server.address(), 700 + index);
+            for (int i = 0; i < Scaled(n == 1000 ? 250 : 60); ++i) {
+              recorder.Add(client.Complete(Thin(solution, 0.5, client.random()), false),
+                           {StatusCode::OK});
+            }
+          });
+          const int calls = static_cast<int>(record.small_seconds.size());
+          rate[workers] = calls / SecondsSince(start);
+        });
+    for (const auto& [code, count] : part.codes) report.codes[code] += count;
+    report.unexpected += part.unexpected;
+    report.small_seconds.insert(report.small_seconds.end(), part.small_seconds.begin(),
+                                part.small_seconds.end());
+    report.seconds += part.seconds;
+    report.rss_idle = part.rss_idle;
+    report.rss_peak = std::max(report.rss_peak, part.rss_peak);
+    report.rss_after = part.rss_after;
+    report.findings.push_back(absl::StrFormat("--workers=%d: %.0f calls/s", workers, rate[workers]));
+  }
+  const double ratio = rate[2] / rate[1];
+  report.findings.push_back(absl::StrFormat("2 workers / 1 worker: %.2f (target >= 1.8: %s)", ratio,
+                                            ratio >= 1.8 ? "met" : "MISSED"));
+  return report;
+}
+
+Report SigtermUnderLoad() {
+  return WithServer(
+      "sigterm",
+      "--grace=5s: 8 clients loop over CompleteStreams of n = 10^6 (at most 50 each); SIGTERM "
+      "after 1 s; the calls in flight must finish, later ones get UNAVAILABLE",
+      {"--grace=5s"}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        std::atomic<bool> stopped{false};
+        std::thread clients([&] {
+          RunClients(8, [&](int index) {
+            Client client(server.address(), 800 + index);
+            for (int i = 0; i < 50; ++i) {
+              const bool after = stopped.load();
+              const CallOutcome outcome =
+                  client.CompleteStream(Thin(TheBoards().solution_1e6, 0.5, client.random()));
+              if (after) {
+                recorder.Add(outcome, {StatusCode::UNAVAILABLE});
+                break;
+              }
+              // Begun before the signal: finished, or refused if it reached
+              // the server after it.
+              recorder.Add(outcome, {StatusCode::OK, StatusCode::UNAVAILABLE});
+              if (outcome.code == StatusCode::UNAVAILABLE) break;
+            }
+          });
+        });
+        std::this_thread::sleep_for(std::chrono::seconds(1));  // load, then the signal
+        const pid_t pid = server.pid();
+        stopped.store(true);
+        const Clock::time_point signalled = Clock::now();
+        kill(pid, SIGTERM);
+        clients.join();
+        // The server exits by itself; the scenario's own stop then waits.
+        const ServerProcess::Exit exit = server.Stop(0);
+        const double seconds = SecondsSince(signalled);
+        report.findings.push_back(absl::StrFormat(
+            "exit %d after %.2f s from SIGTERM (target: within --grace + 1 s = 6 s: %s)",
+            exit.status, seconds, seconds <= 6 && exit.status == 0 ? "met" : "MISSED"));
+      });
+}
+
+// The server's own duration of the last logged call on n rows (the log
+// line ends with "1.234s"); -1 when there is none.
+double LoggedSeconds(const std::string& log_path, uint64_t n) {
+  std::ifstream log(log_path);
+  std::string line;
+  double seconds = -1;
+  const std::string needle = absl::StrCat(" n=", n, " ");
+  while (std::getline(log, line)) {
+    if (!absl::StrContains(line, needle) || !absl::EndsWith(line, "s")) continue;
+    const size_t space = line.rfind(' ');
+    seconds = std::atof(line.substr(space + 1).c_str());
+  }
+  return seconds;
+}
+
+// How long after its deadline or its cancellation a call stops in the
+// server, at n = 10^8 and 10^9, and whether its memory comes back.
+Report StopLatency() {
+  const std::string log_path = "/tmp/nqueens-load-stop-latency.log";
+  return WithServer(
+      "stop-latency",
+      "one call at a time on n = 10^8 and 10^9 (--max-n=1000000000 --memory-budget=22G): "
+      "RANDOM Solves with a 1 s deadline, and cancelled 0.5 s in; a CONSTRUCTIVE SolveStream "
+      "of 10^9 with a 0.3 s deadline; the server's log says how long each ran there",
+      {"--max-n=1000000000", "--memory-budget=22G", "--log-level=info"},
+      [&](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        Client client(server.address(), 1);
+        struct Case {
+          uint64_t n;
+          v1::Method method;
+          double deadline;      // 0: none
+          double cancel_after;  // 0: never
+        };
+        for (const Case& c : {Case{100'000'000, v1::RANDOM, 1.0, 0},
+                              Case{100'000'000, v1::RANDOM, 0, 0.5},
+                              Case{1'000'000'000, v1::RANDOM, 1.0, 0},
+                              Case{1'000'000'000, v1::RANDOM, 0, 0.5},
+                              Case{1'000'000'000, v1::CONSTRUCTIVE, 0.3, 0}}) {
+          grpc::ClientContext context;
+          if (c.deadline > 0) {
+            context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(c.deadline)));
+          }
+          v1::SolveRequest request;
+          request.set_n(c.n);
+          request.set_method(c.method);
+          grpc::Status status;
+          std::thread call([&] {
+            v1::SolveStreamResponse message;
+            auto reader = client.stub().SolveStream(&context, request);
+            while (reader->Read(&message)) {
+            }
+            status = reader->Finish();
+          });
+          if (c.cancel_after > 0) {
+            std::this_thread::sleep_for(std::chrono::duration<double>(c.cancel_after));
+            context.TryCancel();
+          }
+          call.join();
+          recorder.Add(CallOutcome{status.error_code(), 0, c.n, status.error_message()},
+                       {c.deadline > 0 ? StatusCode::DEADLINE_EXCEEDED : StatusCode::CANCELLED});
+          server.AwaitQuiet(0.3, 60);
+          const double late = LoggedSeconds(log_path, c.n) - std::max(c.deadline, c.cancel_after);
+          report.findings.push_back(absl::StrFormat(
+              "n = %d %s, %s: stopped %.3f s later (target <= 0.1 s: %s), RSS then %s",
+              c.n, c.method == v1::RANDOM ? "RANDOM" : "CONSTRUCTIVE",
+              c.deadline > 0 ? absl::StrFormat("deadline %.1f s", c.deadline)
+                             : absl::StrFormat("cancelled at %.1f s", c.cancel_after),
+              late, late <= 0.1 ? "met" : "MISSED", Mib(server.ResidentBytes())));
+        }
+      },
+      log_path);
+}
+
+// The report as Markdown.
+std::string Markdown(const std::vector<Report>& reports) {
+  std::string out = "| scenario | calls by status | unexpected | small p50 / p99 | large p50 / p99 "
+                    "| calls/s | RSS idle / peak / after |\n|---|---|---|---|---|---|---|\n";
+  for (const Report& report : reports) {
+    std::vector<std::string> codes;
+    int calls = 0;
+    for (const auto& [code, count] : report.codes) {
+      codes.push_back(absl::StrCat(count, " ", absl::StatusCodeToString(static_cast<absl::StatusCode>(code))));
+      calls += count;
+    }
+    absl::StrAppend(
+        &out, "| ", report.name, " | ", absl::StrJoin(codes, ", "), " | ", report.unexpected,
+        " | ", Millis(Percentile(report.small_seconds, 0.5)), " / ",
+        Millis(Percentile(report.small_seconds, 0.99)), " | ",
+        Millis(Percentile(report.large_seconds, 0.5)), " / ",
+        Millis(Percentile(report.large_seconds, 0.99)), " | ",
+        absl::StrFormat("%.0f", calls / std::max(report.seconds, 1e-9)), " | ",
+        Mib(report.rss_idle), " / ", Mib(report.rss_peak), " / ", Mib(report.rss_after), " |\n");
+  }
+  out += "\n";
+  for (const Report& report : reports) {
+    absl::StrAppend(&out, "- **", report.name, "**: ", report.what, ".");
+    for (const std::string& finding : report.findings) absl::StrAppend(&out, " ", finding, ".");
+    for (const std::string& example : report.unexpected_examples) {
+      absl::StrAppend(&out, " Unexpected: ", example, ".");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+int WriteReport(const std::vector<Report>& reports) {
+  const std::string markdown = Markdown(reports);
+  std::cout << markdown;
+  if (const std::string path = absl::GetFlag(FLAGS_markdown); !path.empty()) {
+    std::ofstream(path) << markdown;
+  }
+  int unexpected = 0;
+  for (const Report& report : reports) unexpected += report.unexpected;
+  return unexpected == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace nqueens::bench
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  using namespace nqueens::bench;
+  const std::vector<std::pair<std::string, std::function<Report()>>> scenarios = {
+      {"mix-1", [] { return Mixed(1); }},
+      {"mix-4", [] { return Mixed(4); }},
+      {"mix-16", [] { return Mixed(16); }},
+      {"mix-64", [] { return Mixed(64); }},
+      {"cancel-mid-stream", CancelMidStream},
+      {"stalled-streams", StalledStreams},
+      {"idle-streams", IdleStreams},
+      {"huge-limits", HugeLimits},
+      {"huge-unary", HugeUnary},
+      {"fairness", Fairness},
+      {"throughput-1000", [] { return Throughput(1000); }},
+      {"throughput-10000", [] { return Throughput(10'000); }},
+      {"sigterm", SigtermUnderLoad},
+      {"stop-latency", StopLatency},
+  };
+  if (absl::GetFlag(FLAGS_list)) {
+    for (const auto& [name, run] : scenarios) std::cout << name << "\n";
+    return 0;
+  }
+  std::vector<std::string> chosen = absl::GetFlag(FLAGS_scenarios);
+  std::vector<Report> reports;
+  for (const auto& [name, run] : scenarios) {
+    if (chosen.empty() || std::find(chosen.begin(), chosen.end(), name) != chosen.end()) {
+      reports.push_back(run());
+    }
+  }
+  return WriteReport(reports);
+}

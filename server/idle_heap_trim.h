@@ -1,0 +1,52 @@
+// Gives malloc's free pages back to the kernel once the server has been idle
+// for a moment. glibc keeps what calls free in its per-thread arenas: after
+// a load run of small calls the server stayed at 28 MB against 18 MB idle,
+// and nothing in a later call's estimate accounts for that. A trim costs
+// about a millisecond, so it runs only after no call has been in flight for
+// `delay`, once per idle period, on a thread of its own.
+#ifndef NQUEENS_SERVER_IDLE_HEAP_TRIM_H_
+#define NQUEENS_SERVER_IDLE_HEAP_TRIM_H_
+
+#include <cstdint>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+
+namespace nqueens::server {
+
+class IdleHeapTrim {
+ public:
+  explicit IdleHeapTrim(absl::Duration delay);
+  ~IdleHeapTrim();
+
+  IdleHeapTrim(const IdleHeapTrim&) = delete;
+  IdleHeapTrim& operator=(const IdleHeapTrim&) = delete;
+
+  // A call began, or the last call in flight ended.
+  void Busy();
+  void Idle();
+
+  // Trims done so far (for tests).
+  uint64_t trims() const;
+
+ private:
+  void Run();
+
+  const absl::Duration delay_;
+  mutable absl::Mutex mutex_;
+  // Changes at every Busy(): a trim waits for an idle period without one.
+  uint64_t generation_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool idle_ ABSL_GUARDED_BY(mutex_) = false;
+  bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
+  uint64_t trims_ ABSL_GUARDED_BY(mutex_) = 0;
+  std::thread thread_;
+};
+
+// malloc_trim(0) where the C library has it.
+void TrimHeap();
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_IDLE_HEAP_TRIM_H_
