@@ -12,6 +12,7 @@
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "progress.h"
 #include "wire/chunks.h"
+#include "wire/convert.h"
 #include "wire/limits.h"
 #include "wire/status.h"
 
@@ -27,47 +28,21 @@ absl::Status MalformedResult(absl::string_view what) {
 
 // --- From the wire to the core's types. ---
 
-CompletionStats StatsFromProto(const v1::Stats& proto) {
-  CompletionStats stats;
-  stats.seed = proto.seed();
-  stats.queens_given = static_cast<uint32_t>(proto.queens_given());
-  stats.start_block = static_cast<Block>(proto.start_block());
-  stats.backtracks = proto.backtracks();
-  stats.restarts = proto.restarts();
-  for (const v1::BlockStats& block : proto.blocks()) {
-    const int index = block.block();
-    if (index <= 0 || index >= kBlockCount) continue;
-    stats.backtracks_to_block[index] = block.backtracks_to();
-    stats.time_in_block[index] = absl::Seconds(block.seconds());
-  }
-  stats.total_time = absl::Seconds(proto.total_seconds());
-  stats.exact_nodes = proto.exact_nodes();
-  return stats;
-}
-
 absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome,
                                                  const v1::Stats& stats,
                                                  uint64_t n, Columns columns) {
+  const std::optional<Outcome> core_outcome = wire::OutcomeFromProto(outcome);
+  if (!core_outcome.has_value()) return MalformedResult("no outcome");
   CompletionResult result;
-  switch (outcome) {
-    case v1::SOLVED:
-      result.outcome = Outcome::kSolved;
-      if (columns.size() != n) {
-        return MalformedResult(
-            absl::StrCat("a board of ", columns.size(), " rows for n = ", n));
-      }
-      result.columns = std::move(columns);
-      break;
-    case v1::UNSOLVABLE:
-      result.outcome = Outcome::kUnsolvable;
-      break;
-    case v1::UNDECIDED:
-      result.outcome = Outcome::kUndecided;
-      break;
-    default:
-      return MalformedResult("no outcome");
+  result.outcome = *core_outcome;
+  if (result.outcome == Outcome::kSolved) {
+    if (columns.size() != n) {
+      return MalformedResult(
+          absl::StrCat("a board of ", columns.size(), " rows for n = ", n));
+    }
+    result.columns = std::move(columns);
   }
-  result.stats = StatsFromProto(stats);
+  result.stats = wire::StatsFromProto(stats);
   return result;
 }
 
@@ -78,36 +53,6 @@ absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response,
   return ResultFromProto(
       response.outcome(), response.stats(), n,
       Columns(response.columns().begin(), response.columns().end()));
-}
-
-AttackLine LineFromProto(v1::Line line) {
-  switch (line) {
-    case v1::DIAGONAL:
-      return AttackLine::kDiagonal;
-    case v1::ANTI_DIAGONAL:
-      return AttackLine::kAntiDiagonal;
-    default:
-      return AttackLine::kColumn;
-  }
-}
-
-Queen QueenFromProto(const v1::Queen& queen) {
-  return Queen{queen.row(), queen.column()};
-}
-
-ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
-  ValidationReport report;
-  report.n = response.n();
-  report.valid = response.valid();
-  report.complete = response.complete();
-  report.queen_count = response.queen_count();
-  report.attacking_pairs = response.attacking_pairs();
-  for (const v1::Conflict& conflict : response.conflicts()) {
-    report.conflicts.push_back(Conflict{QueenFromProto(conflict.first()),
-                                        QueenFromProto(conflict.second()),
-                                        LineFromProto(conflict.line())});
-  }
-  return report;
 }
 
 // Collects a result stream: one ResultHeader, then, when the outcome is
@@ -168,22 +113,12 @@ absl::Status ChooseWireForm(Board& board) {
   return MakeDense(board);
 }
 
-void AddQueens(const std::vector<Queen>& queens,
-               google::protobuf::RepeatedPtrField<v1::Queen>* out) {
-  out->Reserve(static_cast<int>(queens.size()));
-  for (const Queen& queen : queens) {
-    v1::Queen* proto = out->Add();
-    proto->set_row(queen.row);
-    proto->set_column(queen.column);
-  }
-}
-
 // Fills n and the board of a unary request (CompleteRequest, ValidateRequest).
 template <typename Request>
 void SetBoard(const Board& board, Request& request) {
   request.set_n(board.n);
   if (board.is_sparse()) {
-    AddQueens(board.queens, request.mutable_queens());
+    wire::QueensToProto(board.queens, request.mutable_queens());
   } else {
     request.mutable_columns()->Add(board.columns.begin(), board.columns.end());
   }
@@ -199,7 +134,7 @@ void WriteBoardStream(const Board& board, Request header, Stream& stream,
                       ProgressBar* progress) {
   header.mutable_header()->set_n(board.n);
   if (board.is_sparse()) {
-    AddQueens(board.queens, header.mutable_header()->mutable_queens());
+    wire::QueensToProto(board.queens, header.mutable_header()->mutable_queens());
   }
   if (!stream.Write(header) || board.is_sparse()) return;
   ProgressPhase uploading(progress, "uploading", board.n, "rows");
@@ -240,8 +175,7 @@ class RemoteBackend : public Backend {
                                          const RunOptions& options) override {
     v1::SolveRequest request;
     request.set_n(n);
-    request.set_method(method == SolveMethod::kRandom ? v1::RANDOM
-                                                      : v1::CONSTRUCTIVE);
+    request.set_method(wire::MethodToProto(method));
     SetRunOptions(options, request);
     grpc::ClientContext context;
     SetDeadline(options, context);
@@ -304,7 +238,7 @@ class RemoteBackend : public Backend {
       status = stream->Finish();
     }
     if (!status.ok()) return CallError(status);
-    return ReportFromProto(response);
+    return wire::ReportFromProto(response);
   }
 
  private:

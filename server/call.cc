@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "byte_size.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "memory_estimate.h"
 #include "cpu_count.h"
 #include "nqueens/board.h"
@@ -56,7 +56,7 @@ Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const ch
       context_(context),
       method_(method),
       start_(absl::Now()),
-      deadline_(DeadlineFromChrono(context->deadline())),
+      deadline_(wire::DeadlineFromChrono(context->deadline())),
       server_deadline_(start_ + service.options.limits.max_call_time) {}
 
 Call::~Call() {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "memory_estimate.h"
 #include "nqueens/validate.h"
 #include "stream_io.h"
@@ -62,7 +62,7 @@ absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
 }
 
 absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& request) {
-  absl::StatusOr<SolveMethod> method = MethodFromProto(request.method());
+  absl::StatusOr<SolveMethod> method = wire::MethodFromProto(request.method());
   if (!method.ok()) return method.status();
   // CheckSize() bounds n by kMaxBoardSize, which fits in uint32_t.
   absl::StatusOr<CompletionResult> result =
@@ -82,7 +82,7 @@ absl::StatusOr<grpc::ByteBuffer> RunValidate(Call& call, absl::Span<const uint32
   call.set_queens_given(report->queen_count);
   call.set_outcome(report->complete ? "complete" : report->valid ? "valid" : "invalid");
   v1::ValidateResponse response;
-  ReportToProto(*report, &response);
+  wire::ReportToProto(*report, &response);
   return SerializeMessage(response);
 }
 
@@ -131,7 +131,7 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
   }
   return ResponseJob{n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
                        absl::StatusOr<Columns> board =
-                           BoardFromRequest(n, request->columns(), request->queens());
+                           wire::BoardFromRequest(n, request->columns(), request->queens());
                        if (!board.ok()) return board.status();
                        return OneMessage<v1::CompleteResponse>(
                            call, n,
@@ -160,7 +160,7 @@ absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes)
                          return RunValidate(call, request->columns(), request->max_conflicts());
                        }
                        absl::StatusOr<Columns> board =
-                           BoardFromRequest(n, request->columns(), request->queens());
+                           wire::BoardFromRequest(n, request->columns(), request->queens());
                        if (!board.ok()) return board.status();
                        return RunValidate(call, *board, request->max_conflicts());
                      }};

@@ -19,7 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "call.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
@@ -86,7 +86,7 @@ class RequestStreamReader {
     if (!header_.has_value()) return absl::InvalidArgumentError("the first message must be a header");
     if (absl::Status memory = call_.ReserveMemory(PeakBytes()); !memory.ok()) return memory;
     const uint64_t n = header_->n();
-    if (!header_->queens().empty()) return BoardFromQueens(n, header_->queens());
+    if (!header_->queens().empty()) return wire::BoardFromQueens(n, header_->queens());
     if (!assembler_->received_any()) return Columns(n, kEmptyRow);
     return std::move(*assembler_).Finish();
   }
@@ -147,8 +147,8 @@ template <typename Message>
 void SetResultHeader(uint64_t n, const CompletionResult& result,
                      const std::vector<std::string>& lowered_limits, Message* message) {
   message->set_n(n);
-  message->set_outcome(OutcomeToProto(result.outcome));
-  *message->mutable_stats() = StatsToProto(result.stats);
+  message->set_outcome(wire::OutcomeToProto(result.outcome));
+  *message->mutable_stats() = wire::StatsToProto(result.stats);
   for (const std::string& limit : lowered_limits) message->mutable_stats()->add_lowered_limits(limit);
 }
 

@@ -1,11 +1,13 @@
-// Conversions between the nqueens.v1 messages and the core's types. Pure
-// functions: no gRPC calls, no logging.
-#ifndef NQUEENS_SERVER_CONVERT_H_
-#define NQUEENS_SERVER_CONVERT_H_
+// Conversions between the nqueens.v1 messages and the core's types, in both
+// directions, for the server and the client alike. Pure functions: no gRPC
+// calls, no logging.
+#ifndef NQUEENS_WIRE_CONVERT_H_
+#define NQUEENS_WIRE_CONVERT_H_
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -17,10 +19,12 @@
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 
-namespace nqueens::server {
+namespace nqueens::wire {
 
 using ProtoColumns = google::protobuf::RepeatedField<uint32_t>;
 using ProtoQueens = google::protobuf::RepeatedPtrField<v1::Queen>;
+
+// --- Boards. ---
 
 // The board of a request that may carry it dense or sparse (or not at all:
 // the empty board). n must already have been checked.
@@ -28,17 +32,25 @@ absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns
                                          const ProtoQueens& queens);
 // The sparse form alone (stream headers).
 absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens);
+void QueensToProto(const std::vector<Queen>& queens, ProtoQueens* out);
+
+// --- Requests. ---
 
 absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method);
-// Sets the search limits in `params`; zero fields keep the defaults.
-void ApplyLimits(const v1::Limits& limits, PipelineParams* params);
+v1::Method MethodToProto(SolveMethod method);
 // gRPC's "no deadline" (time_point::max()) becomes absl::InfiniteFuture().
 absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline);
 
+// --- Results. ---
+
 v1::Outcome OutcomeToProto(Outcome outcome);
+// nullopt for OUTCOME_UNSPECIFIED or an unknown value.
+std::optional<Outcome> OutcomeFromProto(v1::Outcome outcome);
 v1::Stats StatsToProto(const CompletionStats& stats);
+CompletionStats StatsFromProto(const v1::Stats& stats);
 void ReportToProto(const ValidationReport& report, v1::ValidateResponse* response);
+ValidationReport ReportFromProto(const v1::ValidateResponse& response);
 
-}  // namespace nqueens::server
+}  // namespace nqueens::wire
 
-#endif  // NQUEENS_SERVER_CONVERT_H_
+#endif  // NQUEENS_WIRE_CONVERT_H_

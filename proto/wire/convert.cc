@@ -1,16 +1,29 @@
-#include "convert.h"
+#include "wire/convert.h"
 
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 
-namespace nqueens::server {
+namespace nqueens::wire {
 namespace {
 
 v1::Block BlockToProto(Block block) {
   // The proto enum numbers the blocks like the core (kNone = UNSPECIFIED).
   return static_cast<v1::Block>(static_cast<int>(block));
 }
+
+AttackLine LineFromProto(v1::Line line) {
+  switch (line) {
+    case v1::DIAGONAL:
+      return AttackLine::kDiagonal;
+    case v1::ANTI_DIAGONAL:
+      return AttackLine::kAntiDiagonal;
+    default:
+      return AttackLine::kColumn;
+  }
+}
+
+Queen QueenFromProto(const v1::Queen& queen) { return Queen{queen.row(), queen.column()}; }
 
 v1::Line LineToProto(AttackLine line) {
   switch (line) {
@@ -31,12 +44,15 @@ void QueenToProto(const Queen& queen, v1::Queen* out) {
 
 }  // namespace
 
+void QueensToProto(const std::vector<Queen>& queens, ProtoQueens* out) {
+  out->Reserve(static_cast<int>(queens.size()));
+  for (const Queen& queen : queens) QueenToProto(queen, out->Add());
+}
+
 absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens) {
   std::vector<Queen> core_queens;
   core_queens.reserve(queens.size());
-  for (const v1::Queen& queen : queens) {
-    core_queens.push_back(Queen{queen.row(), queen.column()});
-  }
+  for (const v1::Queen& queen : queens) core_queens.push_back(QueenFromProto(queen));
   return DenseFromQueens(n, core_queens);
 }
 
@@ -64,10 +80,8 @@ absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {
   }
 }
 
-void ApplyLimits(const v1::Limits& limits, PipelineParams* params) {
-  if (limits.max_backtracks() != 0) params->tot_sim_bound = limits.max_backtracks();
-  if (limits.max_restarts() != 0) params->max_restarts = limits.max_restarts();
-  if (limits.max_exact_nodes() != 0) params->exact_node_budget = limits.max_exact_nodes();
+v1::Method MethodToProto(SolveMethod method) {
+  return method == SolveMethod::kRandom ? v1::RANDOM : v1::CONSTRUCTIVE;
 }
 
 absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline) {
@@ -87,6 +101,37 @@ v1::Outcome OutcomeToProto(Outcome outcome) {
       return v1::UNDECIDED;
   }
   return v1::OUTCOME_UNSPECIFIED;
+}
+
+std::optional<Outcome> OutcomeFromProto(v1::Outcome outcome) {
+  switch (outcome) {
+    case v1::SOLVED:
+      return Outcome::kSolved;
+    case v1::UNSOLVABLE:
+      return Outcome::kUnsolvable;
+    case v1::UNDECIDED:
+      return Outcome::kUndecided;
+    default:
+      return std::nullopt;
+  }
+}
+
+CompletionStats StatsFromProto(const v1::Stats& proto) {
+  CompletionStats stats;
+  stats.seed = proto.seed();
+  stats.queens_given = static_cast<uint32_t>(proto.queens_given());
+  stats.start_block = static_cast<Block>(proto.start_block());
+  stats.backtracks = proto.backtracks();
+  stats.restarts = proto.restarts();
+  for (const v1::BlockStats& block : proto.blocks()) {
+    const int index = block.block();
+    if (index <= 0 || index >= kBlockCount) continue;
+    stats.backtracks_to_block[index] = block.backtracks_to();
+    stats.time_in_block[index] = absl::Seconds(block.seconds());
+  }
+  stats.total_time = absl::Seconds(proto.total_seconds());
+  stats.exact_nodes = proto.exact_nodes();
+  return stats;
 }
 
 v1::Stats StatsToProto(const CompletionStats& stats) {
@@ -124,4 +169,20 @@ void ReportToProto(const ValidationReport& report, v1::ValidateResponse* respons
   }
 }
 
-}  // namespace nqueens::server
+
+ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
+  ValidationReport report;
+  report.n = response.n();
+  report.valid = response.valid();
+  report.complete = response.complete();
+  report.queen_count = response.queen_count();
+  report.attacking_pairs = response.attacking_pairs();
+  for (const v1::Conflict& conflict : response.conflicts()) {
+    report.conflicts.push_back(Conflict{QueenFromProto(conflict.first()),
+                                        QueenFromProto(conflict.second()),
+                                        LineFromProto(conflict.line())});
+  }
+  return report;
+}
+
+}  // namespace nqueens::wire
