@@ -69,6 +69,7 @@
 #include "board_io.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "server_process.h"
 
 extern char** environ;
 
@@ -259,45 +260,13 @@ pid_t Spawn(const std::vector<std::string>& args, int stdout_fd) {
   return pid;
 }
 
-// A running nqueens-server on 127.0.0.1, stopped with SIGTERM when destroyed.
-class ServerProcess {
- public:
-  ServerProcess(const std::string& binary, uint64_t max_n) {
-    int pipe_fds[2];
-    if (pipe(pipe_fds) != 0) Fail("pipe failed");
-    pid_ = Spawn({binary, "--listen=127.0.0.1:0", absl::StrCat("--max-n=", max_n),
-                  "--log-level=warn"},
-                 pipe_fds[1]);
-    close(pipe_fds[1]);
-    stdout_ = fdopen(pipe_fds[0], "r");
-    // The server prints "listening on HOST:PORT" once it accepts calls.
-    char line[256];
-    const std::string prefix = "listening on ";
-    if (std::fgets(line, sizeof(line), stdout_) == nullptr || !absl::StartsWith(line, prefix)) {
-      Stop();
-      Fail("the server did not report its address");
-    }
-    address_ = std::string(line + prefix.size());
-    address_.erase(address_.find_last_not_of("\r\n") + 1);
-  }
-  ServerProcess(const ServerProcess&) = delete;
-  ServerProcess& operator=(const ServerProcess&) = delete;
-  ~ServerProcess() { Stop(); }
+using nqueens::bench::ServerProcess;
 
-  const std::string& address() const { return address_; }
-  std::string pid() const { return std::to_string(pid_); }
-
- private:
-  void Stop() {
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-    std::fclose(stdout_);
-  }
-
-  pid_t pid_ = 0;
-  std::FILE* stdout_ = nullptr;
-  std::string address_;
-};
+// A server on 127.0.0.1 that takes boards of n rows.
+ServerProcess StartServer(uint32_t n) {
+  return ServerProcess(absl::GetFlag(FLAGS_server_binary),
+                       {absl::StrCat("--max-n=", n), "--log-level=warn"});
+}
 
 // A work file, deleted when this goes out of scope.
 struct ScopedFile {
@@ -403,16 +372,16 @@ class GrpcClient {
 template <typename Client>
 std::vector<Measurement> MeasureThroughServer(uint32_t n, uint32_t runs, std::mt19937_64& random) {
   const Columns solution = RandomSolution(n, random());
-  ServerProcess server(absl::GetFlag(FLAGS_server_binary), n);
+  const ServerProcess server = StartServer(n);
   Client client(server.address());
   std::vector<Measurement> measurements;
   for (uint32_t run = 0; run < runs; ++run) {
     const CompletionInput input = DrawInput(n, random);
     const Columns composition = KeepRandomRows(solution, input.k, input.rows_seed);
-    ResetPeak(server.pid());
+    server.ResetPeak();
     Measurement measurement;
     const Columns completion = client.Complete(composition, input.solver_seed, measurement);
-    measurement.peak_bytes = StatusBytes(server.pid(), "VmHWM");
+    measurement.peak_bytes = server.PeakResidentBytes();
     CheckCompletion(completion, composition);
     measurements.push_back(measurement);
   }
@@ -421,7 +390,7 @@ std::vector<Measurement> MeasureThroughServer(uint32_t n, uint32_t runs, std::mt
 
 // The floor client (see the top of the file), spawned `runs` times.
 std::vector<Measurement> MeasureFloor(uint32_t n, uint32_t runs, std::mt19937_64&) {
-  ServerProcess server(absl::GetFlag(FLAGS_server_binary), n);
+  const ServerProcess server = StartServer(n);
   std::vector<Measurement> measurements;
   for (uint32_t run = 0; run < runs; ++run) {
     int pipe_fds[2];
