@@ -261,11 +261,24 @@ class Client {
     });
   }
 
-  CallOutcome CompleteStream(const Columns& composition) {
+  // With `sparse`, the queens travel in the header and no chunks follow.
+  CallOutcome CompleteStream(const Columns& composition, bool sparse = false) {
     return Timed(composition.size(), [&] {
       grpc::ClientContext context;
       auto stream = stub_->CompleteStream(&context);
-      SendBoard(*stream, v1::CompleteStreamRequest(), composition, SIZE_MAX);
+      if (sparse) {
+        v1::CompleteStreamRequest header;
+        header.mutable_header()->set_n(composition.size());
+        for (uint32_t row = 0; row < composition.size(); ++row) {
+          if (composition[row] == kEmptyRow) continue;
+          v1::Queen* queen = header.mutable_header()->add_queens();
+          queen->set_row(row + 1);
+          queen->set_column(composition[row]);
+        }
+        stream->Write(header);
+      } else {
+        SendBoard(*stream, v1::CompleteStreamRequest(), composition, SIZE_MAX);
+      }
       stream->WritesDone();
       wire::ChunkAssembler board(composition.size());
       v1::CompleteStreamResponse message;
@@ -568,7 +581,7 @@ Report IdleStreams() {
   return WithServer(
       "idle-streams",
       "200 CompleteStreams that send a header for n = 10^8 and stay idle for 2 s, and meanwhile "
-      "a real Complete of n = 5 * 10^7 (one queen, sparse)",
+      "a real CompleteStream of n = 5 * 10^7 (one queen, sparse)",
       {}, [](ServerProcess& server, Report& report) {
         Recorder recorder(report);
         Client client(server.address(), 7);
@@ -585,7 +598,7 @@ Report IdleStreams() {
         }
         Columns one_queen(50'000'000, kEmptyRow);
         one_queen[12'345'677] = 33'333'333;
-        recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
+        recorder.Add(client.CompleteStream(one_queen, true), {StatusCode::OK});
         std::this_thread::sleep_for(std::chrono::seconds(2));  // the idle time itself
         for (size_t i = 0; i < streams.size(); ++i) {
           contexts[i]->TryCancel();
@@ -689,14 +702,17 @@ Report Fairness() {
       });
 }
 
-// Throughput of small Completes with --workers=1 and 2, and the ratio.
+// Throughput of small Completes with --workers=1 and 2, and the ratio. The
+// clients run on the same two CPUs as the server, so they send prebuilt
+// requests and check every tenth answer.
 Report Throughput(uint32_t n) {
-  const Columns& solution = n == 1000 ? TheBoards().solution_1000 : TheBoards().solution_1e4;
+  const Columns solution = n == 1000 ? TheBoards().solution_1000 : RandomSolution(n, n);
   Report report;
   report.name = absl::StrCat("throughput-", n);
   report.what = absl::StrCat(
       "8 clients making Completes of n = ", n,
       " (half the queens of a solution) against --workers=1, then --workers=2");
+  const int calls_per_client = Scaled(static_cast<int>(std::max<uint32_t>(20, 2'000'000 / n / 8)));
   double rate[3] = {0, 0, 0};
   for (int workers : {1, 2}) {
     Report part = WithServer(
@@ -706,13 +722,27 @@ Report Throughput(uint32_t n) {
           const Clock::time_point start = Clock::now();
           RunClients(8, [&](int index) {
             Client client(server.address(), 700 + index);
-            for (int i = 0; i < Scaled(n == 1000 ? 250 : 60); ++i) {
-              recorder.Add(client.Complete(Thin(solution, 0.5, client.random()), false),
+            std::vector<Columns> compositions;
+            for (int i = 0; i < 16; ++i) compositions.push_back(Thin(solution, 0.5, client.random()));
+            for (int i = 0; i < calls_per_client; ++i) {
+              const Columns& composition = compositions[i % compositions.size()];
+              if (i % 10 == 0) {
+                recorder.Add(client.Complete(composition, false), {StatusCode::OK});
+                continue;
+              }
+              recorder.Add(client.Timed(n, [&] {
+                             v1::CompleteRequest request;
+                             request.set_n(n);
+                             request.mutable_columns()->Assign(composition.begin(),
+                                                               composition.end());
+                             v1::CompleteResponse response;
+                             grpc::ClientContext context;
+                             return client.stub().Complete(&context, request, &response);
+                           }),
                            {StatusCode::OK});
             }
           });
-          const int calls = static_cast<int>(record.small_seconds.size());
-          rate[workers] = calls / SecondsSince(start);
+          rate[workers] = static_cast<double>(record.small_seconds.size()) / SecondsSince(start);
         });
     for (const auto& [code, count] : part.codes) report.codes[code] += count;
     report.unexpected += part.unexpected;
@@ -730,12 +760,35 @@ Report Throughput(uint32_t n) {
   return report;
 }
 
+// What a call costs the machine besides the work: Validates of n = 8 (a few
+// microseconds of work) from 8 clients, client and server on the same two
+// CPUs. Its inverse bounds how far a second worker can raise throughput.
+Report CallOverhead() {
+  return WithServer(
+      "call-overhead",
+      "8 clients making Validates of n = 8 against --workers=2: the cost of a call in gRPC, "
+      "client and server together, with next to no work",
+      {"--workers=2"}, [](ServerProcess& server, Report& report) {
+        Recorder recorder(report);
+        const Columns board = RandomSolution(8, 1);
+        const Clock::time_point start = Clock::now();
+        RunClients(8, [&](int index) {
+          Client client(server.address(), index);
+          for (int i = 0; i < Scaled(2000); ++i) recorder.Add(client.Validate(board), {StatusCode::OK});
+        });
+        const double rate = report.small_seconds.size() / SecondsSince(start);
+        report.findings.push_back(absl::StrFormat(
+            "%.0f calls/s: %.0f us of CPU per call on 2 CPUs", rate, 2e6 / rate));
+      });
+}
+
 Report SigtermUnderLoad() {
+  const std::string log_path = "/tmp/nqueens-load-sigterm.log";
   return WithServer(
       "sigterm",
       "--grace=5s: 8 clients loop over CompleteStreams of n = 10^6 (at most 50 each); SIGTERM "
       "after 1 s; the calls in flight must finish, later ones get UNAVAILABLE",
-      {"--grace=5s"}, [](ServerProcess& server, Report& report) {
+      {"--grace=5s", "--log-level=info"}, [](ServerProcess& server, Report& report) {
         Recorder recorder(report);
         std::atomic<bool> stopped{false};
         std::thread clients([&] {
@@ -768,7 +821,8 @@ Report SigtermUnderLoad() {
         report.findings.push_back(absl::StrFormat(
             "exit %d after %.2f s from SIGTERM (target: within --grace + 1 s = 6 s: %s)",
             exit.status, seconds, seconds <= 6 && exit.status == 0 ? "met" : "MISSED"));
-      });
+      },
+      log_path);
 }
 
 // The server's own duration of the last logged call on n rows (the log
@@ -905,8 +959,10 @@ int main(int argc, char** argv) {
       {"huge-limits", HugeLimits},
       {"huge-unary", HugeUnary},
       {"fairness", Fairness},
+      {"call-overhead", CallOverhead},
       {"throughput-1000", [] { return Throughput(1000); }},
       {"throughput-10000", [] { return Throughput(10'000); }},
+      {"throughput-50000", [] { return Throughput(50'000); }},
       {"sigterm", SigtermUnderLoad},
       {"stop-latency", StopLatency},
   };
