@@ -10,7 +10,7 @@
 # The flags apply to every target of the build, our libraries included, so a
 # fault anywhere in our code is caught. Debian's gRPC, protobuf and Abseil stay
 # uninstrumented: ASan still checks every access our code makes, but TSan
-# cannot see synchronization inside them (see tests/tsan.supp).
+# cannot see synchronization inside them (see tests/tsan_absl_mutex.cc).
 option(NQUEENS_SANITIZE_ADDRESS
   "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(NQUEENS_SANITIZE_THREAD "Build with ThreadSanitizer" OFF)
