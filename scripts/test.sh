@@ -59,6 +59,7 @@ configure_and_build() {
 }
 
 for stage in $stages; do
+  stage_start=$SECONDS
   case $stage in
     main)
       scripts/build.sh --tests
@@ -92,6 +93,7 @@ for stage in $stages; do
       exit 2
       ;;
   esac
+  echo "test.sh: stage $stage took $((SECONDS - stage_start)) s"
 done
 
 # Test cases in the JUnit reports whose status is $1.
