@@ -4,7 +4,8 @@
 #
 #   scripts/install-deps.sh            to build and test (compilers, -dev
 #                                      packages, Python gRPC for the
-#                                      cross-language client test)
+#                                      cross-language client test, clang and
+#                                      its libFuzzer runtime for fuzz/)
 #   scripts/install-deps.sh --runtime  only the shared libraries the binaries
 #                                      load (for the slim container images)
 #
@@ -16,6 +17,9 @@ build_packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libgtest-dev
   python3 python3-grpcio python3-protobuf python3-yaml
+  # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
+  # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).
+  clang libclang-rt-14-dev
 )
 # What `ldd` lists for nqueens-server, by owning package; their own
 # dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.

@@ -1,34 +1,122 @@
 #!/usr/bin/env bash
 # From a fresh clone: installs what is missing, builds everything the tests
-# need, and runs the whole suite with CTest. Exits non-zero if any test fails.
+# need, and runs the whole suite with CTest; then the sanitizer and fuzzing
+# stages, each in a build directory of its own:
+#
+#   main      build/       the whole suite
+#   asan      build-asan/  the whole suite under AddressSanitizer + UBSan
+#   tsan      build-tsan/  the tests labelled `concurrency` under
+#                          ThreadSanitizer (only their targets are built)
+#   fuzz      build-fuzz/  each libFuzzer target for 30 s (scripts/fuzz.sh)
+#
+# NQUEENS_TEST_STAGES (default "main asan tsan fuzz") picks stages. Every stage
+# runs even when an earlier one failed; the script exits non-zero if any
+# failed. The closing summary line counts the test cases of all the CTest
+# stages plus one per fuzz target.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-results="$repo/build/ctest-results.xml"
+stages=${NQUEENS_TEST_STAGES:-main asan tsan fuzz}
 
 scripts/install-deps.sh
-scripts/build.sh --tests
 
-rm -f "$results"
-ctest_status=0
-# --timeout turns a hung test into a failure instead of a stuck CI run.
-ctest --test-dir build --output-on-failure -j2 --timeout 300 \
-  --no-tests=error --output-junit "$results" || ctest_status=$?
+failed_stages=()
+junit_reports=()
+fuzz_results="$repo/build-fuzz/fuzz-results.txt"
+rm -f "$fuzz_results"
 
-# Test cases in the JUnit report whose status is $1.
-count_status() {
-  grep -c "<testcase .*status=\"$1\"" "$results" || true
+# run_ctest STAGE BUILD_DIR [ctest arguments...]: the tests of a built tree,
+# with a JUnit report for the summary.
+run_ctest() {
+  local stage=$1 build_dir=$2
+  shift 2
+  local results="$build_dir/ctest-results.xml"
+  rm -f "$results"
+  junit_reports+=("$results")
+  # --timeout turns a hung test into a failure instead of a stuck CI run.
+  if ! ctest --test-dir "$build_dir" --output-on-failure -j2 --timeout 300 \
+      --no-tests=error --output-junit "$results" "$@"; then
+    failed_stages+=("$stage")
+  fi
 }
 
-if ((ctest_status != 0)); then
-  echo "test.sh: FAILED (ctest exit status $ctest_status)"
+# configure_and_build STAGE BUILD_DIR [cmake arguments...] -- [build arguments...]
+configure_and_build() {
+  local stage=$1 build_dir=$2
+  shift 2
+  local configure=() build=()
+  while (($#)) && [[ $1 != -- ]]; do configure+=("$1"); shift; done
+  (($#)) && shift
+  build=("$@")
+  echo "test.sh: stage $stage: building in $build_dir"
+  if cmake -S "$repo" -B "$build_dir" -G Ninja "${configure[@]}" &&
+      cmake --build "$build_dir" "${build[@]}"; then
+    return 0
+  fi
+  failed_stages+=("$stage (build)")
+  return 1
+}
+
+for stage in $stages; do
+  stage_start=$SECONDS
+  case $stage in
+    main)
+      scripts/build.sh --tests
+      run_ctest main "$repo/build"
+      ;;
+    asan)
+      # The whole suite, the server binary the Python test starts included.
+      # UBSan aborts (-fno-sanitize-recover) with a stack; LeakSanitizer
+      # runs at every exit.
+      if configure_and_build asan "$repo/build-asan" \
+          -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_BENCH=OFF; then
+        UBSAN_OPTIONS=print_stacktrace=1 run_ctest asan "$repo/build-asan"
+      fi
+      ;;
+    tsan)
+      # Only what the `concurrency` tests need: Debian's gRPC and Abseil are
+      # not instrumented, so TSan is meaningful only for our own threads.
+      # halt_on_error: a report fails the test even if it would pass.
+      if configure_and_build tsan "$repo/build-tsan" \
+          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF \
+          -- --target concurrency_tests; then
+        TSAN_OPTIONS=halt_on_error=1 \
+          run_ctest tsan "$repo/build-tsan" -L concurrency
+      fi
+      ;;
+    fuzz)
+      scripts/fuzz.sh 30 || failed_stages+=(fuzz)
+      ;;
+    *)
+      echo "test.sh: unknown stage $stage" >&2
+      exit 2
+      ;;
+  esac
+  echo "test.sh: stage $stage took $((SECONDS - stage_start)) s"
+done
+
+# Test cases in the JUnit reports whose status is $1.
+count_status() {
+  local total=0 report count
+  for report in "${junit_reports[@]}"; do
+    [[ -f $report ]] || continue
+    count=$(grep -c "<testcase .*status=\"$1\"" "$report" || true)
+    total=$((total + count))
+  done
+  echo "$total"
+}
+# Fuzz targets whose result is $1 (pass or fail).
+count_fuzz() {
+  [[ -f $fuzz_results ]] || { echo 0; return; }
+  grep -c " $1\$" "$fuzz_results" || true
+}
+
+if ((${#failed_stages[@]} > 0)); then
+  echo "test.sh: FAILED stages: ${failed_stages[*]}"
 fi
 # Last, so that it is the run's closing line.
-if [[ -f $results ]]; then
-  echo "summary: $(count_status run) passed, $(count_status fail) failed," \
-    "$(count_status notrun) skipped"
-else
-  echo "summary: ctest wrote no results"
-fi
-exit "$ctest_status"
+echo "summary: $(($(count_status run) + $(count_fuzz pass))) passed," \
+  "$(($(count_status fail) + $(count_fuzz fail))) failed," \
+  "$(count_status notrun) skipped"
+((${#failed_stages[@]} == 0))

@@ -36,8 +36,11 @@ class BoardState {
   bool RowEmpty(uint32_t row) const { return columns_[row - 1] == kEmptyRow; }
   bool ColumnFree(uint32_t column) const { return !column_used_.Test(column); }
   // Both diagonals through (row, column) are free; rows and columns 1-based.
+  // Both bits are read, without a branch between them (`|`, not `||`); the
+  // casts say so to clang's -Wbitwise-instead-of-logical.
   bool DiagonalsFree(uint32_t row, uint32_t column) const {
-    return !(diagonal_used_.Test(n_ + column - row) | anti_diagonal_used_.Test(row + column));
+    return !(static_cast<int>(diagonal_used_.Test(n_ + column - row)) |
+             static_cast<int>(anti_diagonal_used_.Test(row + column)));
   }
   // Ask the memory system for what DiagonalsFree and WriteQueen will touch,
   // so that loops over random cells of a huge board overlap their misses.

@@ -4,9 +4,12 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "byte_size.h"
 #include "gtest/gtest.h"
@@ -92,6 +95,36 @@ TEST(MemoryBudgetTest, AwaitInUseSeesTheCurrentValue) {
   EXPECT_TRUE(budget.AwaitInUse(30, absl::InfinitePast()));
   EXPECT_FALSE(budget.AwaitInUse(0, absl::InfinitePast()));
   reserved.reset();
+  EXPECT_TRUE(budget.AwaitInUse(0, absl::InfinitePast()));
+}
+
+// Calls reserve and release from many threads at once (labelled
+// `concurrency`: ThreadSanitizer runs this). Each thread holds a reservation
+// while it checks that the budget is never overdrawn.
+TEST(MemoryBudgetTest, ThreadsNeverOverdrawTheBudget) {
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 2000;
+  constexpr uint64_t kCapacity = 100;
+  MemoryBudget budget(kCapacity);
+  std::atomic<int> granted{0};
+  std::atomic<bool> overdrawn{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&budget, &granted, &overdrawn, t] {
+      for (int round = 0; round < kRounds; ++round) {
+        // 30 to 50 bytes: two fit, three do not.
+        std::optional<MemoryBudget::Reservation> reserved =
+            budget.Reserve(30 + static_cast<uint64_t>((t + round) % 3) * 10);
+        if (!reserved) continue;
+        ++granted;
+        if (budget.in_use() > kCapacity || budget.available() > kCapacity) overdrawn = true;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_FALSE(overdrawn);
+  EXPECT_GT(granted.load(), 0);
+  EXPECT_EQ(budget.in_use(), 0u);
   EXPECT_TRUE(budget.AwaitInUse(0, absl::InfinitePast()));
 }
 

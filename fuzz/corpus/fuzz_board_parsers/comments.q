@@ -1,0 +1,4 @@
+# a comment
+
+2 4  # row 2
+1 3

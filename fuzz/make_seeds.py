@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Writes the seed corpora in fuzz/corpus/ (run once; the files are committed).
+
+Seeds are small, valid-looking inputs that take each target past its first
+checks at once; the fuzzer mutates from there. Input layouts are described
+at the top of each fuzz_*.cc.
+"""
+import os
+import shutil
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.join(HERE, "..", "docs", "examples")
+SOLUTION_8 = [1, 7, 5, 8, 2, 4, 6, 3]
+
+
+def write(target, name, data):
+    directory = os.path.join(HERE, "corpus", target)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def varint(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def board_chunk(offset, columns):
+    """A BoardChunk (offset = 1, packed columns = 2) as a serialized
+    CompleteStreamRequest, whose field 2 is the chunk."""
+    chunk = b""
+    if offset:
+        chunk += b"\x08" + varint(offset)
+    if columns:
+        packed = b"".join(varint(c) for c in columns)
+        chunk += b"\x12" + varint(len(packed)) + packed
+    return b"\x12" + varint(len(chunk)) + chunk
+
+
+def chunk_stream(n, records, flags=1):
+    data = bytes([flags]) + struct.pack("<Q", n)
+    for kind, payload in records:
+        data += bytes([kind]) + struct.pack("<H", len(payload)) + payload
+    return data
+
+
+def built_chunk(shift, repeats, columns):
+    return struct.pack("<bB", shift, repeats) + b"".join(
+        struct.pack("<H", c) for c in columns)
+
+
+def board_parsers():
+    for name in sorted(os.listdir(EXAMPLES)):
+        if name.endswith((".q", ".matrix", ".sparse")):
+            shutil.copy(os.path.join(EXAMPLES, name),
+                        os.path.join(HERE, "corpus", "fuzz_board_parsers", name))
+    write("fuzz_board_parsers", "solution-8.bin",
+          struct.pack("<8I", *SOLUTION_8))
+    write("fuzz_board_parsers", "empty-4.q", "0 0 0 0\n")
+    write("fuzz_board_parsers", "dots-4.matrix", ". Q . .\n. . . Q\nQ . . .\n. . Q .\n")
+    write("fuzz_board_parsers", "size-only.sparse", "1000\n")
+    write("fuzz_board_parsers", "comments.q", "# a comment\n\n2 4  # row 2\n1 3\n")
+
+
+def chunk_assembler():
+    first, second = SOLUTION_8[:5], SOLUTION_8[5:]
+    write("fuzz_chunk_assembler", "two-wire-chunks",
+          chunk_stream(8, [(0, board_chunk(0, first)), (0, board_chunk(5, second))]))
+    write("fuzz_chunk_assembler", "built-chunks",
+          chunk_stream(8, [(1, built_chunk(0, 0, first)), (1, built_chunk(0, 0, second))]))
+    write("fuzz_chunk_assembler", "reserved",
+          chunk_stream(8, [(0, board_chunk(0, SOLUTION_8))], flags=3))
+    write("fuzz_chunk_assembler", "overlap",
+          chunk_stream(8, [(0, board_chunk(0, first)), (0, board_chunk(4, second))]))
+    write("fuzz_chunk_assembler", "column-above-n",
+          chunk_stream(4, [(1, built_chunk(0, 0, [1, 2, 5, 0]))]))
+    write("fuzz_chunk_assembler", "huge-n", chunk_stream(
+        2**64 - 1, [(1, built_chunk(0, 0, [7, 9]))], flags=2))
+    write("fuzz_chunk_assembler", "repeated-chunk",
+          chunk_stream(70000, [(1, built_chunk(0, 255, list(range(1, 300))))]))
+
+
+def complete_validate():
+    def case(n, flags, columns, seed=1):
+        return bytes([n, flags]) + struct.pack("<Q", seed) + bytes(columns)
+    write("fuzz_complete_validate", "composition-8",
+          case(8, 0, [c if i % 2 else 0 for i, c in enumerate(SOLUTION_8)]))
+    write("fuzz_complete_validate", "solution-8", case(8, 0, SOLUTION_8))
+    write("fuzz_complete_validate", "attacking-8", case(8, 0, [1, 2, 0, 0, 0, 0, 0, 0]))
+    write("fuzz_complete_validate", "unsolvable-3", case(3, 0, [0, 0, 0]))
+    write("fuzz_complete_validate", "greedy-10", case(10, 1, [3, 7, 1, 9, 2, 0, 5, 8, 4, 6]))
+    write("fuzz_complete_validate", "empty-32", case(32, 0, [0] * 32))
+    write("fuzz_complete_validate", "out-of-range-5", case(5, 2, [6, 0, 0, 0, 0]))
+
+
+if __name__ == "__main__":
+    shutil.rmtree(os.path.join(HERE, "corpus"), ignore_errors=True)
+    os.makedirs(os.path.join(HERE, "corpus", "fuzz_board_parsers"))
+    board_parsers()
+    chunk_assembler()
+    complete_validate()
