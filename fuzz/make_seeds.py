@@ -99,9 +99,46 @@ def complete_validate():
     write("fuzz_complete_validate", "out-of-range-5", case(5, 2, [6, 0, 0, 0, 0]))
 
 
+def message(field, payload):
+    """A length-delimited field of a protobuf message."""
+    return varint(field << 3 | 2) + varint(len(payload)) + payload
+
+
+def packed(field, values):
+    return message(field, b"".join(varint(v) for v in values))
+
+
+def n_field(n):
+    return b"\x08" + varint(n)
+
+
+def stream(*messages):
+    """The stream layout of fuzz_request_handlers: 2-byte lengths."""
+    return b"".join(struct.pack("<H", len(m)) + m for m in messages)
+
+
+def request_handlers():
+    composition = [c if i % 2 else 0 for i, c in enumerate(SOLUTION_8)]
+    queen = message(3, b"\x08\x01\x10\x01")  # row 1, column 1
+    write("fuzz_request_handlers", "solve-8", b"\x00" + n_field(8))
+    write("fuzz_request_handlers", "solve-random-100", b"\x00" + n_field(100) + b"\x10\x01")
+    write("fuzz_request_handlers", "complete-dense-8",
+          b"\x01" + n_field(8) + packed(2, composition))
+    write("fuzz_request_handlers", "complete-sparse-8", b"\x01" + n_field(8) + queen)
+    write("fuzz_request_handlers", "validate-8", b"\x02" + n_field(8) + packed(2, SOLUTION_8))
+    write("fuzz_request_handlers", "solve-stream-100",
+          b"\x03" + n_field(100) + b"\x28\x10")  # chunk_size 16
+    header = message(1, n_field(8))
+    chunk = message(2, packed(2, composition))
+    write("fuzz_request_handlers", "complete-stream-8", b"\x04" + stream(header, chunk))
+    write("fuzz_request_handlers", "validate-stream-8",
+          b"\x05" + stream(header, message(2, packed(2, SOLUTION_8))))
+
+
 if __name__ == "__main__":
     shutil.rmtree(os.path.join(HERE, "corpus"), ignore_errors=True)
     os.makedirs(os.path.join(HERE, "corpus", "fuzz_board_parsers"))
     board_parsers()
     chunk_assembler()
     complete_validate()
+    request_handlers()
