@@ -11,6 +11,9 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build_dir="$repo/build"
+# Relative paths in ccache's keys: a fresh clone elsewhere on the same
+# machine reuses what an earlier build compiled.
+export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 
 case "${1:-}" in
   "")

@@ -20,6 +20,8 @@ build_packages=(
   # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
   # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).
   clang libclang-rt-14-dev
+  # scripts/test.sh's format stage.
+  clang-format
 )
 # What `ldd` lists for nqueens-server, by owning package; their own
 # dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.

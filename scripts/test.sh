@@ -3,13 +3,14 @@
 # need, and runs the whole suite with CTest; then the sanitizer and fuzzing
 # stages, each in a build directory of its own:
 #
+#   format    -            every C++ file as .clang-format wants it
 #   main      build/       the whole suite
 #   asan      build-asan/  the whole suite under AddressSanitizer + UBSan
 #   tsan      build-tsan/  the tests labelled `concurrency` under
 #                          ThreadSanitizer (only their targets are built)
 #   fuzz      build-fuzz/  each libFuzzer target for 30 s (scripts/fuzz.sh)
 #
-# NQUEENS_TEST_STAGES (default "main asan tsan fuzz") picks stages. Every stage
+# NQUEENS_TEST_STAGES (default "format main asan tsan fuzz") picks stages. Every stage
 # runs even when an earlier one failed; the script exits non-zero if any
 # failed. The closing summary line counts the test cases of all the CTest
 # stages plus one per fuzz target.
@@ -17,7 +18,10 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-stages=${NQUEENS_TEST_STAGES:-main asan tsan fuzz}
+stages=${NQUEENS_TEST_STAGES:-format main asan tsan fuzz}
+# Relative paths in ccache's keys: a fresh clone elsewhere on the same
+# machine (CI's) reuses what an earlier build compiled, in every stage.
+export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 
 scripts/install-deps.sh
 
@@ -61,6 +65,12 @@ configure_and_build() {
 for stage in $stages; do
   stage_start=$SECONDS
   case $stage in
+    format)
+      # One formatter for the tree; the stage names the files it would change.
+      if ! git ls-files -z '*.cc' '*.h' | xargs -0 clang-format --dry-run --Werror; then
+        failed_stages+=(format)
+      fi
+      ;;
     main)
       scripts/build.sh --tests
       run_ctest main "$repo/build"
