@@ -9,7 +9,8 @@
 // call: so with workers = 2 and two 10^7-row completions running, a
 // 1,000-row completion still starts at once instead of waiting seconds behind
 // them, while a load of small calls alone runs on exactly `workers` threads.
-// The express lane costs nothing but a sleeping thread when it is not needed.
+// The express lane costs nothing but a sleeping thread when it is not needed,
+// and the workers run at a lower CPU priority than it and gRPC's threads.
 #ifndef NQUEENS_SERVER_WORKER_POOL_H_
 #define NQUEENS_SERVER_WORKER_POOL_H_
 
