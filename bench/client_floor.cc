@@ -11,13 +11,12 @@
 // main() began, the channel was made (gRPC started) and the call returned,
 // and how many columns the answer holds. Exits like the CLI, without tearing
 // gRPC down.
+#include <grpcpp/grpcpp.h>
 #include <time.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-
-#include <grpcpp/grpcpp.h>
 
 #include "nqueens/v1/nqueens.grpc.pb.h"
 
@@ -53,8 +52,8 @@ int main(int argc, char** argv) {
     std::_Exit(3);
   }
   std::printf("%llu %llu %llu %d\n", static_cast<unsigned long long>(main_ns),
-              static_cast<unsigned long long>(channel_ns),
-              static_cast<unsigned long long>(call_ns), response.columns_size());
+              static_cast<unsigned long long>(channel_ns), static_cast<unsigned long long>(call_ns),
+              response.columns_size());
   std::fflush(stdout);
   std::_Exit(0);
 }

@@ -49,8 +49,7 @@
 #include "stop_poller.h"
 
 ABSL_FLAG(std::string, family, "random", "random | diagonals");
-ABSL_FLAG(std::vector<std::string>, n,
-          (std::vector<std::string>{"50", "100", "200", "400", "800"}),
+ABSL_FLAG(std::vector<std::string>, n, (std::vector<std::string>{"50", "100", "200", "400", "800"}),
           "random family: board sizes, comma-separated");
 ABSL_FLAG(double, ratio, 0.19, "random family: n / d^2 at the phase transition");
 ABSL_FLAG(std::vector<std::string>, m, (std::vector<std::string>{"10", "14", "18"}),
@@ -125,8 +124,8 @@ bool HasDeadLine(const Columns& composition) {
     }
     every_row_live = every_row_live && row_live;
   }
-  return !every_row_live || std::find(column_live.begin(), column_live.end(), false) !=
-                                column_live.end();
+  return !every_row_live ||
+         std::find(column_live.begin(), column_live.end(), false) != column_live.end();
 }
 
 // Gent et al.'s random generator: k queens on random free rows and columns,
@@ -273,7 +272,7 @@ Columns ExcludedDiagonalsAsCompletion(uint32_t m, const std::vector<Diagonal>& e
   // The pattern: block (bx, kRestBlockY[bx]) holds the modular solution for
   // bx = 1..18 except 17; blocks (0, 8) and (17, 0) hold it (transposed for
   // the latter) minus the lines left open, which the strips fill.
-  constexpr int kRestBlockY[19] = {-1, 12, 17, 7, 10, 15, 1, 16, 13, 2,
+  constexpr int kRestBlockY[19] = {-1, 12, 17, 7, 10, 15, 1,  16, 13, 2,
                                    6,  18, 3,  5, 11, 9,  14, -1, 4};
   auto add_modular = [&](uint64_t bx, uint64_t by, bool transposed, auto keep) {
     for (uint64_t i = 0; i < block; ++i) {
@@ -405,8 +404,8 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
   const nqueens::StopCondition condition = Deadline();
   nqueens::internal::StopPoller stop(condition);
   const absl::Time start = absl::Now();
-  absl::StatusOr<nqueens::internal::ExactResult> result = nqueens::internal::ExactComplete(
-      input, absl::GetFlag(FLAGS_large_exact_nodes), stop);
+  absl::StatusOr<nqueens::internal::ExactResult> result =
+      nqueens::internal::ExactComplete(input, absl::GetFlag(FLAGS_large_exact_nodes), stop);
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
   if (!result.ok()) {
     if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
@@ -494,10 +493,11 @@ std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers,
 }
 
 void WriteMarkdown(const std::vector<Row>& rows, std::FILE* out) {
-  absl::FPrintF(out,
-                "| instances | solver | count | dropped | solved | unsolvable | undecided (timeouts) "
-                "| defects | median s | max s | median exact nodes | max exact nodes |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  absl::FPrintF(
+      out,
+      "| instances | solver | count | dropped | solved | unsolvable | undecided (timeouts) "
+      "| defects | median s | max s | median exact nodes | max exact nodes |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Row& r : rows) {
     absl::FPrintF(out, "| %s | %s | %d | %d | %d | %d | %d (%d) | %d | %.3g | %.3g | %d | %d |\n",
                   r.batch, r.solver, r.instances, r.dropped, r.solved, r.unsolvable, r.undecided,

@@ -44,8 +44,7 @@
 #include "wire/chunks.h"
 
 ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server", "the server to start");
-ABSL_FLAG(std::vector<std::string>, scenarios, {},
-          "scenarios to run (default: all); see --list");
+ABSL_FLAG(std::vector<std::string>, scenarios, {}, "scenarios to run (default: all); see --list");
 ABSL_FLAG(bool, list, false, "list the scenarios and exit");
 ABSL_FLAG(double, scale, 1.0, "multiplies the number of calls of every scenario");
 ABSL_FLAG(std::string, markdown, "", "also write the report as Markdown here");
@@ -206,8 +205,7 @@ class Client {
       grpc::ClientContext context;
       const grpc::Status status = stub_->Complete(&context, request, &response);
       return CheckBoard(status, response.outcome(),
-                        Columns(response.columns().begin(), response.columns().end()),
-                        composition);
+                        Columns(response.columns().begin(), response.columns().end()), composition);
     });
   }
 
@@ -375,8 +373,8 @@ struct Report {
 double Percentile(std::vector<double> values, double fraction) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
-  const size_t index = std::min(values.size() - 1,
-                                static_cast<size_t>(std::ceil(fraction * values.size())) - 1);
+  const size_t index =
+      std::min(values.size() - 1, static_cast<size_t>(std::ceil(fraction * values.size())) - 1);
   return values[index];
 }
 
@@ -428,13 +426,27 @@ void WarmUp(const std::string& address) {
     for (int call = 0; call < 14; ++call) {
       const Columns composition = Thin(solution, 0.5, client.random());
       switch (call % 7) {
-        case 0: client.Solve(1000, v1::RANDOM); break;
-        case 1: client.Complete(composition, false); break;
-        case 2: client.Complete(composition, true); break;
-        case 3: client.Validate(solution); break;
-        case 4: client.SolveStream(1000); break;
-        case 5: client.CompleteStream(composition); break;
-        case 6: client.ValidateStream(solution); break;
+        case 0:
+          client.Solve(1000, v1::RANDOM);
+          break;
+        case 1:
+          client.Complete(composition, false);
+          break;
+        case 2:
+          client.Complete(composition, true);
+          break;
+        case 3:
+          client.Validate(solution);
+          break;
+        case 4:
+          client.SolveStream(1000);
+          break;
+        case 5:
+          client.CompleteStream(composition);
+          break;
+        case 6:
+          client.ValidateStream(solution);
+          break;
       }
     }
   });
@@ -505,19 +517,20 @@ void MixedCall(Client& client, int call, Recorder& recorder) {
 }
 
 Report Mixed(int clients) {
-  return WithServer(
-      absl::StrCat("mix-", clients),
-      absl::StrCat(clients, " clients mixing Solve (n up to 10^5), Complete (dense n = 1,000; "
-                            "sparse 5 queens on n = 10^6), Validate and the three streams "
-                            "(n = 10^5)"),
-      {}, [clients](ServerProcess& server, Report& report) {
-        Recorder recorder(report);
-        const int calls = Scaled(std::max(14, 700 / clients));
-        RunClients(clients, [&](int index) {
-          Client client(server.address(), absl::GetFlag(FLAGS_seed) * 1000 + index);
-          for (int call = 0; call < calls; ++call) MixedCall(client, call + index, recorder);
-        });
-      });
+  return WithServer(absl::StrCat("mix-", clients),
+                    absl::StrCat(clients,
+                                 " clients mixing Solve (n up to 10^5), Complete (dense n = 1,000; "
+                                 "sparse 5 queens on n = 10^6), Validate and the three streams "
+                                 "(n = 10^5)"),
+                    {}, [clients](ServerProcess& server, Report& report) {
+                      Recorder recorder(report);
+                      const int calls = Scaled(std::max(14, 700 / clients));
+                      RunClients(clients, [&](int index) {
+                        Client client(server.address(), absl::GetFlag(FLAGS_seed) * 1000 + index);
+                        for (int call = 0; call < calls; ++call)
+                          MixedCall(client, call + index, recorder);
+                      });
+                    });
 }
 
 Report CancelMidStream() {
@@ -533,9 +546,9 @@ Report CancelMidStream() {
             recorder.Add(client.CancelMidUpload(TheBoards().solution_1e6), {StatusCode::CANCELLED});
             recorder.Add(client.CancelMidDownload(1'000'000),
                          {StatusCode::CANCELLED, StatusCode::OK});
-            recorder.Add(client.Complete(Thin(TheBoards().solution_1000, 0.5, client.random()),
-                                         false),
-                         {StatusCode::OK});
+            recorder.Add(
+                client.Complete(Thin(TheBoards().solution_1000, 0.5, client.random()), false),
+                {StatusCode::OK});
           }
         });
       });
@@ -586,8 +599,8 @@ Report IdleStreams() {
         Recorder recorder(report);
         Client client(server.address(), 7);
         std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
-        std::vector<std::unique_ptr<grpc::ClientReaderWriter<v1::CompleteStreamRequest,
-                                                             v1::CompleteStreamResponse>>>
+        std::vector<std::unique_ptr<
+            grpc::ClientReaderWriter<v1::CompleteStreamRequest, v1::CompleteStreamResponse>>>
             streams;
         v1::CompleteStreamRequest header;
         header.mutable_header()->set_n(100'000'000);
@@ -696,9 +709,9 @@ Report Fairness() {
         report.unexpected += small.unexpected;
         report.small_seconds = small.small_seconds;
         const double p99 = Percentile(small.small_seconds, 0.99);
-        report.findings.push_back(absl::StrCat("small calls beside two 10^7 calls: p99 ",
-                                               Millis(p99), " (target <= 20 ms: ",
-                                               p99 <= 0.020 ? "met" : "MISSED", ")"));
+        report.findings.push_back(
+            absl::StrCat("small calls beside two 10^7 calls: p99 ", Millis(p99),
+                         " (target <= 20 ms: ", p99 <= 0.020 ? "met" : "MISSED", ")"));
       });
 }
 
@@ -709,9 +722,9 @@ Report Throughput(uint32_t n) {
   const Columns solution = n == 1000 ? TheBoards().solution_1000 : RandomSolution(n, n);
   Report report;
   report.name = absl::StrCat("throughput-", n);
-  report.what = absl::StrCat(
-      "8 clients making Completes of n = ", n,
-      " (half the queens of a solution) against --workers=1, then --workers=2");
+  report.what =
+      absl::StrCat("8 clients making Completes of n = ", n,
+                   " (half the queens of a solution) against --workers=1, then --workers=2");
   const int calls_per_client = Scaled(static_cast<int>(std::max<uint32_t>(20, 2'000'000 / n / 8)));
   double rate[3] = {0, 0, 0};
   for (int workers : {1, 2}) {
@@ -723,22 +736,25 @@ Report Throughput(uint32_t n) {
           RunClients(8, [&](int index) {
             Client client(server.address(), 700 + index);
             std::vector<Columns> compositions;
-            for (int i = 0; i < 16; ++i) compositions.push_back(Thin(solution, 0.5, client.random()));
+            for (int i = 0; i < 16; ++i)
+              compositions.push_back(Thin(solution, 0.5, client.random()));
             for (int i = 0; i < calls_per_client; ++i) {
               const Columns& composition = compositions[i % compositions.size()];
               if (i % 10 == 0) {
                 recorder.Add(client.Complete(composition, false), {StatusCode::OK});
                 continue;
               }
-              recorder.Add(client.Timed(n, [&] {
-                             v1::CompleteRequest request;
-                             request.set_n(n);
-                             request.mutable_columns()->Assign(composition.begin(),
-                                                               composition.end());
-                             v1::CompleteResponse response;
-                             grpc::ClientContext context;
-                             return client.stub().Complete(&context, request, &response);
-                           }),
+              recorder.Add(client.Timed(n,
+                                        [&] {
+                                          v1::CompleteRequest request;
+                                          request.set_n(n);
+                                          request.mutable_columns()->Assign(composition.begin(),
+                                                                            composition.end());
+                                          v1::CompleteResponse response;
+                                          grpc::ClientContext context;
+                                          return client.stub().Complete(&context, request,
+                                                                        &response);
+                                        }),
                            {StatusCode::OK});
             }
           });
@@ -752,7 +768,8 @@ Report Throughput(uint32_t n) {
     report.rss_idle = part.rss_idle;
     report.rss_peak = std::max(report.rss_peak, part.rss_peak);
     report.rss_after = part.rss_after;
-    report.findings.push_back(absl::StrFormat("--workers=%d: %.0f calls/s", workers, rate[workers]));
+    report.findings.push_back(
+        absl::StrFormat("--workers=%d: %.0f calls/s", workers, rate[workers]));
   }
   const double ratio = rate[2] / rate[1];
   report.findings.push_back(absl::StrFormat("2 workers / 1 worker: %.2f (target >= 1.8: %s)", ratio,
@@ -774,11 +791,12 @@ Report CallOverhead() {
         const Clock::time_point start = Clock::now();
         RunClients(8, [&](int index) {
           Client client(server.address(), index);
-          for (int i = 0; i < Scaled(2000); ++i) recorder.Add(client.Validate(board), {StatusCode::OK});
+          for (int i = 0; i < Scaled(2000); ++i)
+            recorder.Add(client.Validate(board), {StatusCode::OK});
         });
         const double rate = report.small_seconds.size() / SecondsSince(start);
-        report.findings.push_back(absl::StrFormat(
-            "%.0f calls/s: %.0f us of CPU per call on 2 CPUs", rate, 2e6 / rate));
+        report.findings.push_back(
+            absl::StrFormat("%.0f calls/s: %.0f us of CPU per call on 2 CPUs", rate, 2e6 / rate));
       });
 }
 
@@ -788,7 +806,8 @@ Report SigtermUnderLoad() {
       "sigterm",
       "--grace=5s: 8 clients loop over CompleteStreams of n = 10^6 (at most 50 each); SIGTERM "
       "after 1 s; the calls in flight must finish, later ones get UNAVAILABLE",
-      {"--grace=5s", "--log-level=info"}, [](ServerProcess& server, Report& report) {
+      {"--grace=5s", "--log-level=info"},
+      [](ServerProcess& server, Report& report) {
         Recorder recorder(report);
         std::atomic<bool> stopped{false};
         std::thread clients([&] {
@@ -859,11 +878,10 @@ Report StopLatency() {
           double deadline;      // 0: none
           double cancel_after;  // 0: never
         };
-        for (const Case& c : {Case{100'000'000, v1::RANDOM, 1.0, 0},
-                              Case{100'000'000, v1::RANDOM, 0, 0.5},
-                              Case{1'000'000'000, v1::RANDOM, 1.0, 0},
-                              Case{1'000'000'000, v1::RANDOM, 0, 0.5},
-                              Case{1'000'000'000, v1::CONSTRUCTIVE, 0.3, 0}}) {
+        for (const Case& c :
+             {Case{100'000'000, v1::RANDOM, 1.0, 0}, Case{100'000'000, v1::RANDOM, 0, 0.5},
+              Case{1'000'000'000, v1::RANDOM, 1.0, 0}, Case{1'000'000'000, v1::RANDOM, 0, 0.5},
+              Case{1'000'000'000, v1::CONSTRUCTIVE, 0.3, 0}}) {
           grpc::ClientContext context;
           if (c.deadline > 0) {
             context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(c.deadline)));
@@ -889,8 +907,8 @@ Report StopLatency() {
           server.AwaitQuiet(0.3, 60);
           const double late = LoggedSeconds(log_path, c.n) - std::max(c.deadline, c.cancel_after);
           report.findings.push_back(absl::StrFormat(
-              "n = %d %s, %s: stopped %.3f s later (target <= 0.1 s: %s), RSS then %s",
-              c.n, c.method == v1::RANDOM ? "RANDOM" : "CONSTRUCTIVE",
+              "n = %d %s, %s: stopped %.3f s later (target <= 0.1 s: %s), RSS then %s", c.n,
+              c.method == v1::RANDOM ? "RANDOM" : "CONSTRUCTIVE",
               c.deadline > 0 ? absl::StrFormat("deadline %.1f s", c.deadline)
                              : absl::StrFormat("cancelled at %.1f s", c.cancel_after),
               late, late <= 0.1 ? "met" : "MISSED", Mib(server.ResidentBytes())));
@@ -901,23 +919,25 @@ Report StopLatency() {
 
 // The report as Markdown.
 std::string Markdown(const std::vector<Report>& reports) {
-  std::string out = "| scenario | calls by status | unexpected | small p50 / p99 | large p50 / p99 "
-                    "| calls/s | RSS idle / peak / after |\n|---|---|---|---|---|---|---|\n";
+  std::string out =
+      "| scenario | calls by status | unexpected | small p50 / p99 | large p50 / p99 "
+      "| calls/s | RSS idle / peak / after |\n|---|---|---|---|---|---|---|\n";
   for (const Report& report : reports) {
     std::vector<std::string> codes;
     int calls = 0;
     for (const auto& [code, count] : report.codes) {
-      codes.push_back(absl::StrCat(count, " ", absl::StatusCodeToString(static_cast<absl::StatusCode>(code))));
+      codes.push_back(
+          absl::StrCat(count, " ", absl::StatusCodeToString(static_cast<absl::StatusCode>(code))));
       calls += count;
     }
-    absl::StrAppend(
-        &out, "| ", report.name, " | ", absl::StrJoin(codes, ", "), " | ", report.unexpected,
-        " | ", Millis(Percentile(report.small_seconds, 0.5)), " / ",
-        Millis(Percentile(report.small_seconds, 0.99)), " | ",
-        Millis(Percentile(report.large_seconds, 0.5)), " / ",
-        Millis(Percentile(report.large_seconds, 0.99)), " | ",
-        absl::StrFormat("%.0f", calls / std::max(report.seconds, 1e-9)), " | ",
-        Mib(report.rss_idle), " / ", Mib(report.rss_peak), " / ", Mib(report.rss_after), " |\n");
+    absl::StrAppend(&out, "| ", report.name, " | ", absl::StrJoin(codes, ", "), " | ",
+                    report.unexpected, " | ", Millis(Percentile(report.small_seconds, 0.5)), " / ",
+                    Millis(Percentile(report.small_seconds, 0.99)), " | ",
+                    Millis(Percentile(report.large_seconds, 0.5)), " / ",
+                    Millis(Percentile(report.large_seconds, 0.99)), " | ",
+                    absl::StrFormat("%.0f", calls / std::max(report.seconds, 1e-9)), " | ",
+                    Mib(report.rss_idle), " / ", Mib(report.rss_peak), " / ", Mib(report.rss_after),
+                    " |\n");
   }
   out += "\n";
   for (const Report& report : reports) {

@@ -206,8 +206,8 @@ std::vector<Measurement> MeasureComplete(uint32_t n, uint32_t runs, std::mt19937
     Measurement measurement{SecondsSince(start), StatusBytes("self", "VmHWM") - bench_only_bytes};
     if (!result.ok()) Fail("Complete: " + result.status().ToString());
     if (result->outcome != nqueens::Outcome::kSolved) {
-      Fail(absl::StrCat("Complete answered ", nqueens::OutcomeName(result->outcome), " for k = ",
-                        input.k));
+      Fail(absl::StrCat("Complete answered ", nqueens::OutcomeName(result->outcome),
+                        " for k = ", input.k));
     }
     CheckCompletion(result->columns, KeepRandomRows(solution, input.k, input.rows_seed));
     measurements.push_back(measurement);
@@ -292,10 +292,18 @@ class CliClient {
 
   Columns Complete(const Columns& composition, uint64_t seed, Measurement& measurement) {
     WriteBoardFile(composition);
-    std::vector<std::string> args = {absl::GetFlag(FLAGS_cli_binary), "--server", address_,
-                                     "--seed", absl::StrCat(seed), "--quiet", "--output",
-                                     output_.path, "--format=" + format_name_,
-                                     "--output-format=" + format_name_, "complete", input_.path};
+    std::vector<std::string> args = {absl::GetFlag(FLAGS_cli_binary),
+                                     "--server",
+                                     address_,
+                                     "--seed",
+                                     absl::StrCat(seed),
+                                     "--quiet",
+                                     "--output",
+                                     output_.path,
+                                     "--format=" + format_name_,
+                                     "--output-format=" + format_name_,
+                                     "complete",
+                                     input_.path};
     const Clock::time_point start = Clock::now();
     // The CLI's stdout (nothing, with --output) goes to our stderr, keeping
     // our stdout for the CSV.
@@ -396,9 +404,8 @@ std::vector<Measurement> MeasureFloor(uint32_t n, uint32_t runs, std::mt19937_64
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) Fail("pipe failed");
     const Clock::time_point start = Clock::now();
-    const pid_t client = Spawn({absl::GetFlag(FLAGS_floor_binary), server.address(),
-                                absl::StrCat(n)},
-                               pipe_fds[1]);
+    const pid_t client =
+        Spawn({absl::GetFlag(FLAGS_floor_binary), server.address(), absl::StrCat(n)}, pipe_fds[1]);
     int status = 0;
     if (waitpid(client, &status, 0) != client) Fail("lost the floor client");
     Measurement measurement;
@@ -408,14 +415,14 @@ std::vector<Measurement> MeasureFloor(uint32_t n, uint32_t runs, std::mt19937_64
     // Steady clock and CLOCK_MONOTONIC are one clock on Linux.
     unsigned long long main_ns = 0, channel_ns = 0, call_ns = 0;
     unsigned columns = 0;
-    const int fields = std::fscanf(output, "%llu %llu %llu %u", &main_ns, &channel_ns, &call_ns,
-                                   &columns);
+    const int fields =
+        std::fscanf(output, "%llu %llu %llu %u", &main_ns, &channel_ns, &call_ns, &columns);
     std::fclose(output);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || fields != 4 || columns != n) {
       Fail(absl::StrCat("the floor client failed (wait status ", status, ")"));
     }
-    const double start_ns = std::chrono::duration<double, std::nano>(
-                                start.time_since_epoch()).count();
+    const double start_ns =
+        std::chrono::duration<double, std::nano>(start.time_since_epoch()).count();
     measurement.phases = {(main_ns - start_ns) / 1e9, (channel_ns - main_ns) / 1e9,
                           (call_ns - channel_ns) / 1e9};
     measurements.push_back(measurement);
@@ -445,8 +452,8 @@ void PrintCsv(const std::string& mode, uint64_t n, const std::vector<Measurement
   const double rows = static_cast<double>(n);
   std::string phase_medians = ",,";
   if (mode == "floor") {
-    phase_medians = absl::StrFormat("%.6f,%.6f,%.6f", Median(phases[0]), Median(phases[1]),
-                                    Median(phases[2]));
+    phase_medians =
+        absl::StrFormat("%.6f,%.6f,%.6f", Median(phases[0]), Median(phases[1]), Median(phases[2]));
   }
   absl::PrintF(
       "mode,n,runs,median_s,min_s,max_s,median_us_per_row,peak_bytes_per_row,"
@@ -455,8 +462,7 @@ void PrintCsv(const std::string& mode, uint64_t n, const std::vector<Measurement
                *std::min_element(seconds.begin(), seconds.end()),
                *std::max_element(seconds.begin(), seconds.end()), median * 1e6 / rows,
                peak_bytes / rows,
-               mode == "e2e" ? absl::StrFormat("%.2f", cli_peak_bytes / rows) : "",
-               phase_medians);
+               mode == "e2e" ? absl::StrFormat("%.2f", cli_peak_bytes / rows) : "", phase_medians);
 }
 
 }  // namespace

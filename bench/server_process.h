@@ -37,8 +37,8 @@ class ServerProcess {
   void AwaitQuiet(double quiet_seconds, double limit_seconds) const;
 
   struct Exit {
-    int status = -1;       // the exit code, -1 when killed by a signal
-    double seconds = 0;    // from the signal to the exit
+    int status = -1;     // the exit code, -1 when killed by a signal
+    double seconds = 0;  // from the signal to the exit
   };
   // Sends `signal_number` and waits for the exit.
   Exit Stop(int signal_number);

@@ -36,10 +36,11 @@ ABSL_FLAG(uint64_t, samples, 10000, "compositions per n (capped by --max_seconds
 ABSL_FLAG(uint64_t, solutions, 100, "distinct random solutions per n to draw compositions from");
 ABSL_FLAG(double, max_seconds, 600, "time budget per n; the sample stops early when spent");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the whole run");
-ABSL_FLAG(bool, shortcuts, false,
-          "keep the product's shortcuts before the pipeline (the construction match and the exact "
-          "search first on tiny boards); off by default, so the table measures the paper's pipeline, "
-          "with the exact search only as the fallback after the heuristic gives up");
+ABSL_FLAG(
+    bool, shortcuts, false,
+    "keep the product's shortcuts before the pipeline (the construction match and the exact "
+    "search first on tiny boards); off by default, so the table measures the paper's pipeline, "
+    "with the exact search only as the fallback after the heuristic gives up");
 ABSL_FLAG(uint32_t, pairing_chunks_from_n, nqueens::PipelineParams{}.pairing_chunks_from_n,
           "block 1 cuts its passes into chunks on boards from this many rows on (0: on all)");
 ABSL_FLAG(uint32_t, pairing_chunk, nqueens::PipelineParams{}.pairing_chunk,
@@ -141,8 +142,8 @@ std::vector<Columns> RandomSolutions(uint32_t n, uint64_t count, std::mt19937_64
 }
 
 Summary Measure(uint32_t n, std::mt19937_64& random) {
-  const std::vector<Columns> solutions =
-      RandomSolutions(n, std::min<uint64_t>(absl::GetFlag(FLAGS_solutions), absl::GetFlag(FLAGS_samples)), random);
+  const std::vector<Columns> solutions = RandomSolutions(
+      n, std::min<uint64_t>(absl::GetFlag(FLAGS_solutions), absl::GetFlag(FLAGS_samples)), random);
   Summary summary;
   summary.n = n;
   std::vector<double> seconds;
@@ -191,37 +192,40 @@ std::string HistogramText(const Summary& s) {
 }
 
 void WriteMarkdown(const std::vector<Summary>& rows, std::FILE* out) {
-  absl::FPrintF(out,
-                "| n | m | t mean (s) | t90 mean (s) | t min (s) | t max (s) | false neg | heuristic gave up "
-                "| t row (us) | zero BT | BT histogram | paper m | paper t mean | paper t90 | paper FalseNeg "
-                "| paper t row (as printed) | speed-up (mean) |\n|%s\n",
-                absl::StrJoin(std::vector<std::string>(17, "---|"), ""));
+  absl::FPrintF(
+      out,
+      "| n | m | t mean (s) | t90 mean (s) | t min (s) | t max (s) | false neg | heuristic gave up "
+      "| t row (us) | zero BT | BT histogram | paper m | paper t mean | paper t90 | paper FalseNeg "
+      "| paper t row (as printed) | speed-up (mean) |\n|%s\n",
+      absl::StrJoin(std::vector<std::string>(17, "---|"), ""));
   for (const Summary& s : rows) {
-    absl::FPrintF(out, "| %d | %d | %.6f | %.6f | %.6f | %.6f | %d | %d | %.4f | %.1f%% | %s |", s.n,
-                  s.samples, s.mean, s.t90, s.min, s.max, s.false_negatives, s.gave_up,
+    absl::FPrintF(out, "| %d | %d | %.6f | %.6f | %.6f | %.6f | %d | %d | %.4f | %.1f%% | %s |",
+                  s.n, s.samples, s.mean, s.t90, s.min, s.max, s.false_negatives, s.gave_up,
                   s.mean * 1e6 / s.n, 100.0 * s.zero_backtracks / s.samples, HistogramText(s));
     auto paper = PaperTable().find(s.n);
     if (paper == PaperTable().end()) {
       absl::FPrintF(out, " | | | | | |\n");
     } else {
       const PaperRow& p = paper->second;
-      absl::FPrintF(out, " %d | %.6f | %.6f | %d | %.4f | %.0fx |\n", p.m, p.mean, p.t90, p.false_neg,
-                    p.t_row, p.mean / s.mean);
+      absl::FPrintF(out, " %d | %.6f | %.6f | %d | %.4f | %.0fx |\n", p.m, p.mean, p.t90,
+                    p.false_neg, p.t_row, p.mean / s.mean);
     }
   }
 }
 
 void WriteCsv(const std::vector<Summary>& rows, std::FILE* out) {
-  absl::FPrintF(out,
-                "n,m,t_mean,t90_mean,t_min,t_max,false_neg,heuristic_gave_up,t_row_us,zero_bt_share,"
-                "bt_histogram,paper_m,paper_t_mean,paper_false_neg\n");
+  absl::FPrintF(
+      out,
+      "n,m,t_mean,t90_mean,t_min,t_max,false_neg,heuristic_gave_up,t_row_us,zero_bt_share,"
+      "bt_histogram,paper_m,paper_t_mean,paper_false_neg\n");
   for (const Summary& s : rows) {
     auto paper = PaperTable().find(s.n);
-    absl::FPrintF(out, "%d,%d,%.9f,%.9f,%.9f,%.9f,%d,%d,%.6f,%.6f,%s,", s.n, s.samples, s.mean, s.t90,
-                  s.min, s.max, s.false_negatives, s.gave_up, s.mean * 1e6 / s.n,
+    absl::FPrintF(out, "%d,%d,%.9f,%.9f,%.9f,%.9f,%d,%d,%.6f,%.6f,%s,", s.n, s.samples, s.mean,
+                  s.t90, s.min, s.max, s.false_negatives, s.gave_up, s.mean * 1e6 / s.n,
                   double(s.zero_backtracks) / s.samples, HistogramText(s));
     if (paper != PaperTable().end()) {
-      absl::FPrintF(out, "%d,%.6f,%d\n", paper->second.m, paper->second.mean, paper->second.false_neg);
+      absl::FPrintF(out, "%d,%.6f,%d\n", paper->second.m, paper->second.mean,
+                    paper->second.false_neg);
     } else {
       absl::FPrintF(out, ",,\n");
     }

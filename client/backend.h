@@ -12,9 +12,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "board_io.h"
-#include "wire/limits.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "wire/limits.h"
 
 namespace grpc {
 class Channel;
@@ -23,8 +23,8 @@ class Channel;
 namespace nqueens::client {
 
 struct RunOptions {
-  std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
-  uint64_t max_backtracks = 0;   // 0: the backend's default
+  std::optional<uint64_t> seed;                        // unset: the backend picks one (see stats)
+  uint64_t max_backtracks = 0;                         // 0: the backend's default
   absl::Duration deadline = absl::InfiniteDuration();  // from the call's start
   // Where the long phases of a call (upload, solve, download) are shown;
   // null: nowhere.
@@ -40,10 +40,9 @@ class Backend {
 
   virtual absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                                  const RunOptions& options) = 0;
-  virtual absl::StatusOr<CompletionResult> Complete(
-      Board composition, const RunOptions& options) = 0;
-  virtual absl::StatusOr<ValidationReport> Validate(
-      Board board, const RunOptions& options) = 0;
+  virtual absl::StatusOr<CompletionResult> Complete(Board composition,
+                                                    const RunOptions& options) = 0;
+  virtual absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) = 0;
 };
 
 // Runs the core in this process.
@@ -55,11 +54,11 @@ std::unique_ptr<Backend> MakeLocalBackend();
 // kMaxSparseQueens) are sent sparse, as their queens; others dense.
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address);
 // The same over a given channel (tests use one with interceptors).
-std::unique_ptr<Backend> MakeRemoteBackend(
-    std::shared_ptr<grpc::Channel> channel, const std::string& address);
+std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
+                                           const std::string& address);
 
-using wire::kStreamingThreshold;
 using wire::kMaxSparseQueens;
+using wire::kStreamingThreshold;
 
 }  // namespace nqueens::client
 

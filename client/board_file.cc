@@ -110,15 +110,13 @@ class InputText {
 // ceil(bytes / element size) elements. A regular file is read into storage
 // sized once from its length; other inputs grow it by doubling.
 template <typename Storage>
-absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage,
-                                 ProgressBar* progress) {
+absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage, ProgressBar* progress) {
   constexpr size_t kElementSize = sizeof(typename Storage::value_type);
   const std::optional<uint64_t> size = file.size();
   ProgressPhase phase(progress, "reading", size.value_or(0), "bytes");
   // One element more than the file needs, so that reaching its end never
   // grows the storage.
-  storage.resize(size ? *size / kElementSize + 1
-                      : kFirstBufferSize / kElementSize);
+  storage.resize(size ? *size / kElementSize + 1 : kFirstBufferSize / kElementSize);
   uint64_t bytes = 0;
   while (true) {
     if (bytes == storage.size() * kElementSize) {
@@ -126,8 +124,7 @@ absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage,
     }
     char* const data = reinterpret_cast<char*>(storage.data());
     const size_t room = storage.size() * kElementSize - bytes;
-    absl::StatusOr<size_t> got =
-        file.Read(data + bytes, std::min(room, kReadSize));
+    absl::StatusOr<size_t> got = file.Read(data + bytes, std::min(room, kReadSize));
     if (!got.ok()) return got.status();
     if (*got == 0) break;
     bytes += *got;
@@ -137,15 +134,13 @@ absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage,
   return bytes;
 }
 
-absl::StatusOr<InputText> InputText::Load(InputFile& file,
-                                          ProgressBar* progress) {
+absl::StatusOr<InputText> InputText::Load(InputFile& file, ProgressBar* progress) {
   InputText text;
   const std::optional<uint64_t> size = file.size();
   if (size && *size > 0) {
     // MAP_POPULATE reads the whole file now, under the progress phase.
     ProgressPhase reading(progress, "reading", 0);
-    void* mapping = mmap(nullptr, *size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-                         file.fd(), 0);
+    void* mapping = mmap(nullptr, *size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd(), 0);
     if (mapping != MAP_FAILED) {
       text.mapping_ = mapping;
       text.mapped_size_ = *size;
@@ -159,17 +154,14 @@ absl::StatusOr<InputText> InputText::Load(InputFile& file,
 
 // A parse error, prefixed with the input's name (read errors name it
 // already).
-absl::StatusOr<Board> Named(const InputFile& file,
-                            absl::StatusOr<Board> board) {
+absl::StatusOr<Board> Named(const InputFile& file, absl::StatusOr<Board> board) {
   if (board.ok()) return board;
-  return absl::InvalidArgumentError(
-      absl::StrCat(file.name(), ": ", board.status().message()));
+  return absl::InvalidArgumentError(absl::StrCat(file.name(), ": ", board.status().message()));
 }
 
 // Binary boards are read straight into the board's memory; text is parsed
 // where it was loaded and dropped.
-absl::StatusOr<Board> ReadBoard(InputFile& file, BoardFormat format,
-                                ProgressBar* progress) {
+absl::StatusOr<Board> ReadBoard(InputFile& file, BoardFormat format, ProgressBar* progress) {
   if (format == BoardFormat::kBinary) {
     Columns values;
     absl::StatusOr<uint64_t> size = ReadAll(file, values, progress);

@@ -15,13 +15,9 @@
 namespace nqueens::client {
 namespace {
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-bool IsBlank(absl::string_view line) {
-  return std::all_of(line.begin(), line.end(), IsSpace);
-}
+bool IsBlank(absl::string_view line) { return std::all_of(line.begin(), line.end(), IsSpace); }
 
 // Walks the lines of a text that carry content: comments are cut off, blank
 // lines skipped. Lines are numbered from 1 as in the file, blank ones included.
@@ -34,8 +30,7 @@ class ContentLines {
     while (!rest_.empty()) {
       const size_t end = rest_.find('\n');
       absl::string_view line = rest_.substr(0, end);
-      rest_.remove_prefix(end == absl::string_view::npos ? rest_.size()
-                                                         : end + 1);
+      rest_.remove_prefix(end == absl::string_view::npos ? rest_.size() : end + 1);
       ++number_;
       line = line.substr(0, line.find('#'));
       if (!IsBlank(line)) {
@@ -103,17 +98,14 @@ std::optional<uint64_t> ParseNumber(absl::string_view token) {
 
 template <typename... Parts>
 absl::Status LineError(uint64_t line, const Parts&... parts) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("line ", line, ": ", parts...));
+  return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", parts...));
 }
 
 absl::Status NotANumber(uint64_t line, absl::string_view token) {
   return LineError(line, "expected a number, found \"", token, "\"");
 }
 
-absl::Status NoBoard() {
-  return absl::InvalidArgumentError("the input holds no board");
-}
+absl::Status NoBoard() { return absl::InvalidArgumentError("the input holds no board"); }
 
 // The line holding the index-th value of a Q array; for error messages only.
 uint64_t LineOfValue(absl::string_view text, uint64_t index) {
@@ -170,8 +162,8 @@ absl::StatusOr<Board> ParseQArray(absl::string_view text) {
         return NotANumber(LineAt(text, token), TokenAt(text, token));
       }
       if (p - significant > 10 || column > kMaxBoardSize) {
-        return LineError(LineAt(text, token), "row ", board.columns.size() + 1,
-                         ": column ", TokenAt(text, token), " is too large");
+        return LineError(LineAt(text, token), "row ", board.columns.size() + 1, ": column ",
+                         TokenAt(text, token), " is too large");
       }
       if (board.columns.size() == kMaxBoardSize) {
         return LineError(LineAt(text, token), "more than ", kMaxBoardSize,
@@ -193,16 +185,15 @@ absl::StatusOr<Board> ParseQArray(absl::string_view text) {
   // offending value is looked up afterwards.
   for (uint64_t row = 0; row < board.n; ++row) {
     if (board.columns[row] > board.n) {
-      return LineError(LineOfValue(text, row), "row ", row + 1, ": column ",
-                       board.columns[row], " is larger than n = ", board.n);
+      return LineError(LineOfValue(text, row), "row ", row + 1, ": column ", board.columns[row],
+                       " is larger than n = ", board.n);
     }
   }
   return board;
 }
 
 // One matrix line: the column of its queen (0 for none), checking the cells.
-absl::StatusOr<uint32_t> ParseMatrixRow(absl::string_view line,
-                                        uint64_t line_number, uint64_t row,
+absl::StatusOr<uint32_t> ParseMatrixRow(absl::string_view line, uint64_t line_number, uint64_t row,
                                         uint64_t n) {
   uint64_t cells = 0;
   uint64_t queen_column = 0;
@@ -211,27 +202,24 @@ absl::StatusOr<uint32_t> ParseMatrixRow(absl::string_view line,
     ++cells;
     if (cell == '0' || cell == '.') continue;
     if (cell != '1' && cell != 'Q') {
-      return LineError(line_number, "row ", row, ", column ", cells,
-                       ": unexpected '", absl::string_view(&cell, 1),
-                       "' (cells are 0, 1, . or Q)");
+      return LineError(line_number, "row ", row, ", column ", cells, ": unexpected '",
+                       absl::string_view(&cell, 1), "' (cells are 0, 1, . or Q)");
     }
     if (queen_column != 0) {
-      return LineError(line_number, "row ", row,
-                       " has more than one queen (columns ", queen_column,
+      return LineError(line_number, "row ", row, " has more than one queen (columns ", queen_column,
                        " and ", cells, ")");
     }
     queen_column = cells;
   }
   if (cells != n) {
-    return LineError(line_number, "row ", row, " has ", cells,
-                     " cells, expected ", n);
+    return LineError(line_number, "row ", row, " has ", cells, " cells, expected ", n);
   }
   return static_cast<uint32_t>(queen_column);
 }
 
 uint64_t CountCells(absl::string_view line) {
-  return static_cast<uint64_t>(std::count_if(
-      line.begin(), line.end(), [](char c) { return !IsSpace(c); }));
+  return static_cast<uint64_t>(
+      std::count_if(line.begin(), line.end(), [](char c) { return !IsSpace(c); }));
 }
 
 absl::StatusOr<Board> ParseMatrix(absl::string_view text) {
@@ -241,42 +229,37 @@ absl::StatusOr<Board> ParseMatrix(absl::string_view text) {
   board.n = CountCells(lines.line());
   if (board.n > kMaxBoardSize) {
     return LineError(lines.number(), "rows of ", board.n,
-                     " cells are longer than the largest board, ",
-                     kMaxBoardSize);
+                     " cells are longer than the largest board, ", kMaxBoardSize);
   }
   board.columns.reserve(board.n);
   do {
     const uint64_t row = board.columns.size() + 1;
     if (row > board.n) {
-      return LineError(lines.number(), "more than ", board.n,
-                       " rows in a matrix of ", board.n, " columns");
+      return LineError(lines.number(), "more than ", board.n, " rows in a matrix of ", board.n,
+                       " columns");
     }
-    absl::StatusOr<uint32_t> column =
-        ParseMatrixRow(lines.line(), lines.number(), row, board.n);
+    absl::StatusOr<uint32_t> column = ParseMatrixRow(lines.line(), lines.number(), row, board.n);
     if (!column.ok()) return column.status();
     board.columns.push_back(*column);
   } while (lines.Next());
   if (board.columns.size() < board.n) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the matrix has ", board.columns.size(),
-                     " rows, expected ", board.n, " (one per column)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the matrix has ", board.columns.size(), " rows, expected ", board.n, " (one per column)"));
   }
   return board;
 }
 
 absl::StatusOr<uint64_t> ParseSparseSize(const ContentLines& lines) {
   absl::string_view tokens[1];
-  const std::optional<uint64_t> n = SplitTokens(lines.line(), tokens, 1) == 1
-                                        ? ParseNumber(tokens[0])
-                                        : std::nullopt;
+  const std::optional<uint64_t> n =
+      SplitTokens(lines.line(), tokens, 1) == 1 ? ParseNumber(tokens[0]) : std::nullopt;
   if (!n) {
-    return LineError(lines.number(),
-                     "expected the board size n alone on the first line");
+    return LineError(lines.number(), "expected the board size n alone on the first line");
   }
   if (*n == 0) return LineError(lines.number(), "n must be at least 1");
   if (*n > kMaxBoardSize) {
-    return LineError(lines.number(), "n = ", tokens[0],
-                     " is larger than the largest board, ", kMaxBoardSize);
+    return LineError(lines.number(), "n = ", tokens[0], " is larger than the largest board, ",
+                     kMaxBoardSize);
   }
   return *n;
 }
@@ -292,13 +275,11 @@ absl::StatusOr<Queen> ParseSparseQueen(const ContentLines& lines, uint64_t n) {
     const std::optional<uint64_t> value = ParseNumber(tokens[i]);
     if (!value) return NotANumber(lines.number(), tokens[i]);
     if (*value < 1 || *value > n) {
-      return LineError(lines.number(), names[i], " ", tokens[i],
-                       " is outside 1..", n);
+      return LineError(lines.number(), names[i], " ", tokens[i], " is outside 1..", n);
     }
     values[i] = *value;
   }
-  return Queen{static_cast<uint32_t>(values[0]),
-               static_cast<uint32_t>(values[1])};
+  return Queen{static_cast<uint32_t>(values[0]), static_cast<uint32_t>(values[1])};
 }
 
 // The error for a row given twice in a sparse file, naming the first two
@@ -312,8 +293,7 @@ absl::Status RepeatedRow(absl::string_view text, uint32_t row) {
     SplitTokens(lines.line(), tokens, 1);
     if (ParseNumber(tokens[0]) != row) continue;
     if (first_line != 0) {
-      return LineError(lines.number(), "row ", row,
-                       " already has a queen (line ", first_line, ")");
+      return LineError(lines.number(), "row ", row, " already has a queen (line ", first_line, ")");
     }
     first_line = lines.number();
   }
@@ -332,15 +312,13 @@ absl::StatusOr<Board> ParseSparse(absl::string_view text) {
     if (!queen.ok()) return queen.status();
     board.queens.push_back(*queen);
   }
-  const auto by_row = [](const Queen& a, const Queen& b) {
-    return a.row < b.row;
-  };
+  const auto by_row = [](const Queen& a, const Queen& b) { return a.row < b.row; };
   if (!std::is_sorted(board.queens.begin(), board.queens.end(), by_row)) {
     std::sort(board.queens.begin(), board.queens.end(), by_row);
   }
-  const auto repeat = std::adjacent_find(
-      board.queens.begin(), board.queens.end(),
-      [](const Queen& a, const Queen& b) { return a.row == b.row; });
+  const auto repeat =
+      std::adjacent_find(board.queens.begin(), board.queens.end(),
+                         [](const Queen& a, const Queen& b) { return a.row == b.row; });
   if (repeat != board.queens.end()) return RepeatedRow(text, repeat->row);
   return board;
 }
@@ -358,9 +336,8 @@ uint64_t BinaryCellCount(absl::string_view line) {
 bool HoldsNumbers(absl::string_view line, size_t count) {
   absl::string_view tokens[2];
   if (SplitTokens(line, tokens, count) != count) return false;
-  return std::all_of(tokens, tokens + count, [](absl::string_view token) {
-    return ParseNumber(token).has_value();
-  });
+  return std::all_of(tokens, tokens + count,
+                     [](absl::string_view token) { return ParseNumber(token).has_value(); });
 }
 
 #ifdef ABSL_IS_BIG_ENDIAN
@@ -472,22 +449,19 @@ absl::StatusOr<BoardFormat> ParseBoardFormat(absl::string_view name) {
   if (name == "matrix") return BoardFormat::kMatrix;
   if (name == "sparse") return BoardFormat::kSparse;
   if (name == "binary") return BoardFormat::kBinary;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown board format \"", name,
-                   "\" (expected auto, q, matrix, sparse or binary)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown board format \"", name, "\" (expected auto, q, matrix, sparse or binary)"));
 }
 
 BoardFormat FormatFromPath(absl::string_view path) {
-  return absl::EndsWith(path, ".bin") || absl::EndsWith(path, ".u32")
-             ? BoardFormat::kBinary
-             : BoardFormat::kAuto;
+  return absl::EndsWith(path, ".bin") || absl::EndsWith(path, ".u32") ? BoardFormat::kBinary
+                                                                      : BoardFormat::kAuto;
 }
 
 uint64_t Board::queen_count() const {
   if (is_sparse()) return queens.size();
-  return static_cast<uint64_t>(
-      std::count_if(columns.begin(), columns.end(),
-                    [](uint32_t column) { return column != kEmptyRow; }));
+  return static_cast<uint64_t>(std::count_if(columns.begin(), columns.end(),
+                                             [](uint32_t column) { return column != kEmptyRow; }));
 }
 
 absl::Status MakeDense(Board& board) {
@@ -513,8 +487,7 @@ BoardFormat DetectFormat(absl::string_view text) {
   ContentLines lines(text);
   if (!lines.Next()) return BoardFormat::kQArray;
   const absl::string_view first = lines.line();
-  if (first.find('.') != absl::string_view::npos ||
-      first.find('Q') != absl::string_view::npos) {
+  if (first.find('.') != absl::string_view::npos || first.find('Q') != absl::string_view::npos) {
     return BoardFormat::kMatrix;
   }
   const bool has_second = lines.Next();
@@ -524,8 +497,7 @@ BoardFormat DetectFormat(absl::string_view text) {
       return BoardFormat::kMatrix;
     }
   }
-  if (HoldsNumbers(first, 1) &&
-      (!has_second || HoldsNumbers(lines.line(), 2))) {
+  if (HoldsNumbers(first, 1) && (!has_second || HoldsNumbers(lines.line(), 2))) {
     return BoardFormat::kSparse;
   }
   return BoardFormat::kQArray;
@@ -542,17 +514,15 @@ absl::StatusOr<Board> ParseBinaryBoard(Columns values, uint64_t size) {
   Board board;
   board.n = size / sizeof(uint32_t);
   if (board.n > kMaxBoardSize) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the binary board has ", board.n,
-                     " rows, more than the largest board, ", kMaxBoardSize));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the binary board has ", board.n, " rows, more than the largest board, ", kMaxBoardSize));
   }
   values.resize(board.n);
   SwapToOrFromLittleEndian(absl::MakeSpan(values));
   for (uint64_t row = 0; row < board.n; ++row) {
     if (values[row] > board.n) {
       return absl::InvalidArgumentError(
-          absl::StrCat("row ", row + 1, ": column ", values[row],
-                       " is larger than n = ", board.n));
+          absl::StrCat("row ", row + 1, ": column ", values[row], " is larger than n = ", board.n));
     }
   }
   board.columns = std::move(values);
@@ -580,13 +550,12 @@ absl::StatusOr<Board> ParseBoard(absl::string_view text, BoardFormat format) {
 
 absl::Status CheckOutputFormat(uint64_t n, BoardFormat format) {
   if (format == BoardFormat::kAuto) {
-    return absl::InvalidArgumentError(
-        "the output format must be q, matrix, sparse or binary");
+    return absl::InvalidArgumentError("the output format must be q, matrix, sparse or binary");
   }
   if (format == BoardFormat::kMatrix && n > kMaxMatrixOutputSize) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "matrix output is limited to n <= ", kMaxMatrixOutputSize, " (n = ", n,
-        "); use --output-format q, sparse or binary"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("matrix output is limited to n <= ", kMaxMatrixOutputSize, " (n = ", n,
+                     "); use --output-format q, sparse or binary"));
   }
   return absl::OkStatus();
 }
@@ -606,12 +575,10 @@ void WriteBoard(absl::Span<const uint32_t> columns, BoardFormat format,
   }
 }
 
-std::string FormatBoard(absl::Span<const uint32_t> columns,
-                        BoardFormat format) {
+std::string FormatBoard(absl::Span<const uint32_t> columns, BoardFormat format) {
   std::string text;
-  WriteBoard(columns, format, [&text](absl::string_view piece) {
-    text.append(piece.data(), piece.size());
-  });
+  WriteBoard(columns, format,
+             [&text](absl::string_view piece) { text.append(piece.data(), piece.size()); });
   return text;
 }
 

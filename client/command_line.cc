@@ -26,8 +26,7 @@ absl::CommandLineFlag* FindFlag(absl::string_view typed_name, bool* negated) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> ParseFlags(int argc,
-                                                    const char* const* argv) {
+absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const* argv) {
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     const absl::string_view argument = argv[i];
@@ -39,8 +38,7 @@ absl::StatusOr<std::vector<std::string>> ParseFlags(int argc,
       positional.emplace_back(argument);
       continue;
     }
-    const absl::string_view spelled =
-        argument.substr(argument[1] == '-' ? 2 : 1);
+    const absl::string_view spelled = argument.substr(argument[1] == '-' ? 2 : 1);
     const size_t equals = spelled.find('=');
     const bool has_value = equals != absl::string_view::npos;
     const absl::string_view typed_name = argument.substr(0, argument.find('='));
@@ -49,12 +47,10 @@ absl::StatusOr<std::vector<std::string>> ParseFlags(int argc,
     bool negated = false;
     absl::CommandLineFlag* flag = FindFlag(spelled.substr(0, equals), &negated);
     if (flag == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag ", typed_name));
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag ", typed_name));
     }
     if (negated && has_value) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(typed_name, " takes no value"));
+      return absl::InvalidArgumentError(absl::StrCat(typed_name, " takes no value"));
     }
     if (!has_value) {
       if (flag->IsOfType<bool>()) {
@@ -62,14 +58,13 @@ absl::StatusOr<std::vector<std::string>> ParseFlags(int argc,
       } else if (i + 1 < argc) {
         value = argv[++i];
       } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("missing value for ", typed_name));
+        return absl::InvalidArgumentError(absl::StrCat("missing value for ", typed_name));
       }
     }
     std::string error;
     if (!flag->ParseFrom(value, &error)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "invalid value \"", value, "\" for ", typed_name, ": ", error));
+      return absl::InvalidArgumentError(
+          absl::StrCat("invalid value \"", value, "\" for ", typed_name, ": ", error));
     }
   }
   return positional;

@@ -20,8 +20,7 @@ namespace nqueens::client {
 // Sets the flags named in argv[1..] and returns the positional arguments in
 // order. INVALID_ARGUMENT naming the argument for an unknown flag, a missing
 // or unparsable value.
-absl::StatusOr<std::vector<std::string>> ParseFlags(int argc,
-                                                    const char* const* argv);
+absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const* argv);
 
 }  // namespace nqueens::client
 

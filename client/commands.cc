@@ -25,8 +25,7 @@ std::string DescribeBackendError(const absl::Status& error) {
     case absl::StatusCode::kUnavailable:  // names the server already
       return std::string(error.message());
     default:
-      return absl::StrCat(absl::StatusCodeToString(error.code()), ": ",
-                          error.message());
+      return absl::StrCat(absl::StatusCodeToString(error.code()), ": ", error.message());
   }
 }
 
@@ -39,8 +38,7 @@ void WriteText(std::FILE* file, absl::string_view text) {
 }
 
 // Writes a command's result to the --output file, or stdout.
-absl::Status WriteOutput(const std::string& path,
-                         const std::function<void(std::FILE*)>& write) {
+absl::Status WriteOutput(const std::string& path, const std::function<void(std::FILE*)>& write) {
   const bool to_stdout = path.empty();
   const std::string name = to_stdout ? "stdout" : path;
   std::FILE* file = to_stdout ? stdout : std::fopen(path.c_str(), "wb");
@@ -72,16 +70,14 @@ void WriteBoardTo(std::FILE* file, absl::Span<const uint32_t> columns,
 
 // The common end of solve and complete: the outcome line, the drawing and the
 // board.
-int FinishCompletion(const CompletionResult& result, uint64_t n,
-                     const CommandOptions& options) {
+int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOptions& options) {
   if (!options.quiet) WriteText(stderr, OutcomeLine(result, n));
   if (result.outcome != Outcome::kSolved) return ExitCodeFor(result.outcome);
   if (!options.quiet && n <= kMaxDrawnSize) {
     WriteText(stderr, DrawBoard(result.columns));
   }
   const absl::Status written = WriteOutput(
-      options.output_path,
-      [&](std::FILE* file) { WriteBoardTo(file, result.columns, options); });
+      options.output_path, [&](std::FILE* file) { WriteBoardTo(file, result.columns, options); });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return kExitOk;
 }
@@ -101,24 +97,19 @@ ExitCode ExitCodeFor(Outcome outcome) {
 }
 
 ExitCode ExitCodeFor(const absl::Status& backend_error) {
-  return backend_error.code() == absl::StatusCode::kInvalidArgument
-             ? kExitRejected
-             : kExitFailure;
+  return backend_error.code() == absl::StatusCode::kInvalidArgument ? kExitRejected : kExitFailure;
 }
 
 int ReportError(ExitCode code, absl::string_view message) {
-  std::fprintf(stderr, "nqueens: %.*s\n", static_cast<int>(message.size()),
-               message.data());
+  std::fprintf(stderr, "nqueens: %.*s\n", static_cast<int>(message.size()), message.data());
   return code;
 }
 
-int RunSolve(Backend& backend, const std::string& n_argument,
-             const CommandOptions& options) {
+int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptions& options) {
   uint64_t n = 0;
   if (!absl::SimpleAtoi(n_argument, &n)) {
-    return ReportError(
-        kExitUsage,
-        absl::StrCat("N must be a positive integer, not \"", n_argument, "\""));
+    return ReportError(kExitUsage,
+                       absl::StrCat("N must be a positive integer, not \"", n_argument, "\""));
   }
   absl::Status usable = CheckBoardSize(n);
   if (usable.ok()) usable = CheckOutputFormat(n, options.output_format);
@@ -130,33 +121,25 @@ int RunSolve(Backend& backend, const std::string& n_argument,
   return FinishCompletion(*result, n, options);
 }
 
-int RunComplete(Backend& backend, const std::string& input_path,
-                const CommandOptions& options) {
-  absl::StatusOr<Board> board =
-      LoadBoard(input_path, options.input_format, options.run.progress);
+int RunComplete(Backend& backend, const std::string& input_path, const CommandOptions& options) {
+  absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   const uint64_t n = board->n;
-  if (absl::Status usable = CheckOutputFormat(n, options.output_format);
-      !usable.ok()) {
+  if (absl::Status usable = CheckOutputFormat(n, options.output_format); !usable.ok()) {
     return ReportError(kExitUsage, usable.message());
   }
-  absl::StatusOr<CompletionResult> result =
-      backend.Complete(*std::move(board), options.run);
+  absl::StatusOr<CompletionResult> result = backend.Complete(*std::move(board), options.run);
   if (!result.ok()) return ReportBackendError(result.status());
   return FinishCompletion(*result, n, options);
 }
 
-int RunValidate(Backend& backend, const std::string& input_path,
-                const CommandOptions& options) {
-  absl::StatusOr<Board> board =
-      LoadBoard(input_path, options.input_format, options.run.progress);
+int RunValidate(Backend& backend, const std::string& input_path, const CommandOptions& options) {
+  absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
-  absl::StatusOr<ValidationReport> report =
-      backend.Validate(*std::move(board), options.run);
+  absl::StatusOr<ValidationReport> report = backend.Validate(*std::move(board), options.run);
   if (!report.ok()) return ReportBackendError(report.status());
   const absl::Status written = WriteOutput(
-      options.output_path,
-      [&](std::FILE* file) { WriteText(file, ValidationText(*report)); });
+      options.output_path, [&](std::FILE* file) { WriteText(file, ValidationText(*report)); });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return report->valid ? kExitOk : kExitRejected;
 }

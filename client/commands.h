@@ -42,12 +42,9 @@ struct CommandOptions {
 
 // Each command takes its one positional argument: N for solve, a file name
 // ("-" for stdin) for complete and validate. They return the exit status.
-int RunSolve(Backend& backend, const std::string& n_argument,
-             const CommandOptions& options);
-int RunComplete(Backend& backend, const std::string& input_path,
-                const CommandOptions& options);
-int RunValidate(Backend& backend, const std::string& input_path,
-                const CommandOptions& options);
+int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptions& options);
+int RunComplete(Backend& backend, const std::string& input_path, const CommandOptions& options);
+int RunValidate(Backend& backend, const std::string& input_path, const CommandOptions& options);
 
 // Prints "nqueens: <message>" as one line on stderr and returns `code`.
 int ReportError(ExitCode code, absl::string_view message);

@@ -36,8 +36,7 @@ class LocalBackend : public Backend {
     return nqueens::Solve(n, method, completion);
   }
 
-  absl::StatusOr<CompletionResult> Complete(
-      Board composition, const RunOptions& options) override {
+  absl::StatusOr<CompletionResult> Complete(Board composition, const RunOptions& options) override {
     const CompletionOptions completion = ToCompletionOptions(options);
     ProgressPhase solving(options.progress, "solving", 0);
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
@@ -45,8 +44,7 @@ class LocalBackend : public Backend {
   }
 
   // The core's validation is a single O(n) pass without a stop condition.
-  absl::StatusOr<ValidationReport> Validate(
-      Board board, const RunOptions& options) override {
+  absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
     ProgressPhase validating(options.progress, "validating", 0);
     if (absl::Status dense = MakeDense(board); !dense.ok()) return dense;
     return nqueens::Validate(board.columns);
@@ -55,8 +53,6 @@ class LocalBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> MakeLocalBackend() {
-  return std::make_unique<LocalBackend>();
-}
+std::unique_ptr<Backend> MakeLocalBackend() { return std::make_unique<LocalBackend>(); }
 
 }  // namespace nqueens::client

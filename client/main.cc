@@ -26,12 +26,9 @@ ABSL_FLAG(std::string, method, "constructive", "solve: constructive or random");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
           "give up after this long, e.g. 5s or 500ms");
 ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
-ABSL_FLAG(std::string, format, "auto",
-          "input format: auto, q, matrix, sparse, binary");
-ABSL_FLAG(std::string, output_format, "auto",
-          "output format: auto, q, matrix, sparse, binary");
-ABSL_FLAG(uint64_t, max_backtracks, 0,
-          "backtracks before giving up (0: default)");
+ABSL_FLAG(std::string, format, "auto", "input format: auto, q, matrix, sparse, binary");
+ABSL_FLAG(std::string, output_format, "auto", "output format: auto, q, matrix, sparse, binary");
+ABSL_FLAG(uint64_t, max_backtracks, 0, "backtracks before giving up (0: default)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
 ABSL_FLAG(bool, help, false, "print this help");
 
@@ -93,8 +90,7 @@ using Command = int (*)(Backend&, const std::string&, const CommandOptions&);
 }
 
 int UsageError(absl::string_view message) {
-  return ReportError(kExitUsage,
-                     absl::StrCat(message, " (see nqueens --help)"));
+  return ReportError(kExitUsage, absl::StrCat(message, " (see nqueens --help)"));
 }
 
 absl::StatusOr<CommandOptions> OptionsFromFlags() {
@@ -109,17 +105,14 @@ absl::StatusOr<CommandOptions> OptionsFromFlags() {
   if (method == "random") {
     options.method = SolveMethod::kRandom;
   } else if (method != "constructive") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown --method \"", method, "\" (expected constructive or random)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown --method \"", method, "\" (expected constructive or random)"));
   }
-  absl::StatusOr<BoardFormat> input =
-      ParseBoardFormat(absl::GetFlag(FLAGS_format));
-  absl::StatusOr<BoardFormat> output =
-      ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
+  absl::StatusOr<BoardFormat> input = ParseBoardFormat(absl::GetFlag(FLAGS_format));
+  absl::StatusOr<BoardFormat> output = ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
   if (!input.ok()) return input.status();
   if (!output.ok()) {
-    return absl::InvalidArgumentError(
-        "--output-format must be auto, q, matrix, sparse or binary");
+    return absl::InvalidArgumentError("--output-format must be auto, q, matrix, sparse or binary");
   }
   options.input_format = *input;
   options.output_path = absl::GetFlag(FLAGS_output);
@@ -144,21 +137,17 @@ int Main(int argc, char** argv) {
   absl::StatusOr<CommandOptions> options = OptionsFromFlags();
   if (!options.ok()) return UsageError(options.status().message());
 
-  const std::map<std::string, Command> commands = {{"solve", RunSolve},
-                                                   {"complete", RunComplete},
-                                                   {"validate", RunValidate}};
+  const std::map<std::string, Command> commands = {
+      {"solve", RunSolve}, {"complete", RunComplete}, {"validate", RunValidate}};
   if (arguments->size() != 2 || commands.count((*arguments)[0]) == 0) {
     return UsageError("expected solve N, complete FILE or validate FILE");
   }
-  std::unique_ptr<Backend> backend =
-      absl::GetFlag(FLAGS_local)
-          ? MakeLocalBackend()
-          : MakeRemoteBackend(absl::GetFlag(FLAGS_server));
-  const std::unique_ptr<ProgressBar> progress =
-      MakeStderrProgressBar(options->quiet);
+  std::unique_ptr<Backend> backend = absl::GetFlag(FLAGS_local)
+                                         ? MakeLocalBackend()
+                                         : MakeRemoteBackend(absl::GetFlag(FLAGS_server));
+  const std::unique_ptr<ProgressBar> progress = MakeStderrProgressBar(options->quiet);
   options->run.progress = progress.get();
-  const int status =
-      commands.at((*arguments)[0])(*backend, (*arguments)[1], *options);
+  const int status = commands.at((*arguments)[0])(*backend, (*arguments)[1], *options);
   ExitWithoutTeardown(status);
 }
 

@@ -40,13 +40,12 @@ std::string FormatCount(uint64_t count) {
 std::string RenderProgressLine(const ProgressLine& line) {
   std::string text = line.label;
   if (line.total > 0) {
-    absl::StrAppend(&text, " ", RenderBar(line.done, line.total), " ",
-                    FormatCount(line.done), "/", FormatCount(line.total));
+    absl::StrAppend(&text, " ", RenderBar(line.done, line.total), " ", FormatCount(line.done), "/",
+                    FormatCount(line.total));
   } else {
-    absl::StrAppend(
-        &text, " ",
-        line.finished ? std::string("done")
-                      : std::string(1, kSpinner[line.frame % kSpinner.size()]));
+    absl::StrAppend(&text, " ",
+                    line.finished ? std::string("done")
+                                  : std::string(1, kSpinner[line.frame % kSpinner.size()]));
     if (line.done > 0) absl::StrAppend(&text, " ", FormatCount(line.done));
   }
   if (!line.unit.empty() && (line.total > 0 || line.done > 0)) {
@@ -69,8 +68,7 @@ ProgressBar::~ProgressBar() {
   Finish();
 }
 
-void ProgressBar::Start(absl::string_view label, uint64_t total,
-                        absl::string_view unit) {
+void ProgressBar::Start(absl::string_view label, uint64_t total, absl::string_view unit) {
   Finish();
   std::lock_guard<std::mutex> lock(mutex_);
   active_ = true;
@@ -83,9 +81,7 @@ void ProgressBar::Start(absl::string_view label, uint64_t total,
   done_.store(0, std::memory_order_relaxed);
 }
 
-void ProgressBar::Advance(uint64_t count) {
-  done_.fetch_add(count, std::memory_order_relaxed);
-}
+void ProgressBar::Advance(uint64_t count) { done_.fetch_add(count, std::memory_order_relaxed); }
 
 void ProgressBar::Finish() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -146,8 +142,8 @@ std::unique_ptr<ProgressBar> MakeStderrProgressBar(bool quiet) {
   return bar;
 }
 
-ProgressPhase::ProgressPhase(ProgressBar* bar, absl::string_view label,
-                             uint64_t total, absl::string_view unit)
+ProgressPhase::ProgressPhase(ProgressBar* bar, absl::string_view label, uint64_t total,
+                             absl::string_view unit)
     : bar_(bar) {
   if (bar_ != nullptr) bar_->Start(label, total, unit);
 }

@@ -22,14 +22,12 @@ namespace {
 namespace v1 = nqueens::v1;
 
 absl::Status MalformedResult(absl::string_view what) {
-  return absl::InternalError(
-      absl::StrCat("server sent a malformed result: ", what));
+  return absl::InternalError(absl::StrCat("server sent a malformed result: ", what));
 }
 
 // --- From the wire to the core's types. ---
 
-absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome,
-                                                 const v1::Stats& stats,
+absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome, const v1::Stats& stats,
                                                  uint64_t n, Columns columns) {
   const std::optional<Outcome> core_outcome = wire::OutcomeFromProto(outcome);
   if (!core_outcome.has_value()) return MalformedResult("no outcome");
@@ -37,8 +35,7 @@ absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome,
   result.outcome = *core_outcome;
   if (result.outcome == Outcome::kSolved) {
     if (columns.size() != n) {
-      return MalformedResult(
-          absl::StrCat("a board of ", columns.size(), " rows for n = ", n));
+      return MalformedResult(absl::StrCat("a board of ", columns.size(), " rows for n = ", n));
     }
     result.columns = std::move(columns);
   }
@@ -48,11 +45,9 @@ absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome,
 
 // The result of a unary call (SolveResponse, CompleteResponse).
 template <typename Response>
-absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response,
-                                                    uint64_t n) {
-  return ResultFromProto(
-      response.outcome(), response.stats(), n,
-      Columns(response.columns().begin(), response.columns().end()));
+absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response, uint64_t n) {
+  return ResultFromProto(response.outcome(), response.stats(), n,
+                         Columns(response.columns().begin(), response.columns().end()));
 }
 
 // Collects a result stream: one ResultHeader, then, when the outcome is
@@ -90,8 +85,7 @@ class ResultCollector {
       if (!assembled.ok()) return MalformedResult(assembled.status().message());
       columns = *std::move(assembled);
     }
-    return ResultFromProto(header_->outcome(), header_->stats(), n_,
-                           std::move(columns));
+    return ResultFromProto(header_->outcome(), header_->stats(), n_, std::move(columns));
   }
 
  private:
@@ -130,8 +124,7 @@ void SetBoard(const Board& board, Request& request) {
 // all. Stops early when the server has ended the call; Finish() then tells
 // why.
 template <typename Request, typename Stream>
-void WriteBoardStream(const Board& board, Request header, Stream& stream,
-                      ProgressBar* progress) {
+void WriteBoardStream(const Board& board, Request header, Stream& stream, ProgressBar* progress) {
   header.mutable_header()->set_n(board.n);
   if (board.is_sparse()) {
     wire::QueensToProto(board.queens, header.mutable_header()->mutable_queens());
@@ -141,10 +134,8 @@ void WriteBoardStream(const Board& board, Request header, Stream& stream,
   Request message;
   v1::BoardChunk& chunk = *message.mutable_chunk();
   const absl::Span<const uint32_t> columns = board.columns;
-  for (size_t offset = 0; offset < columns.size();
-       offset += wire::kMaxChunkSize) {
-    const absl::Span<const uint32_t> part =
-        columns.subspan(offset, wire::kMaxChunkSize);
+  for (size_t offset = 0; offset < columns.size(); offset += wire::kMaxChunkSize) {
+    const absl::Span<const uint32_t> part = columns.subspan(offset, wire::kMaxChunkSize);
     chunk.set_offset(offset);
     chunk.mutable_columns()->Assign(part.begin(), part.end());
     if (!stream.Write(message)) return;
@@ -168,8 +159,7 @@ auto WhileSolving(const RunOptions& options, Call call) {
 class RemoteBackend : public Backend {
  public:
   RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address)
-      : stub_(v1::NQueens::NewStub(std::move(channel))),
-        address_(std::move(address)) {}
+      : stub_(v1::NQueens::NewStub(std::move(channel))), address_(std::move(address)) {}
 
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
@@ -181,8 +171,8 @@ class RemoteBackend : public Backend {
     SetDeadline(options, context);
     if (n <= kStreamingThreshold) {
       v1::SolveResponse response;
-      const grpc::Status status = WhileSolving(
-          options, [&] { return stub_->Solve(&context, request, &response); });
+      const grpc::Status status =
+          WhileSolving(options, [&] { return stub_->Solve(&context, request, &response); });
       if (!status.ok()) return CallError(status);
       return ResultFromResponse(response, n);
     }
@@ -190,8 +180,7 @@ class RemoteBackend : public Backend {
     return ReceiveResult<v1::SolveStreamResponse>(*stream, n, options);
   }
 
-  absl::StatusOr<CompletionResult> Complete(
-      Board composition, const RunOptions& options) override {
+  absl::StatusOr<CompletionResult> Complete(Board composition, const RunOptions& options) override {
     if (absl::Status form = ChooseWireForm(composition); !form.ok()) {
       return form;
     }
@@ -202,9 +191,8 @@ class RemoteBackend : public Backend {
       SetBoard(composition, request);
       SetRunOptions(options, request);
       v1::CompleteResponse response;
-      const grpc::Status status = WhileSolving(options, [&] {
-        return stub_->Complete(&context, request, &response);
-      });
+      const grpc::Status status =
+          WhileSolving(options, [&] { return stub_->Complete(&context, request, &response); });
       if (!status.ok()) return CallError(status);
       return ResultFromResponse(response, composition.n);
     }
@@ -218,8 +206,7 @@ class RemoteBackend : public Backend {
     return ReceiveResult<v1::CompleteStreamResponse>(*stream, n, options);
   }
 
-  absl::StatusOr<ValidationReport> Validate(
-      Board board, const RunOptions& options) override {
+  absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
     if (absl::Status form = ChooseWireForm(board); !form.ok()) return form;
     grpc::ClientContext context;
     SetDeadline(options, context);
@@ -231,8 +218,7 @@ class RemoteBackend : public Backend {
       status = stub_->Validate(&context, request, &response);
     } else {
       auto stream = stub_->ValidateStream(&context, &response);
-      WriteBoardStream(board, v1::ValidateStreamRequest(), *stream,
-                       options.progress);
+      WriteBoardStream(board, v1::ValidateStreamRequest(), *stream, options.progress);
       stream->WritesDone();
       ProgressPhase validating(options.progress, "validating", 0);
       status = stream->Finish();
@@ -242,8 +228,7 @@ class RemoteBackend : public Backend {
   }
 
  private:
-  static void SetDeadline(const RunOptions& options,
-                          grpc::ClientContext& context) {
+  static void SetDeadline(const RunOptions& options, grpc::ClientContext& context) {
     if (options.deadline == absl::InfiniteDuration()) return;
     context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
   }
@@ -255,15 +240,13 @@ class RemoteBackend : public Backend {
                                                  const RunOptions& options) {
     ResultCollector collector(n);
     Response message;
-    const bool received =
-        WhileSolving(options, [&] { return stream.Read(&message); });
+    const bool received = WhileSolving(options, [&] { return stream.Read(&message); });
     if (received) {
       collector.Add(message);
       ProgressPhase downloading(options.progress, "downloading", n, "rows");
       while (stream.Read(&message)) {
         collector.Add(message);
-        downloading.Advance(
-            static_cast<uint64_t>(message.chunk().columns_size()));
+        downloading.Advance(static_cast<uint64_t>(message.chunk().columns_size()));
       }
     }
     const grpc::Status status = stream.Finish();
@@ -293,13 +276,11 @@ std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(static_cast<int>(wire::kMaxMessageBytes));
   return MakeRemoteBackend(
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
-                                arguments),
-      address);
+      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments), address);
 }
 
-std::unique_ptr<Backend> MakeRemoteBackend(
-    std::shared_ptr<grpc::Channel> channel, const std::string& address) {
+std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
+                                           const std::string& address) {
   return std::make_unique<RemoteBackend>(std::move(channel), address);
 }
 

@@ -14,10 +14,9 @@ const char* YesNo(bool value) { return value ? "yes" : "no"; }
 std::string OutcomeLine(const CompletionResult& result, uint64_t n) {
   const CompletionStats& stats = result.stats;
   return absl::StrCat(
-      OutcomeName(result.outcome), " n=", n, " seed=", stats.seed,
-      " backtracks=", stats.backtracks, " restarts=", stats.restarts, " time=",
-      absl::StrFormat("%.3f", absl::ToDoubleMilliseconds(stats.total_time)),
-      "ms\n");
+      OutcomeName(result.outcome), " n=", n, " seed=", stats.seed, " backtracks=", stats.backtracks,
+      " restarts=", stats.restarts,
+      " time=", absl::StrFormat("%.3f", absl::ToDoubleMilliseconds(stats.total_time)), "ms\n");
 }
 
 std::string DrawBoard(absl::Span<const uint32_t> columns) {
@@ -35,9 +34,8 @@ std::string DrawBoard(absl::Span<const uint32_t> columns) {
 
 std::string ValidationText(const ValidationReport& report) {
   std::string text = absl::StrCat(
-      "n: ", report.n, "\nvalid: ", YesNo(report.valid),
-      "\ncomplete: ", YesNo(report.complete), "\nqueens: ", report.queen_count,
-      "\nattacking pairs: ", report.attacking_pairs, "\n");
+      "n: ", report.n, "\nvalid: ", YesNo(report.valid), "\ncomplete: ", YesNo(report.complete),
+      "\nqueens: ", report.queen_count, "\nattacking pairs: ", report.attacking_pairs, "\n");
   for (const Conflict& conflict : report.conflicts) {
     absl::StrAppend(&text, "conflict: ", DescribeConflict(conflict), "\n");
   }

@@ -31,17 +31,15 @@ constexpr uint64_t kMaxDenseRoundTrip = uint64_t{1} << 16;
 // The matrix writer's output grows as n^2.
 constexpr uint64_t kMaxMatrixRoundTrip = 256;
 
-constexpr BoardFormat kFormats[] = {BoardFormat::kAuto, BoardFormat::kQArray,
-                                    BoardFormat::kMatrix, BoardFormat::kSparse,
-                                    BoardFormat::kBinary};
+constexpr BoardFormat kFormats[] = {BoardFormat::kAuto, BoardFormat::kQArray, BoardFormat::kMatrix,
+                                    BoardFormat::kSparse, BoardFormat::kBinary};
 
 bool SameBoard(const Board& a, const Board& b) {
   return a.n == b.n && a.columns == b.columns && a.queens == b.queens;
 }
 
 void CheckWellFormed(const Board& board, int format) {
-  FUZZ_CHECK(board.n >= 1 && board.n <= nqueens::kMaxBoardSize,
-             "format %d: n = %llu", format,
+  FUZZ_CHECK(board.n >= 1 && board.n <= nqueens::kMaxBoardSize, "format %d: n = %llu", format,
              static_cast<unsigned long long>(board.n));
   if (board.is_sparse()) {
     uint64_t previous_row = 0;
@@ -49,8 +47,7 @@ void CheckWellFormed(const Board& board, int format) {
       FUZZ_CHECK(queen.row > previous_row && queen.row <= board.n,
                  "format %d: queen rows not ascending within 1..n", format);
       FUZZ_CHECK(queen.column >= 1 && queen.column <= board.n,
-                 "format %d: row %u: column %u outside 1..n", format,
-                 queen.row, queen.column);
+                 "format %d: row %u: column %u outside 1..n", format, queen.row, queen.column);
       previous_row = queen.row;
     }
   } else {
@@ -67,8 +64,8 @@ void CheckRoundTrip(const Board& dense, BoardFormat format) {
   if (format == BoardFormat::kMatrix && dense.n > kMaxMatrixRoundTrip) return;
   const std::string text = nqueens::client::FormatBoard(dense.columns, format);
   absl::StatusOr<Board> again = nqueens::client::ParseBoard(text, format);
-  FUZZ_CHECK(again.ok(), "format %d: written board does not parse: %s",
-             static_cast<int>(format), again.status().ToString().c_str());
+  FUZZ_CHECK(again.ok(), "format %d: written board does not parse: %s", static_cast<int>(format),
+             again.status().ToString().c_str());
   FUZZ_CHECK(nqueens::client::MakeDense(*again).ok(), "format %d: not dense",
              static_cast<int>(format));
   FUZZ_CHECK(SameBoard(*again, dense), "format %d: round trip changed the board",

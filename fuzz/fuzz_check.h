@@ -7,15 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define FUZZ_CHECK(condition, ...)                                     \
-  do {                                                                 \
-    if (!(condition)) {                                                \
-      std::fprintf(stderr, "%s:%d: FUZZ_CHECK(%s) failed: ", __FILE__, \
-                   __LINE__, #condition);                              \
-      std::fprintf(stderr, __VA_ARGS__);                               \
-      std::fputc('\n', stderr);                                        \
-      std::abort();                                                    \
-    }                                                                  \
+#define FUZZ_CHECK(condition, ...)                                                            \
+  do {                                                                                        \
+    if (!(condition)) {                                                                       \
+      std::fprintf(stderr, "%s:%d: FUZZ_CHECK(%s) failed: ", __FILE__, __LINE__, #condition); \
+      std::fprintf(stderr, __VA_ARGS__);                                                      \
+      std::fputc('\n', stderr);                                                               \
+      std::abort();                                                                           \
+    }                                                                                         \
   } while (false)
 
 #endif  // NQUEENS_FUZZ_FUZZ_CHECK_H_

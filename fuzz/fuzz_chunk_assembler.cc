@@ -70,8 +70,8 @@ nqueens::v1::BoardChunk BuiltChunk(const std::string& payload, uint64_t n,
   const int repeats = 1 + (payload.size() > 1 ? static_cast<uint8_t>(payload[1]) : 0);
   std::vector<uint32_t> columns;
   for (size_t i = 2; i + 1 < payload.size(); i += 2) {
-    const uint64_t raw = static_cast<uint8_t>(payload[i]) |
-                         (uint64_t{static_cast<uint8_t>(payload[i + 1])} << 8);
+    const uint64_t raw =
+        static_cast<uint8_t>(payload[i]) | (uint64_t{static_cast<uint8_t>(payload[i + 1])} << 8);
     // Modulo n + 2 only where that is below 2^16: otherwise every raw value
     // is already at most n + 1 (and n + 2 may wrap around to 0).
     columns.push_back(static_cast<uint32_t>(n < 0xFFFF ? raw % (n + 2) : raw));
@@ -123,8 +123,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                static_cast<unsigned long long>(n), status.ToString().c_str());
     FUZZ_CHECK(accepts || status.code() == absl::StatusCode::kInvalidArgument,
                "unexpected error %s", status.ToString().c_str());
-    FUZZ_CHECK(assembler.received_any() == (accepts ? sent.size() + chunk.columns_size() > 0
-                                                    : !sent.empty()),
+    FUZZ_CHECK(assembler.received_any() ==
+                   (accepts ? sent.size() + chunk.columns_size() > 0 : !sent.empty()),
                "received_any() wrong");
     // A stream ends at its first bad chunk: the server answers with the error.
     if (!accepts) return 0;
@@ -132,12 +132,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
 
   absl::StatusOr<nqueens::Columns> board = std::move(assembler).Finish();
-  FUZZ_CHECK(board.ok() == (sent.size() == n), "Finish() after %zu of %llu rows: %s",
-             sent.size(), static_cast<unsigned long long>(n),
-             board.status().ToString().c_str());
+  FUZZ_CHECK(board.ok() == (sent.size() == n), "Finish() after %zu of %llu rows: %s", sent.size(),
+             static_cast<unsigned long long>(n), board.status().ToString().c_str());
   if (!board.ok()) {
-    FUZZ_CHECK(board.status().code() == absl::StatusCode::kInvalidArgument,
-               "unexpected error %s", board.status().ToString().c_str());
+    FUZZ_CHECK(board.status().code() == absl::StatusCode::kInvalidArgument, "unexpected error %s",
+               board.status().ToString().c_str());
     return 0;
   }
   FUZZ_CHECK(board->size() == n, "Finish() returned %zu rows", board->size());

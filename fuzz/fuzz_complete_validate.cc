@@ -47,8 +47,7 @@ bool Attack(uint64_t row_a, uint64_t column_a, uint64_t row_b, uint64_t column_b
 
 // Whether the cell (row, column) lies on the line of kind `line` through
 // `queen`.
-bool OnLine(nqueens::AttackLine line, const nqueens::Queen& queen, uint64_t row,
-            uint64_t column) {
+bool OnLine(nqueens::AttackLine line, const nqueens::Queen& queen, uint64_t row, uint64_t column) {
   switch (line) {
     case nqueens::AttackLine::kColumn:
       return column == queen.column;
@@ -157,8 +156,7 @@ void CheckComplete(const std::vector<uint32_t>& q, bool in_range, uint64_t seed)
       FUZZ_CHECK(solution.size() == q.size(), "SOLVED with %zu rows", solution.size());
       for (size_t row = 0; row < q.size(); ++row) {
         FUZZ_CHECK(solution[row] >= 1 && solution[row] <= q.size(), "row %zu empty", row + 1);
-        FUZZ_CHECK(q[row] == 0 || solution[row] == q[row], "row %zu: given queen moved",
-                   row + 1);
+        FUZZ_CHECK(q[row] == 0 || solution[row] == q[row], "row %zu: given queen moved", row + 1);
       }
       FUZZ_CHECK(CountAttackingPairs(solution) == 0, "SOLVED board has attacks");
       absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(solution);

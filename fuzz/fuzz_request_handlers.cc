@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "absl/time/clock.h"
-#include "fuzz_check.h"
 #include "absl/time/time.h"
+#include "fuzz_check.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
@@ -98,7 +98,8 @@ void CheckSolution(v1::Outcome outcome, const nqueens::Columns& board,
   absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(board);
   FUZZ_CHECK(report.ok() && report->complete, "a SOLVED board that is not a solution");
   for (size_t row = 0; row < board.size(); ++row) {
-    FUZZ_CHECK(composition[row] == nqueens::kEmptyRow || board[row] == composition[row], "a SOLVED board that moved a given queen");
+    FUZZ_CHECK(composition[row] == nqueens::kEmptyRow || board[row] == composition[row],
+               "a SOLVED board that moved a given queen");
   }
 }
 
@@ -122,13 +123,15 @@ void FuzzComplete(Harness& harness, const ByteBuffer& request) {
   v1::CompleteRequest parsed_request;
   v1::CompleteResponse parsed_response;
   if (!status.ok()) return;
-  FUZZ_CHECK(Parse(request, &parsed_request) && Parse(response, &parsed_response), "an OK Complete with unparseable messages");
+  FUZZ_CHECK(Parse(request, &parsed_request) && Parse(response, &parsed_response),
+             "an OK Complete with unparseable messages");
   absl::StatusOr<nqueens::Columns> composition = nqueens::wire::BoardFromRequest(
       parsed_request.n(), parsed_request.columns(), parsed_request.queens());
   FUZZ_CHECK(composition.ok(), "an OK Complete of a board the server should have refused");
-  CheckSolution(parsed_response.outcome(),
-                nqueens::Columns(parsed_response.columns().begin(), parsed_response.columns().end()),
-                *composition);
+  CheckSolution(
+      parsed_response.outcome(),
+      nqueens::Columns(parsed_response.columns().begin(), parsed_response.columns().end()),
+      *composition);
 }
 
 void FuzzSolve(Harness& harness, const ByteBuffer& request) {
@@ -138,10 +141,12 @@ void FuzzSolve(Harness& harness, const ByteBuffer& request) {
   v1::SolveRequest parsed_request;
   v1::SolveResponse parsed_response;
   if (!status.ok()) return;
-  FUZZ_CHECK(Parse(request, &parsed_request) && Parse(response, &parsed_response), "an OK Solve with unparseable messages");
-  CheckSolution(parsed_response.outcome(),
-                nqueens::Columns(parsed_response.columns().begin(), parsed_response.columns().end()),
-                nqueens::Columns(parsed_request.n(), nqueens::kEmptyRow));
+  FUZZ_CHECK(Parse(request, &parsed_request) && Parse(response, &parsed_response),
+             "an OK Solve with unparseable messages");
+  CheckSolution(
+      parsed_response.outcome(),
+      nqueens::Columns(parsed_response.columns().begin(), parsed_response.columns().end()),
+      nqueens::Columns(parsed_request.n(), nqueens::kEmptyRow));
 }
 
 void FuzzValidate(Harness& harness, const ByteBuffer& request) {

@@ -7,11 +7,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "byte_size.h"
-#include "wire/convert.h"
-#include "memory_estimate.h"
 #include "cpu_count.h"
+#include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "spdlog/spdlog.h"
+#include "wire/convert.h"
 #include "worker_pool.h"
 
 namespace nqueens::server {
@@ -93,11 +93,11 @@ absl::Status Call::CheckSize(uint64_t n) {
 
 absl::Status Call::CheckFits(uint64_t bytes) {
   if (bytes <= service_.CallCapacity()) return absl::OkStatus();
-  return Refuse("--memory-budget",
-                absl::StrCat(Needs(bytes), ", more than the ", HumanBytes(service_.CallCapacity()),
-                             " that this server's budget of ",
-                             HumanBytes(service_.memory_budget.capacity()),
-                             " leaves for calls (--memory-budget)"));
+  return Refuse(
+      "--memory-budget",
+      absl::StrCat(Needs(bytes), ", more than the ", HumanBytes(service_.CallCapacity()),
+                   " that this server's budget of ", HumanBytes(service_.memory_budget.capacity()),
+                   " leaves for calls (--memory-budget)"));
 }
 
 std::string Call::Needs(uint64_t bytes) const {
@@ -131,15 +131,15 @@ CompletionOptions Call::CompletionOptionsFor(const std::optional<uint64_t>& seed
   options.seed = seed.has_value() ? *seed : RandomSeed();
   const CallLimits& max = service_.options.limits;
   PipelineParams& params = options.params;
-  params.tot_sim_bound = Clamp<uint64_t>(limits.max_backtracks(), params.tot_sim_bound,
-                                         max.max_backtracks, "max_backtracks", "--max-backtracks",
-                                         lowered_limits_);
-  params.max_restarts = Clamp<uint32_t>(limits.max_restarts(), params.max_restarts,
-                                        max.max_restarts, "max_restarts", "--max-restarts",
-                                        lowered_limits_);
-  params.exact_node_budget = Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget,
-                                             max.max_exact_nodes, "max_exact_nodes",
-                                             "--max-exact-nodes", lowered_limits_);
+  params.tot_sim_bound =
+      Clamp<uint64_t>(limits.max_backtracks(), params.tot_sim_bound, max.max_backtracks,
+                      "max_backtracks", "--max-backtracks", lowered_limits_);
+  params.max_restarts =
+      Clamp<uint32_t>(limits.max_restarts(), params.max_restarts, max.max_restarts, "max_restarts",
+                      "--max-restarts", lowered_limits_);
+  params.exact_node_budget =
+      Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget, max.max_exact_nodes,
+                      "max_exact_nodes", "--max-exact-nodes", lowered_limits_);
   options.stop.deadline = std::min(deadline_, server_deadline_);
   options.stop.cancelled = [this] { return cancelled(); };
   return options;

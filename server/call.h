@@ -121,7 +121,7 @@ class Call {
   grpc::CallbackServerContext* const context_;
   const char* const method_;
   const absl::Time start_;
-  absl::Time deadline_;        // the client's
+  absl::Time deadline_;         // the client's
   absl::Time server_deadline_;  // start_ + --max-call-seconds
   bool entered_ = false;
   uint64_t n_ = 0;

@@ -7,10 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "wire/convert.h"
 #include "memory_estimate.h"
 #include "nqueens/validate.h"
 #include "stream_io.h"
+#include "wire/convert.h"
 
 namespace nqueens::server {
 namespace {
@@ -129,15 +129,16 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
       !admitted.ok()) {
     return admitted;
   }
-  return ResponseJob{n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
-                       absl::StatusOr<Columns> board =
-                           wire::BoardFromRequest(n, request->columns(), request->queens());
-                       if (!board.ok()) return board.status();
-                       return OneMessage<v1::CompleteResponse>(
-                           call, n,
-                           RunComplete(call, *std::move(board),
-                                       call.CompletionOptionsFor(SeedOf(*request), request->limits())));
-                     }};
+  return ResponseJob{
+      n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+        absl::StatusOr<Columns> board =
+            wire::BoardFromRequest(n, request->columns(), request->queens());
+        if (!board.ok()) return board.status();
+        return OneMessage<v1::CompleteResponse>(
+            call, n,
+            RunComplete(call, *std::move(board),
+                        call.CompletionOptionsFor(SeedOf(*request), request->limits())));
+      }};
 }
 
 absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes) {
@@ -150,20 +151,20 @@ absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes)
       !admitted.ok()) {
     return admitted;
   }
-  return ResponseJob{n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
-                       // A dense board is validated where it lies, in the request.
-                       if (request->queens().empty() && !request->columns().empty()) {
-                         if (absl::Status shape = CheckDenseShape(n, request->columns());
-                             !shape.ok()) {
-                           return shape;
-                         }
-                         return RunValidate(call, request->columns(), request->max_conflicts());
-                       }
-                       absl::StatusOr<Columns> board =
-                           wire::BoardFromRequest(n, request->columns(), request->queens());
-                       if (!board.ok()) return board.status();
-                       return RunValidate(call, *board, request->max_conflicts());
-                     }};
+  return ResponseJob{
+      n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+        // A dense board is validated where it lies, in the request.
+        if (request->queens().empty() && !request->columns().empty()) {
+          if (absl::Status shape = CheckDenseShape(n, request->columns()); !shape.ok()) {
+            return shape;
+          }
+          return RunValidate(call, request->columns(), request->max_conflicts());
+        }
+        absl::StatusOr<Columns> board =
+            wire::BoardFromRequest(n, request->columns(), request->queens());
+        if (!board.ok()) return board.status();
+        return RunValidate(call, *board, request->max_conflicts());
+      }};
 }
 
 absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& bytes) {

@@ -60,10 +60,10 @@ ABSL_FLAG(uint64_t, max_n, 100'000'000, "largest board accepted; larger n gets R
 ABSL_FLAG(int, workers, 0,
           "threads running calls; 0: the CPUs this process may use (affinity mask and cgroup "
           "cpu.max)");
-ABSL_FLAG(int, max_queued, 1024,
-          "calls that may wait for a worker; more get RESOURCE_EXHAUSTED");
-ABSL_FLAG(uint64_t, max_backtracks, 1'000'000,
-          "most backtracks a call may ask for (Limits.max_backtracks); larger requests are lowered");
+ABSL_FLAG(int, max_queued, 1024, "calls that may wait for a worker; more get RESOURCE_EXHAUSTED");
+ABSL_FLAG(
+    uint64_t, max_backtracks, 1'000'000,
+    "most backtracks a call may ask for (Limits.max_backtracks); larger requests are lowered");
 ABSL_FLAG(uint32_t, max_restarts, 1'000,
           "most restarts a call may ask for (Limits.max_restarts); larger requests are lowered");
 ABSL_FLAG(uint64_t, max_exact_nodes, 1'000'000'000,

@@ -64,9 +64,9 @@ class CallReactor : public Base {
   // Why a stream broke off: the idle timeout, or the call's end.
   absl::Status BrokenStreamStatus() const {
     if (!idle_.load()) return call_.StoppedStatus();
-    return absl::CancelledError(
-        absl::StrCat("no message moved for ", absl::FormatDuration(call_.service().idle_watchdog.timeout()),
-                     "; the stream was cut (--stream-idle-timeout)"));
+    return absl::CancelledError(absl::StrCat(
+        "no message moved for ", absl::FormatDuration(call_.service().idle_watchdog.timeout()),
+        "; the stream was cut (--stream-idle-timeout)"));
   }
 
   // Runs `job` (on a worker) and finishes the call with its one message.
@@ -184,8 +184,8 @@ class ResultStreamCall final : public CallReactor<grpc::ServerWriteReactor<grpc:
 template <typename Base, typename Request>
 class RequestStreamCall : public CallReactor<Base> {
  public:
-  RequestStreamCall(ServiceState& service, grpc::CallbackServerContext* context,
-                    const char* method, Work work)
+  RequestStreamCall(ServiceState& service, grpc::CallbackServerContext* context, const char* method,
+                    Work work)
       : CallReactor<Base>(service, context, method), reader_(this->call_, work) {}
 
   // After construction, so that OnBoard() dispatches to the derived class.
@@ -221,8 +221,8 @@ class RequestStreamCall : public CallReactor<Base> {
   grpc::ByteBuffer in_;
 };
 
-class ValidateStreamCall final
-    : public RequestStreamCall<grpc::ServerReadReactor<grpc::ByteBuffer>, v1::ValidateStreamRequest> {
+class ValidateStreamCall final : public RequestStreamCall<grpc::ServerReadReactor<grpc::ByteBuffer>,
+                                                          v1::ValidateStreamRequest> {
  public:
   ValidateStreamCall(ServiceState& service, grpc::CallbackServerContext* context,
                      grpc::ByteBuffer* response)
@@ -251,8 +251,7 @@ class CompleteStreamCall final
  private:
   void OnBoard(const Header& header, Columns board) override {
     job_ = CompleteStreamJob(call_, header, std::move(board));
-    EndUnlessOk(
-        call_.Schedule(job_.n, [this] { StreamResult<v1::CompleteStreamResponse>(job_); }));
+    EndUnlessOk(call_.Schedule(job_.n, [this] { StreamResult<v1::CompleteStreamResponse>(job_); }));
   }
 
   ResultJob job_;

@@ -41,10 +41,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   auto service = std::make_unique<NQueensService>(options.service);
   const ServiceState& state = service->state();
   if (!state.worker_memory.has_value()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--memory-budget ", HumanBytes(state.memory_budget.capacity()), " is below the ",
-        HumanBytes(state.worker_bytes), " that ", state.pool.workers(),
-        " workers and the express lane hold (8 MiB each)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--memory-budget ", HumanBytes(state.memory_budget.capacity()),
+                     " is below the ", HumanBytes(state.worker_bytes), " that ",
+                     state.pool.workers(), " workers and the express lane hold (8 MiB each)"));
   }
 
   std::vector<int> ports(options.listen_addresses.size(), 0);

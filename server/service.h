@@ -14,9 +14,9 @@
 
 namespace nqueens::server {
 
-using RawNQueensService = v1::NQueens::WithRawCallbackMethod_Solve<
-    v1::NQueens::WithRawCallbackMethod_Complete<v1::NQueens::WithRawCallbackMethod_Validate<
-        v1::NQueens::WithRawCallbackMethod_SolveStream<
+using RawNQueensService =
+    v1::NQueens::WithRawCallbackMethod_Solve<v1::NQueens::WithRawCallbackMethod_Complete<
+        v1::NQueens::WithRawCallbackMethod_Validate<v1::NQueens::WithRawCallbackMethod_SolveStream<
             v1::NQueens::WithRawCallbackMethod_CompleteStream<
                 v1::NQueens::WithRawCallbackMethod_ValidateStream<v1::NQueens::Service>>>>>>;
 

@@ -19,11 +19,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "call.h"
-#include "wire/convert.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
 #include "wire/chunks.h"
+#include "wire/convert.h"
 
 namespace nqueens::server {
 
@@ -61,14 +61,15 @@ class RequestStreamReader {
     ++messages_;
     progressed_ = false;
     Request message;
-    if (absl::Status parsed = ParseMessage(bytes, absl::StrCat("message ", messages_, " of the stream"),
-                                           &message);
+    if (absl::Status parsed =
+            ParseMessage(bytes, absl::StrCat("message ", messages_, " of the stream"), &message);
         !parsed.ok()) {
       return parsed;
     }
     if (!header_.has_value()) return AddHeader(message);
     if (message.has_header()) {
-      return absl::InvalidArgumentError("a second header; a stream carries one header, then chunks");
+      return absl::InvalidArgumentError(
+          "a second header; a stream carries one header, then chunks");
     }
     if (!message.has_chunk()) {
       return absl::InvalidArgumentError("a message carries neither a header nor a chunk");
@@ -83,7 +84,8 @@ class RequestStreamReader {
   // The client has sent its last message: the board, with the call's full
   // memory reserved.
   absl::StatusOr<Columns> Finish() {
-    if (!header_.has_value()) return absl::InvalidArgumentError("the first message must be a header");
+    if (!header_.has_value())
+      return absl::InvalidArgumentError("the first message must be a header");
     if (absl::Status memory = call_.ReserveMemory(PeakBytes()); !memory.ok()) return memory;
     const uint64_t n = header_->n();
     if (!header_->queens().empty()) return wire::BoardFromQueens(n, header_->queens());
@@ -95,7 +97,8 @@ class RequestStreamReader {
 
  private:
   absl::Status AddHeader(Request& message) {
-    if (!message.has_header()) return absl::InvalidArgumentError("the first message must be a header");
+    if (!message.has_header())
+      return absl::InvalidArgumentError("the first message must be a header");
     const uint64_t n = message.header().n();
     if (absl::Status size = call_.CheckSize(n); !size.ok()) return size;
     header_ = std::move(*message.mutable_header());
@@ -149,7 +152,8 @@ void SetResultHeader(uint64_t n, const CompletionResult& result,
   message->set_n(n);
   message->set_outcome(wire::OutcomeToProto(result.outcome));
   *message->mutable_stats() = wire::StatsToProto(result.stats);
-  for (const std::string& limit : lowered_limits) message->mutable_stats()->add_lowered_limits(limit);
+  for (const std::string& limit : lowered_limits)
+    message->mutable_stats()->add_lowered_limits(limit);
 }
 
 // A result as response messages: the header, then the board in chunks (none

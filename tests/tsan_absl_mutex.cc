@@ -45,8 +45,8 @@ namespace {
 template <typename Function>
 Function Real(const char* mangled) {
   const std::string inline_namespace = NQUEENS_STRINGIFY(ABSL_OPTION_INLINE_NAMESPACE_NAME);
-  const std::string symbol = "_ZN4absl" + std::to_string(inline_namespace.size()) +
-                             inline_namespace + mangled;
+  const std::string symbol =
+      "_ZN4absl" + std::to_string(inline_namespace.size()) + inline_namespace + mangled;
   void* const function = dlsym(RTLD_NEXT, symbol.c_str());
   if (function == nullptr) {
     std::fprintf(stderr, "tsan_absl_mutex: %s not found in Abseil\n", symbol.c_str());

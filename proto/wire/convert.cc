@@ -169,7 +169,6 @@ void ReportToProto(const ValidationReport& report, v1::ValidateResponse* respons
   }
 }
 
-
 ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
   ValidationReport report;
   report.n = response.n();

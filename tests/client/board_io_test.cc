@@ -44,51 +44,36 @@ std::string WriteFile(const std::string& suffix, const std::string& content) {
 
 TEST(ParseBoardTest, QArrayIgnoresLineBreaksCommentsAndBlankLines) {
   const Columns columns =
-      ParseDense("# a comment\n2 0\n\n  6 8 # trailing\r\n0 1 7 5\n",
-                 BoardFormat::kQArray);
+      ParseDense("# a comment\n2 0\n\n  6 8 # trailing\r\n0 1 7 5\n", BoardFormat::kQArray);
   EXPECT_EQ(columns, (Columns{2, 0, 6, 8, 0, 1, 7, 5}));
 }
 
 TEST(ParseBoardTest, MatrixAcceptsDigitsGlyphsAndNoSpaces) {
   const Columns expected = {2, 4, 1, 3};
-  EXPECT_EQ(
-      ParseDense("0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n", BoardFormat::kMatrix),
-      expected);
-  EXPECT_EQ(
-      ParseDense(". Q . .\n. . . Q\nQ . . .\n. . Q .\n", BoardFormat::kMatrix),
-      expected);
-  EXPECT_EQ(
-      ParseDense("0100\n0001\n# comment\n1000\n0010\n", BoardFormat::kMatrix),
-      expected);
-  EXPECT_EQ(ParseDense("0000\n0001\n....\n0010\n", BoardFormat::kMatrix),
-            (Columns{0, 4, 0, 3}));
+  EXPECT_EQ(ParseDense("0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n", BoardFormat::kMatrix), expected);
+  EXPECT_EQ(ParseDense(". Q . .\n. . . Q\nQ . . .\n. . Q .\n", BoardFormat::kMatrix), expected);
+  EXPECT_EQ(ParseDense("0100\n0001\n# comment\n1000\n0010\n", BoardFormat::kMatrix), expected);
+  EXPECT_EQ(ParseDense("0000\n0001\n....\n0010\n", BoardFormat::kMatrix), (Columns{0, 4, 0, 3}));
 }
 
 TEST(ParseBoardTest, QArrayCommentsMayFollowANumberDirectly) {
-  EXPECT_EQ(ParseDense("2 4#x\n1\t3# y", BoardFormat::kQArray),
-            (Columns{2, 4, 1, 3}));
+  EXPECT_EQ(ParseDense("2 4#x\n1\t3# y", BoardFormat::kQArray), (Columns{2, 4, 1, 3}));
 }
 
 TEST(ParseBoardTest, BinaryIsFourLittleEndianBytesPerRow) {
-  EXPECT_EQ(ParseDense(Bytes({2, 4, 1, 3}), BoardFormat::kBinary),
-            (Columns{2, 4, 1, 3}));
-  EXPECT_EQ(ParseDense(Bytes({2, 4, 1, 3}), BoardFormat::kAuto),
-            (Columns{2, 4, 1, 3}));
+  EXPECT_EQ(ParseDense(Bytes({2, 4, 1, 3}), BoardFormat::kBinary), (Columns{2, 4, 1, 3}));
+  EXPECT_EQ(ParseDense(Bytes({2, 4, 1, 3}), BoardFormat::kAuto), (Columns{2, 4, 1, 3}));
   Columns big(300, kEmptyRow);
   big[7] = 258;  // two bytes: 0x02 0x01
-  EXPECT_EQ(
-      ParseDense(FormatBoard(big, BoardFormat::kBinary), BoardFormat::kBinary),
-      big);
+  EXPECT_EQ(ParseDense(FormatBoard(big, BoardFormat::kBinary), BoardFormat::kBinary), big);
 }
 
 TEST(ParseBoardTest, SparseKeepsQueensSortedByRow) {
-  absl::StatusOr<Board> board =
-      ParseBoard("# n\n8\n7 6\n1 1\n\n4 8\n3 5\n", BoardFormat::kSparse);
+  absl::StatusOr<Board> board = ParseBoard("# n\n8\n7 6\n1 1\n\n4 8\n3 5\n", BoardFormat::kSparse);
   ASSERT_TRUE(board.ok()) << board.status();
   EXPECT_TRUE(board->is_sparse());
   EXPECT_EQ(board->n, 8u);
-  EXPECT_EQ(board->queens,
-            (std::vector<Queen>{{1, 1}, {3, 5}, {4, 8}, {7, 6}}));
+  EXPECT_EQ(board->queens, (std::vector<Queen>{{1, 1}, {3, 5}, {4, 8}, {7, 6}}));
   EXPECT_EQ(board->queen_count(), 4u);
   ASSERT_TRUE(MakeDense(*board).ok());
   EXPECT_EQ(board->columns, (Columns{1, 0, 5, 8, 0, 0, 6, 0}));
@@ -106,9 +91,7 @@ TEST(ParseBoardTest, ParsesALargeQArray) {
   constexpr uint32_t n = 1'000'000;
   Columns columns(n);
   for (uint32_t row = 0; row < n; ++row) columns[row] = (row * 7919u) % n + 1;
-  EXPECT_EQ(ParseDense(FormatBoard(columns, BoardFormat::kQArray),
-                       BoardFormat::kAuto),
-            columns);
+  EXPECT_EQ(ParseDense(FormatBoard(columns, BoardFormat::kQArray), BoardFormat::kAuto), columns);
 }
 
 struct DetectCase {
@@ -116,42 +99,35 @@ struct DetectCase {
   BoardFormat expected;
 };
 
-void PrintTo(const DetectCase& c, std::ostream* out) {
-  *out << ::testing::PrintToString(c.text);
-}
+void PrintTo(const DetectCase& c, std::ostream* out) { *out << ::testing::PrintToString(c.text); }
 
 class DetectFormatTest : public ::testing::TestWithParam<DetectCase> {};
 
 TEST_P(DetectFormatTest, FollowsTheDocumentedRules) {
-  EXPECT_EQ(DetectFormat(GetParam().text), GetParam().expected)
-      << GetParam().text;
+  EXPECT_EQ(DetectFormat(GetParam().text), GetParam().expected) << GetParam().text;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Rules, DetectFormatTest,
     ::testing::Values(
         // Rule 1: matrix.
-        DetectCase{". Q\nQ .\n", BoardFormat::kMatrix},
-        DetectCase{"Q\n", BoardFormat::kMatrix},
+        DetectCase{". Q\nQ .\n", BoardFormat::kMatrix}, DetectCase{"Q\n", BoardFormat::kMatrix},
         DetectCase{"0 1\n1 0\n", BoardFormat::kMatrix},
         DetectCase{"# header\n\n0100\n0001\n", BoardFormat::kMatrix},
         // Rule 2: sparse.
-        DetectCase{"1000\n", BoardFormat::kSparse},
-        DetectCase{"1\n", BoardFormat::kSparse},
+        DetectCase{"1000\n", BoardFormat::kSparse}, DetectCase{"1\n", BoardFormat::kSparse},
         DetectCase{"8\n1 1\n3 5\n", BoardFormat::kSparse},
         DetectCase{"# n first\n8 # size\n1 1\n", BoardFormat::kSparse},
         // Rule 3: Q array.
         DetectCase{"2 4 1 3\n", BoardFormat::kQArray},
         DetectCase{"2\n4\n1\n3\n", BoardFormat::kQArray},
         DetectCase{"0 1 0\n1 0\n", BoardFormat::kQArray},
-        DetectCase{"4\n1 2 3\n", BoardFormat::kQArray},
-        DetectCase{"", BoardFormat::kQArray},
+        DetectCase{"4\n1 2 3\n", BoardFormat::kQArray}, DetectCase{"", BoardFormat::kQArray},
         DetectCase{"1 0\n", BoardFormat::kQArray},
         // Rule 0: binary.
         DetectCase{Bytes({2, 4, 1, 3}), BoardFormat::kBinary},
         DetectCase{std::string("1 2\0", 4), BoardFormat::kBinary},
-        DetectCase{std::string(5000, ' ') + std::string(1, '\0') + "1",
-                   BoardFormat::kQArray}));
+        DetectCase{std::string(5000, ' ') + std::string(1, '\0') + "1", BoardFormat::kQArray}));
 
 struct ErrorCase {
   std::string text;
@@ -159,15 +135,12 @@ struct ErrorCase {
   std::string message;
 };
 
-void PrintTo(const ErrorCase& c, std::ostream* out) {
-  *out << ::testing::PrintToString(c.text);
-}
+void PrintTo(const ErrorCase& c, std::ostream* out) { *out << ::testing::PrintToString(c.text); }
 
 class ParseErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ParseErrorTest, NamesTheLineAndPlace) {
-  const absl::StatusOr<Board> board =
-      ParseBoard(GetParam().text, GetParam().format);
+  const absl::StatusOr<Board> board = ParseBoard(GetParam().text, GetParam().format);
   ASSERT_FALSE(board.ok()) << GetParam().text;
   EXPECT_EQ(board.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(board.status().message(), GetParam().message);
@@ -177,33 +150,28 @@ INSTANTIATE_TEST_SUITE_P(
     QArray, ParseErrorTest,
     ::testing::Values(
         ErrorCase{"", BoardFormat::kQArray, "the input holds no board"},
-        ErrorCase{"# only a comment\n\n", BoardFormat::kAuto,
-                  "the input holds no board"},
-        ErrorCase{"1 x 3", BoardFormat::kQArray,
-                  "line 1: expected a number, found \"x\""},
-        ErrorCase{"1 -2 3", BoardFormat::kQArray,
-                  "line 1: expected a number, found \"-2\""},
+        ErrorCase{"# only a comment\n\n", BoardFormat::kAuto, "the input holds no board"},
+        ErrorCase{"1 x 3", BoardFormat::kQArray, "line 1: expected a number, found \"x\""},
+        ErrorCase{"1 -2 3", BoardFormat::kQArray, "line 1: expected a number, found \"-2\""},
         ErrorCase{"1 2\n# comment\n9 0\n", BoardFormat::kQArray,
                   "line 3: row 3: column 9 is larger than n = 4"},
-        ErrorCase{
-            "0 99999999999999999999999", BoardFormat::kQArray,
-            "line 1: row 2: column 99999999999999999999999 is too large"}));
+        ErrorCase{"0 99999999999999999999999", BoardFormat::kQArray,
+                  "line 1: row 2: column 99999999999999999999999 is too large"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Matrix, ParseErrorTest,
-    ::testing::Values(
-        ErrorCase{"1 0\n1 1\n", BoardFormat::kMatrix,
-                  "line 2: row 2 has more than one queen (columns 1 and 2)"},
-        ErrorCase{"1 0 0\n\n0 1\n0 0 1\n", BoardFormat::kMatrix,
-                  "line 3: row 2 has 2 cells, expected 3"},
-        ErrorCase{"1 0\n0 x\n", BoardFormat::kMatrix,
-                  "line 2: row 2, column 2: unexpected 'x' (cells are 0, 1, . "
-                  "or Q)"},
-        ErrorCase{"1 0\n0 0\n0 1\n", BoardFormat::kMatrix,
-                  "line 3: more than 2 rows in a matrix of 2 columns"},
-        ErrorCase{"1 0 0\n0 0 0\n", BoardFormat::kMatrix,
-                  "the matrix has 2 rows, expected 3 (one per column)"},
-        ErrorCase{"", BoardFormat::kMatrix, "the input holds no board"}));
+    ::testing::Values(ErrorCase{"1 0\n1 1\n", BoardFormat::kMatrix,
+                                "line 2: row 2 has more than one queen (columns 1 and 2)"},
+                      ErrorCase{"1 0 0\n\n0 1\n0 0 1\n", BoardFormat::kMatrix,
+                                "line 3: row 2 has 2 cells, expected 3"},
+                      ErrorCase{"1 0\n0 x\n", BoardFormat::kMatrix,
+                                "line 2: row 2, column 2: unexpected 'x' (cells are 0, 1, . "
+                                "or Q)"},
+                      ErrorCase{"1 0\n0 0\n0 1\n", BoardFormat::kMatrix,
+                                "line 3: more than 2 rows in a matrix of 2 columns"},
+                      ErrorCase{"1 0 0\n0 0 0\n", BoardFormat::kMatrix,
+                                "the matrix has 2 rows, expected 3 (one per column)"},
+                      ErrorCase{"", BoardFormat::kMatrix, "the input holds no board"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Sparse, ParseErrorTest,
@@ -214,44 +182,37 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"3000000000\n", BoardFormat::kSparse,
                   "line 1: n = 3000000000 is larger than the largest board, "
                   "2147483647"},
-        ErrorCase{"4\n1 2 3\n", BoardFormat::kSparse,
-                  "line 2: expected \"row column\""},
-        ErrorCase{"4\n1\n", BoardFormat::kSparse,
-                  "line 2: expected \"row column\""},
-        ErrorCase{"4\na 1\n", BoardFormat::kSparse,
-                  "line 2: expected a number, found \"a\""},
-        ErrorCase{"4\n5 1\n", BoardFormat::kSparse,
-                  "line 2: row 5 is outside 1..4"},
-        ErrorCase{"4\n1 0\n", BoardFormat::kSparse,
-                  "line 2: column 0 is outside 1..4"},
+        ErrorCase{"4\n1 2 3\n", BoardFormat::kSparse, "line 2: expected \"row column\""},
+        ErrorCase{"4\n1\n", BoardFormat::kSparse, "line 2: expected \"row column\""},
+        ErrorCase{"4\na 1\n", BoardFormat::kSparse, "line 2: expected a number, found \"a\""},
+        ErrorCase{"4\n5 1\n", BoardFormat::kSparse, "line 2: row 5 is outside 1..4"},
+        ErrorCase{"4\n1 0\n", BoardFormat::kSparse, "line 2: column 0 is outside 1..4"},
         ErrorCase{"4\n3 1\n2 4\n\n# again\n3 2\n", BoardFormat::kSparse,
                   "line 6: row 3 already has a queen (line 2)"},
         ErrorCase{"", BoardFormat::kSparse, "the input holds no board"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Binary, ParseErrorTest,
-    ::testing::Values(
-        ErrorCase{"", BoardFormat::kBinary, "the input holds no board"},
-        ErrorCase{std::string("\1\0\0\0\2", 5), BoardFormat::kBinary,
-                  "a binary board holds 4 bytes per row, but the input has 5 "
-                  "bytes, not a multiple of 4"},
-        ErrorCase{Bytes({2, 9}), BoardFormat::kBinary,
-                  "row 2: column 9 is larger than n = 2"},
-        ErrorCase{Bytes({0xFFFFFFFF}), BoardFormat::kBinary,
-                  "row 1: column 4294967295 is larger than n = 1"}));
+    ::testing::Values(ErrorCase{"", BoardFormat::kBinary, "the input holds no board"},
+                      ErrorCase{std::string("\1\0\0\0\2", 5), BoardFormat::kBinary,
+                                "a binary board holds 4 bytes per row, but the input has 5 "
+                                "bytes, not a multiple of 4"},
+                      ErrorCase{Bytes({2, 9}), BoardFormat::kBinary,
+                                "row 2: column 9 is larger than n = 2"},
+                      ErrorCase{Bytes({0xFFFFFFFF}), BoardFormat::kBinary,
+                                "row 1: column 4294967295 is larger than n = 1"}));
 
 TEST(FormatBoardTest, WritesEachFormat) {
   const Columns columns = {2, 0, 1};
   EXPECT_EQ(FormatBoard(columns, BoardFormat::kQArray), "2 0 1\n");
   EXPECT_EQ(FormatBoard(columns, BoardFormat::kBinary), Bytes({2, 0, 1}));
   EXPECT_EQ(FormatBoard(columns, BoardFormat::kSparse), "3\n1 2\n3 1\n");
-  EXPECT_EQ(FormatBoard(columns, BoardFormat::kMatrix),
-            "0 1 0\n0 0 0\n1 0 0\n");
+  EXPECT_EQ(FormatBoard(columns, BoardFormat::kMatrix), "0 1 0\n0 0 0\n1 0 0\n");
 }
 
 TEST(FormatBoardTest, EveryFormatRoundTripsThroughDetection) {
-  for (BoardFormat format : {BoardFormat::kQArray, BoardFormat::kMatrix,
-                             BoardFormat::kSparse, BoardFormat::kBinary}) {
+  for (BoardFormat format :
+       {BoardFormat::kQArray, BoardFormat::kMatrix, BoardFormat::kSparse, BoardFormat::kBinary}) {
     SCOPED_TRACE(static_cast<int>(format));
     // More than one 1 MiB output piece, empty rows, a queen in column n.
     const uint32_t n = format == BoardFormat::kMatrix ? 1000 : 300000;
@@ -265,13 +226,10 @@ TEST(FormatBoardTest, EveryFormatRoundTripsThroughDetection) {
 }
 
 TEST(FormatBoardTest, MatrixOutputIsLimited) {
-  EXPECT_TRUE(
-      CheckOutputFormat(kMaxMatrixOutputSize, BoardFormat::kMatrix).ok());
-  const absl::Status too_big =
-      CheckOutputFormat(kMaxMatrixOutputSize + 1, BoardFormat::kMatrix);
+  EXPECT_TRUE(CheckOutputFormat(kMaxMatrixOutputSize, BoardFormat::kMatrix).ok());
+  const absl::Status too_big = CheckOutputFormat(kMaxMatrixOutputSize + 1, BoardFormat::kMatrix);
   EXPECT_EQ(too_big.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(too_big.message(),
-              HasSubstr("--output-format q, sparse or binary"));
+  EXPECT_THAT(too_big.message(), HasSubstr("--output-format q, sparse or binary"));
   EXPECT_TRUE(CheckOutputFormat(uint64_t{1} << 30, BoardFormat::kSparse).ok());
   EXPECT_TRUE(CheckOutputFormat(uint64_t{1} << 30, BoardFormat::kBinary).ok());
   EXPECT_FALSE(CheckOutputFormat(8, BoardFormat::kAuto).ok());
@@ -295,8 +253,7 @@ TEST(BoardFormatTest, ParsesNames) {
   EXPECT_EQ(*ParseBoardFormat("matrix"), BoardFormat::kMatrix);
   EXPECT_EQ(*ParseBoardFormat("sparse"), BoardFormat::kSparse);
   EXPECT_EQ(*ParseBoardFormat("binary"), BoardFormat::kBinary);
-  EXPECT_EQ(ParseBoardFormat("csv").status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseBoardFormat("csv").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(BoardFormatTest, BinaryFileNamesImplyTheBinaryFormat) {
@@ -322,8 +279,7 @@ TEST(LoadBoardTest, ReadsLargeBinaryFilesWhole) {
   constexpr uint32_t n = 5'000'000;
   Columns columns(n, kEmptyRow);
   for (uint32_t row = 0; row < n; row += 1000) columns[row] = n - row;
-  const std::string path =
-      WriteFile(".bin", FormatBoard(columns, BoardFormat::kBinary));
+  const std::string path = WriteFile(".bin", FormatBoard(columns, BoardFormat::kBinary));
   absl::StatusOr<Board> board = LoadBoard(path, BoardFormat::kAuto);
   ASSERT_TRUE(board.ok()) << board.status();
   EXPECT_EQ(board->n, n);
@@ -333,9 +289,8 @@ TEST(LoadBoardTest, ReadsLargeBinaryFilesWhole) {
 TEST(LoadBoardTest, TheFileNameWinsOverTheContent) {
   const std::string path = WriteFile(".u32", "1 2 3 4\n");  // 8 bytes
   absl::StatusOr<Board> board = LoadBoard(path, BoardFormat::kAuto);
-  EXPECT_EQ(
-      board.status().message(),
-      absl::StrCat(path, ": row 1: column 540155953 is larger than n = 2"));
+  EXPECT_EQ(board.status().message(),
+            absl::StrCat(path, ": row 1: column 540155953 is larger than n = 2"));
   board = LoadBoard(path, BoardFormat::kQArray);
   ASSERT_TRUE(board.ok()) << board.status();
   EXPECT_EQ(board->columns, (Columns{1, 2, 3, 4}));

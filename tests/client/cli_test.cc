@@ -50,16 +50,14 @@ std::string ReadFile(const std::string& path) {
   return content.str();
 }
 
-std::string WriteTempFile(const std::string& content,
-                          absl::string_view suffix = ".in") {
+std::string WriteTempFile(const std::string& content, absl::string_view suffix = ".in") {
   const std::string path = TempPath(suffix);
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }
 
 // A board in `format` as dense columns; an empty board fails the test.
-Columns ParseDense(const std::string& text,
-                   BoardFormat format = BoardFormat::kQArray) {
+Columns ParseDense(const std::string& text, BoardFormat format = BoardFormat::kQArray) {
   absl::StatusOr<Board> board = client::ParseBoard(text, format);
   EXPECT_TRUE(board.ok()) << board.status();
   if (!board.ok() || !client::MakeDense(*board).ok()) return {};
@@ -75,8 +73,7 @@ void ExpectNoProgressBar(const ProcessResult& result) {
 void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part) {
   EXPECT_THAT(result.err, StartsWith("nqueens: "));
   EXPECT_THAT(result.err, HasSubstr(part));
-  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1)
-      << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
 }
 
 // Binds socket `fd` to a free port on 127.0.0.1 and returns the port.
@@ -102,8 +99,7 @@ int ClosedPort() {
 // ever answers: the HTTP/2 handshake and any call on it wait forever.
 class SilentListener {
  public:
-  SilentListener()
-      : fd_(socket(AF_INET, SOCK_STREAM, 0)), port_(BindToFreeLoopbackPort(fd_)) {
+  SilentListener() : fd_(socket(AF_INET, SOCK_STREAM, 0)), port_(BindToFreeLoopbackPort(fd_)) {
     EXPECT_EQ(listen(fd_, 8), 0);
   }
   SilentListener(const SilentListener&) = delete;
@@ -183,8 +179,7 @@ class CliTest : public ::testing::TestWithParam<Where> {
   void SetUp() override { ASSERT_FALSE(server_->address().empty()); }
 
   // The command line with the backend flags in front.
-  ProcessResult Nqueens(std::vector<std::string> args,
-                        absl::string_view input = "") {
+  ProcessResult Nqueens(std::vector<std::string> args, absl::string_view input = "") {
     if (GetParam() == Where::kLocal) {
       args.insert(args.begin(), "--local");
     } else {
@@ -212,8 +207,7 @@ TEST_P(CliTest, SolvesWithEachMethod) {
 }
 
 TEST_P(CliTest, SameSeedGivesSameBoard) {
-  const std::vector<std::string> args = {"solve",  "200",    "--method",
-                                         "random", "--seed", "7"};
+  const std::vector<std::string> args = {"solve", "200", "--method", "random", "--seed", "7"};
   const ProcessResult first = Nqueens(args);
   const ProcessResult second = Nqueens(args);
   EXPECT_EQ(first.exit_code, 0) << first.err;
@@ -242,19 +236,16 @@ TEST_P(CliTest, UndecidedExitsWithFour) {
   const auto free_rows = std::count(composition.begin(), composition.end(), 0u);
   ASSERT_GT(free_rows, PipelineParams{}.exact_max_free_rows);
 
-  const ProcessResult result =
-      Nqueens({"complete", "-", "--max-backtracks", "10", "--seed", "1"},
-              client::FormatBoard(composition, BoardFormat::kQArray));
+  const ProcessResult result = Nqueens({"complete", "-", "--max-backtracks", "10", "--seed", "1"},
+                                       client::FormatBoard(composition, BoardFormat::kQArray));
   EXPECT_EQ(result.exit_code, 4) << result.err;
   EXPECT_THAT(result.err, StartsWith("UNDECIDED n=2400 seed=1 "));
   EXPECT_EQ(result.out, "");
 }
 
 TEST_P(CliTest, CompletesEveryInputFormat) {
-  const Columns expected_input =
-      ParseDense(ReadFile(kExamples + "/composition-8.q"));
-  for (const char* name :
-       {"composition-8.q", "composition-8.matrix", "composition-8.sparse"}) {
+  const Columns expected_input = ParseDense(ReadFile(kExamples + "/composition-8.q"));
+  for (const char* name : {"composition-8.q", "composition-8.matrix", "composition-8.sparse"}) {
     SCOPED_TRACE(name);
     const ProcessResult result = Nqueens({"complete", kExamples + "/" + name});
     EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -264,8 +255,8 @@ TEST_P(CliTest, CompletesEveryInputFormat) {
   const std::string big = kExamples + "/composition-1000.sparse";
   const ProcessResult result = Nqueens({"complete", big});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_TRUE(IsSolutionExtending(
-      ParseDense(result.out), ParseDense(ReadFile(big), BoardFormat::kSparse)));
+  EXPECT_TRUE(
+      IsSolutionExtending(ParseDense(result.out), ParseDense(ReadFile(big), BoardFormat::kSparse)));
 }
 
 TEST_P(CliTest, CompletesStdin) {
@@ -275,32 +266,26 @@ TEST_P(CliTest, CompletesStdin) {
   EXPECT_TRUE(IsSolutionExtending(ParseDense(empty.out), Columns(12, 0)));
 
   // Detected as a 2 x 2 matrix; --format q reads the Q array of n = 4.
-  const ProcessResult q_array =
-      Nqueens({"complete", "-", "--format", "q"}, "0 1\n0 0\n");
+  const ProcessResult q_array = Nqueens({"complete", "-", "--format", "q"}, "0 1\n0 0\n");
   EXPECT_EQ(q_array.exit_code, 0) << q_array.err;
-  EXPECT_TRUE(
-      IsSolutionExtending(ParseDense(q_array.out), Columns{0, 1, 0, 0}));
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(q_array.out), Columns{0, 1, 0, 0}));
 }
 
 TEST_P(CliTest, RejectsAttackingComposition) {
-  const ProcessResult result =
-      Nqueens({"complete", kExamples + "/attacking-8.q"});
+  const ProcessResult result = Nqueens({"complete", kExamples + "/attacking-8.q"});
   EXPECT_EQ(result.exit_code, 1);
   ExpectOneErrorLine(result, "(row 2, column 3) and (row 5, column 6)");
   EXPECT_EQ(result.out, "");
 }
 
 TEST_P(CliTest, ValidateReportsAValidBoard) {
-  const ProcessResult result =
-      Nqueens({"validate", kExamples + "/composition-8.matrix"});
+  const ProcessResult result = Nqueens({"validate", kExamples + "/composition-8.matrix"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_EQ(result.out,
-            "n: 8\nvalid: yes\ncomplete: no\nqueens: 4\nattacking pairs: 0\n");
+  EXPECT_EQ(result.out, "n: 8\nvalid: yes\ncomplete: no\nqueens: 4\nattacking pairs: 0\n");
 }
 
 TEST_P(CliTest, ValidateReportsAttacks) {
-  const ProcessResult result =
-      Nqueens({"validate", kExamples + "/attacking-8.q"});
+  const ProcessResult result = Nqueens({"validate", kExamples + "/attacking-8.q"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out,
             "n: 8\nvalid: no\ncomplete: no\nqueens: 2\nattacking pairs: 1\n"
@@ -309,17 +294,13 @@ TEST_P(CliTest, ValidateReportsAttacks) {
 }
 
 TEST_P(CliTest, WritesEachOutputFormat) {
-  const ProcessResult sparse =
-      Nqueens({"solve", "10", "--output-format", "sparse"});
+  const ProcessResult sparse = Nqueens({"solve", "10", "--output-format", "sparse"});
   EXPECT_EQ(sparse.exit_code, 0) << sparse.err;
-  EXPECT_TRUE(IsSolutionExtending(ParseDense(sparse.out, BoardFormat::kSparse),
-                                  Columns(10, 0)));
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(sparse.out, BoardFormat::kSparse), Columns(10, 0)));
 
-  const ProcessResult matrix =
-      Nqueens({"solve", "10", "--output-format", "matrix"});
+  const ProcessResult matrix = Nqueens({"solve", "10", "--output-format", "matrix"});
   EXPECT_EQ(matrix.exit_code, 0) << matrix.err;
-  EXPECT_TRUE(IsSolutionExtending(ParseDense(matrix.out, BoardFormat::kMatrix),
-                                  Columns(10, 0)));
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(matrix.out, BoardFormat::kMatrix), Columns(10, 0)));
 }
 
 TEST_P(CliTest, WritesTheBoardToOutputFile) {
@@ -353,8 +334,7 @@ TEST_P(CliTest, HandlesBoardsAboveTheStreamingThreshold) {
   for (uint32_t stride : {1000u, 7u}) {
     SCOPED_TRACE(stride);
     const Columns composition = ThinnedSolution(70000, stride);
-    const std::string path =
-        WriteTempFile(client::FormatBoard(composition, BoardFormat::kSparse));
+    const std::string path = WriteTempFile(client::FormatBoard(composition, BoardFormat::kSparse));
     const ProcessResult completed = Nqueens({"--quiet", "complete", path});
     EXPECT_EQ(completed.exit_code, 0) << completed.err;
     EXPECT_TRUE(IsSolutionExtending(ParseDense(completed.out), composition));
@@ -368,19 +348,17 @@ TEST_P(CliTest, CompletesBinaryFiles) {
   for (uint32_t n : {1000u, 70000u}) {
     SCOPED_TRACE(n);
     const Columns composition = ThinnedSolution(n, 5);
-    const std::string input = WriteTempFile(
-        client::FormatBoard(composition, BoardFormat::kBinary), ".bin");
+    const std::string input =
+        WriteTempFile(client::FormatBoard(composition, BoardFormat::kBinary), ".bin");
     const std::string output = TempPath(".out.u32");
     std::remove(output.c_str());
-    const ProcessResult completed =
-        Nqueens({"complete", input, "--output", output});
+    const ProcessResult completed = Nqueens({"complete", input, "--output", output});
     EXPECT_EQ(completed.exit_code, 0) << completed.err;
     EXPECT_THAT(completed.err, StartsWith(absl::StrCat("SOLVED n=", n, " ")));
     ExpectNoProgressBar(completed);
     const std::string written = ReadFile(output);
     EXPECT_EQ(written.size(), size_t{4} * n);
-    EXPECT_TRUE(IsSolutionExtending(ParseDense(written, BoardFormat::kBinary),
-                                    composition));
+    EXPECT_TRUE(IsSolutionExtending(ParseDense(written, BoardFormat::kBinary), composition));
 
     const ProcessResult validated = Nqueens({"validate", output});
     EXPECT_EQ(validated.exit_code, 0) << validated.err;
@@ -390,27 +368,22 @@ TEST_P(CliTest, CompletesBinaryFiles) {
 }
 
 TEST_P(CliTest, BinaryThroughPipes) {
-  const ProcessResult solved =
-      Nqueens({"solve", "70000", "--output-format", "binary"});
+  const ProcessResult solved = Nqueens({"solve", "70000", "--output-format", "binary"});
   EXPECT_EQ(solved.exit_code, 0) << solved.err;
   EXPECT_EQ(solved.out.size(), 4u * 70000);
-  EXPECT_TRUE(IsSolutionExtending(ParseDense(solved.out, BoardFormat::kBinary),
-                                  Columns(70000, 0)));
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(solved.out, BoardFormat::kBinary), Columns(70000, 0)));
   // Recognized on stdin by its NUL bytes, or named with --format.
   for (const char* format : {"auto", "binary"}) {
     SCOPED_TRACE(format);
-    const ProcessResult validated =
-        Nqueens({"validate", "-", "--format", format}, solved.out);
+    const ProcessResult validated = Nqueens({"validate", "-", "--format", format}, solved.out);
     EXPECT_EQ(validated.exit_code, 0) << validated.err;
-    EXPECT_THAT(validated.out,
-                HasSubstr("n: 70000\nvalid: yes\ncomplete: yes"));
+    EXPECT_THAT(validated.out, HasSubstr("n: 70000\nvalid: yes\ncomplete: yes"));
   }
 }
 
 TEST_P(CliTest, OutputFormatFlagWinsOverTheFileName) {
   const std::string path = TempPath(".bin");
-  const ProcessResult result =
-      Nqueens({"solve", "30", "--output", path, "--output-format", "q"});
+  const ProcessResult result = Nqueens({"solve", "30", "--output", path, "--output-format", "q"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(IsSolutionExtending(ParseDense(ReadFile(path)), Columns(30, 0)));
 }
@@ -428,19 +401,16 @@ TEST_P(CliTest, BadBinaryInputNamesTheFile) {
 // ProgressBar::kShowAfter, so on a terminal it would be drawn; the tests'
 // stderr is a pipe, so nothing but the error may appear.
 TEST_P(CliTest, NoProgressBarWhenStderrIsNotATerminal) {
-  const ProcessResult result =
-      Nqueens({"complete", "-", "--max-backtracks", "100000000", "--deadline",
-               "400ms", "--seed", "1"},
-              client::FormatBoard(RowOneBlocked(), BoardFormat::kQArray));
+  const ProcessResult result = Nqueens(
+      {"complete", "-", "--max-backtracks", "100000000", "--deadline", "400ms", "--seed", "1"},
+      client::FormatBoard(RowOneBlocked(), BoardFormat::kQArray));
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_EQ(result.err, "nqueens: deadline exceeded\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, CliTest,
-                         ::testing::Values(Where::kLocal, Where::kRemote),
+INSTANTIATE_TEST_SUITE_P(Backends, CliTest, ::testing::Values(Where::kLocal, Where::kRemote),
                          [](const ::testing::TestParamInfo<Where>& info) {
-                           return info.param == Where::kLocal ? "Local"
-                                                              : "Remote";
+                           return info.param == Where::kLocal ? "Local" : "Remote";
                          });
 
 // Errors found before any backend runs: exit status 2, one line on stderr.
@@ -476,32 +446,22 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"solve", "8", "--seed"}, "", "missing value for --seed"},
         UsageCase{{"solve", "8", "--method", "magic"}, "", "unknown --method"},
         UsageCase{{"solve", "8", "--deadline", "0s"}, "", "--deadline"},
-        UsageCase{
-            {"solve", "8", "--format", "csv"}, "", "unknown board format"},
-        UsageCase{{"solve", "8", "--output-format", "csv"},
-                  "",
-                  "--output-format must be"},
+        UsageCase{{"solve", "8", "--format", "csv"}, "", "unknown board format"},
+        UsageCase{{"solve", "8", "--output-format", "csv"}, "", "--output-format must be"},
         UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},
         UsageCase{{"solve", "0"}, "", "n must be at least 1"},
         UsageCase{{"solve", "20000", "--output-format", "matrix"},
                   "",
                   "matrix output is limited to n <= 10000"},
-        UsageCase{{"complete", "/nonexistent/board.q"},
-                  "",
-                  "cannot open /nonexistent/board.q"},
-        UsageCase{{"complete", "-"},
-                  "1 2 x 4\n",
-                  "stdin: line 1: expected a number, found \"x\""},
+        UsageCase{{"complete", "/nonexistent/board.q"}, "", "cannot open /nonexistent/board.q"},
+        UsageCase{{"complete", "-"}, "1 2 x 4\n", "stdin: line 1: expected a number, found \"x\""},
         UsageCase{{"complete", "-"},
                   "# n = 4\n1 0\n0 9\n",
                   "stdin: line 3: row 4: column 9 is larger than n = 4"},
-        UsageCase{
-            {"validate", "-"},
-            "Q . .\n. Q Q\n. . .\n",
-            "stdin: line 2: row 2 has more than one queen (columns 2 and 3)"},
         UsageCase{{"validate", "-"},
-                  "4\n1 1\n5 2\n",
-                  "stdin: line 3: row 5 is outside 1..4"},
+                  "Q . .\n. Q Q\n. . .\n",
+                  "stdin: line 2: row 2 has more than one queen (columns 2 and 3)"},
+        UsageCase{{"validate", "-"}, "4\n1 1\n5 2\n", "stdin: line 3: row 5 is outside 1..4"},
         UsageCase{{"validate", "-"}, "", "stdin: the input holds no board"}));
 
 TEST(CliHelpTest, PrintsUsageAndExitsWithZero) {
@@ -523,9 +483,8 @@ TEST(CliRemoteErrorTest, ExpiredDeadlineExitsWithThree) {
   // A real server can answer within the deadline (gRPC rounds it up to the
   // next millisecond); one that never answers cannot.
   const SilentListener listener;
-  const ProcessResult result =
-      Cli({"--server", absl::StrCat("127.0.0.1:", listener.port()), "--deadline",
-           "50ms", "solve", "1000"});
+  const ProcessResult result = Cli({"--server", absl::StrCat("127.0.0.1:", listener.port()),
+                                    "--deadline", "50ms", "solve", "1000"});
   EXPECT_EQ(result.exit_code, 3);
   ExpectOneErrorLine(result, "deadline exceeded");
 }
@@ -533,8 +492,7 @@ TEST(CliRemoteErrorTest, ExpiredDeadlineExitsWithThree) {
 TEST(CliRemoteErrorTest, ServerLimitExitsWithThree) {
   ServerProcess server({"--max-n", "1000"});
   ASSERT_FALSE(server.address().empty());
-  const ProcessResult result =
-      Cli({"--server", server.address(), "solve", "2000"});
+  const ProcessResult result = Cli({"--server", server.address(), "solve", "2000"});
   EXPECT_EQ(result.exit_code, 3);
   ExpectOneErrorLine(result, "limit exceeded");
 }

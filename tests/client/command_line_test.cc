@@ -24,16 +24,15 @@ class ParseFlagsTest : public ::testing::Test {
     absl::SetFlag(&FLAGS_test_seed, std::nullopt);
   }
 
-  static absl::StatusOr<std::vector<std::string>> Parse(
-      std::vector<const char*> args) {
+  static absl::StatusOr<std::vector<std::string>> Parse(std::vector<const char*> args) {
     args.insert(args.begin(), "nqueens");
     return ParseFlags(static_cast<int>(args.size()), args.data());
   }
 };
 
 TEST_F(ParseFlagsTest, SetsFlagsInEverySpellingAndKeepsPositionals) {
-  const auto positional = Parse({"solve", "--test_text=a", "8", "--test-count",
-                                 "5", "-test_seed=9", "--test-switch", "-"});
+  const auto positional = Parse(
+      {"solve", "--test_text=a", "8", "--test-count", "5", "-test_seed=9", "--test-switch", "-"});
   ASSERT_TRUE(positional.ok()) << positional.status();
   EXPECT_EQ(*positional, (std::vector<std::string>{"solve", "8", "-"}));
   EXPECT_EQ(absl::GetFlag(FLAGS_test_text), "a");
@@ -44,8 +43,7 @@ TEST_F(ParseFlagsTest, SetsFlagsInEverySpellingAndKeepsPositionals) {
 
 TEST_F(ParseFlagsTest, NegatesBooleansAndStopsAtDoubleDash) {
   absl::SetFlag(&FLAGS_test_switch, true);
-  const auto positional =
-      Parse({"--notest_switch", "--", "--test_count=3", "x"});
+  const auto positional = Parse({"--notest_switch", "--", "--test_count=3", "x"});
   ASSERT_TRUE(positional.ok()) << positional.status();
   EXPECT_FALSE(absl::GetFlag(FLAGS_test_switch));
   EXPECT_EQ(*positional, (std::vector<std::string>{"--test_count=3", "x"}));
@@ -72,9 +70,7 @@ TEST_F(ParseFlagsTest, ReportsErrorsInsteadOfExiting) {
   }
   const auto bad_value = Parse({"--test-count=many"});
   ASSERT_FALSE(bad_value.ok());
-  EXPECT_EQ(bad_value.status().message().rfind(
-                "invalid value \"many\" for --test-count: ", 0),
-            0u)
+  EXPECT_EQ(bad_value.status().message().rfind("invalid value \"many\" for --test-count: ", 0), 0u)
       << bad_value.status().message();
 }
 

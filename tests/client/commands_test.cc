@@ -16,16 +16,12 @@ namespace {
 // Answers every call with the same result or error.
 class ScriptedBackend : public Backend {
  public:
-  explicit ScriptedBackend(absl::StatusOr<CompletionResult> answer)
-      : answer_(std::move(answer)) {}
+  explicit ScriptedBackend(absl::StatusOr<CompletionResult> answer) : answer_(std::move(answer)) {}
 
-  absl::StatusOr<CompletionResult> Solve(uint32_t, SolveMethod,
-                                         const RunOptions&) override {
+  absl::StatusOr<CompletionResult> Solve(uint32_t, SolveMethod, const RunOptions&) override {
     return answer_;
   }
-  absl::StatusOr<CompletionResult> Complete(Board, const RunOptions&) override {
-    return answer_;
-  }
+  absl::StatusOr<CompletionResult> Complete(Board, const RunOptions&) override { return answer_; }
   absl::StatusOr<ValidationReport> Validate(Board, const RunOptions&) override {
     return answer_.status();
   }

@@ -43,8 +43,7 @@ TEST(RenderProgressLineTest, DoneBeyondTotalIsAFullBar) {
   line.done = 12;
   line.total = 10;
   line.elapsed = absl::Seconds(2);
-  EXPECT_EQ(RenderProgressLine(line),
-            "reading [########################] 100% 12/10 2.0s");
+  EXPECT_EQ(RenderProgressLine(line), "reading [########################] 100% 12/10 2.0s");
 }
 
 TEST(RenderProgressLineTest, UnknownTotalShowsASpinner) {
@@ -78,9 +77,8 @@ TEST(RenderProgressLineTest, UnknownTotalShowsTheCountSoFar) {
 class ProgressBarTest : public ::testing::Test {
  protected:
   ProgressBarTest()
-      : bar_(
-            [this](absl::string_view text) { absl::StrAppend(&screen_, text); },
-            [this] { return now_; }) {}
+      : bar_([this](absl::string_view text) { absl::StrAppend(&screen_, text); },
+             [this] { return now_; }) {}
 
   void Wait(absl::Duration duration) { now_ += duration; }
 
@@ -103,8 +101,7 @@ TEST_F(ProgressBarTest, LongPhasesAreRedrawnInPlaceAndEndTheirLine) {
   Wait(ProgressBar::kShowAfter);
   bar_.Advance(500);
   bar_.Tick();
-  EXPECT_EQ(screen_,
-            "\ruploading [############------------]  50% 500/1000 rows 0.2s");
+  EXPECT_EQ(screen_, "\ruploading [############------------]  50% 500/1000 rows 0.2s");
   screen_.clear();
 
   Wait(absl::Seconds(1));
@@ -167,9 +164,8 @@ TEST_F(ProgressBarTest, StartingAPhaseResetsTheCount) {
 TEST(ProgressPhaseTest, FinishesItsPhaseWhenItEnds) {
   std::string screen;
   absl::Time now = absl::UnixEpoch();
-  ProgressBar bar(
-      [&](absl::string_view text) { absl::StrAppend(&screen, text); },
-      [&] { return now; });
+  ProgressBar bar([&](absl::string_view text) { absl::StrAppend(&screen, text); },
+                  [&] { return now; });
   {
     ProgressPhase phase(&bar, "downloading", 4, "rows");
     phase.Advance(4);

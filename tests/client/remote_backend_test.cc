@@ -40,8 +40,7 @@ void CountBoard(const v1::ValidateRequest& request, SentCall& call) {
   call.queens += request.queens_size();
   call.columns += request.columns_size();
 }
-template <
-    typename StreamRequest>  // CompleteStreamRequest, ValidateStreamRequest
+template <typename StreamRequest>  // CompleteStreamRequest, ValidateStreamRequest
 void CountStreamBoard(const StreamRequest& request, SentCall& call) {
   call.queens += request.header().queens_size();
   call.columns += request.chunk().columns_size();
@@ -52,8 +51,7 @@ class RecordingInterceptor : public grpc::experimental::Interceptor {
   explicit RecordingInterceptor(SentCall* call) : call_(call) {}
 
   void Intercept(InterceptorBatchMethods* methods) override {
-    if (methods->QueryInterceptionHookPoint(
-            InterceptionHookPoints::PRE_SEND_MESSAGE)) {
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
       Count(methods->GetSendMessage());
     }
     methods->Proceed();
@@ -69,24 +67,20 @@ class RecordingInterceptor : public grpc::experimental::Interceptor {
     } else if (method == "/nqueens.v1.NQueens/Validate") {
       CountBoard(*static_cast<const v1::ValidateRequest*>(message), *call_);
     } else if (method == "/nqueens.v1.NQueens/CompleteStream") {
-      CountStreamBoard(*static_cast<const v1::CompleteStreamRequest*>(message),
-                       *call_);
+      CountStreamBoard(*static_cast<const v1::CompleteStreamRequest*>(message), *call_);
     } else if (method == "/nqueens.v1.NQueens/ValidateStream") {
-      CountStreamBoard(*static_cast<const v1::ValidateStreamRequest*>(message),
-                       *call_);
+      CountStreamBoard(*static_cast<const v1::ValidateStreamRequest*>(message), *call_);
     }
   }
 
   SentCall* call_;
 };
 
-class RecordingFactory
-    : public grpc::experimental::ClientInterceptorFactoryInterface {
+class RecordingFactory : public grpc::experimental::ClientInterceptorFactoryInterface {
  public:
   explicit RecordingFactory(std::deque<SentCall>* calls) : calls_(calls) {}
 
-  grpc::experimental::Interceptor* CreateClientInterceptor(
-      ClientRpcInfo* info) override {
+  grpc::experimental::Interceptor* CreateClientInterceptor(ClientRpcInfo* info) override {
     calls_->push_back(SentCall{info->method()});
     return new RecordingInterceptor(&calls_->back());
   }
@@ -99,15 +93,12 @@ class RemoteBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(server_.address().empty());
-    std::vector<
-        std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>>
-        factories;
+    std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> factories;
     factories.push_back(std::make_unique<RecordingFactory>(&calls_));
-    backend_ = client::MakeRemoteBackend(
-        grpc::experimental::CreateCustomChannelWithInterceptors(
-            server_.address(), grpc::InsecureChannelCredentials(),
-            grpc::ChannelArguments(), std::move(factories)),
-        server_.address());
+    backend_ = client::MakeRemoteBackend(grpc::experimental::CreateCustomChannelWithInterceptors(
+                                             server_.address(), grpc::InsecureChannelCredentials(),
+                                             grpc::ChannelArguments(), std::move(factories)),
+                                         server_.address());
   }
 
   // The one call made since the last look.
@@ -133,21 +124,18 @@ class RemoteBackendTest : public ::testing::Test {
 TEST_F(RemoteBackendTest, SolveStreamsAboveThreshold) {
   for (uint32_t n : {65536u, 65537u}) {
     SCOPED_TRACE(n);
-    absl::StatusOr<CompletionResult> result =
-        backend_->Solve(n, SolveMethod::kConstructive, {});
+    absl::StatusOr<CompletionResult> result = backend_->Solve(n, SolveMethod::kConstructive, {});
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->outcome, Outcome::kSolved);
     EXPECT_TRUE(IsSolutionExtending(result->columns, Columns(n, 0)));
-    EXPECT_EQ(TakeCall().method, n == 65536
-                                     ? "/nqueens.v1.NQueens/Solve"
-                                     : "/nqueens.v1.NQueens/SolveStream");
+    EXPECT_EQ(TakeCall().method,
+              n == 65536 ? "/nqueens.v1.NQueens/Solve" : "/nqueens.v1.NQueens/SolveStream");
   }
 }
 
 TEST_F(RemoteBackendTest, CompleteSendsFewQueensSparse) {
   const Columns composition = ThinnedSolution(1000, 10);  // 100 < 1000 / 8
-  absl::StatusOr<CompletionResult> result =
-      backend_->Complete(Dense(composition), {});
+  absl::StatusOr<CompletionResult> result = backend_->Complete(Dense(composition), {});
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(IsSolutionExtending(result->columns, composition));
   const SentCall call = TakeCall();
@@ -198,8 +186,7 @@ TEST_F(RemoteBackendTest, ValidateStreamsLargeBoards) {
   ASSERT_TRUE(expected.ok());
   ASSERT_FALSE(expected->valid);
 
-  absl::StatusOr<ValidationReport> report =
-      backend_->Validate(Dense(board), {});
+  absl::StatusOr<ValidationReport> report = backend_->Validate(Dense(board), {});
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->valid, expected->valid);
   EXPECT_EQ(report->complete, expected->complete);
@@ -225,8 +212,7 @@ TEST_F(RemoteBackendTest, SendsAtMostMaxSparseQueensSparse) {
     SCOPED_TRACE(k);
     Columns board(n, kEmptyRow);
     for (uint64_t i = 0; i < k; ++i) board[i * 8] = solution[i * 8];
-    absl::StatusOr<ValidationReport> report =
-        backend_->Validate(Dense(std::move(board)), {});
+    absl::StatusOr<ValidationReport> report = backend_->Validate(Dense(std::move(board)), {});
     ASSERT_TRUE(report.ok()) << report.status();
     EXPECT_TRUE(report->valid);
     EXPECT_EQ(report->queen_count, k);
@@ -239,8 +225,7 @@ TEST_F(RemoteBackendTest, SendsAtMostMaxSparseQueensSparse) {
 }
 
 TEST_F(RemoteBackendTest, ValidateSendsSmallBoardsUnary) {
-  absl::StatusOr<ValidationReport> report =
-      backend_->Validate(Dense(ThinnedSolution(100, 1)), {});
+  absl::StatusOr<ValidationReport> report = backend_->Validate(Dense(ThinnedSolution(100, 1)), {});
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_TRUE(report->complete);
   EXPECT_EQ(TakeCall().method, "/nqueens.v1.NQueens/Validate");
@@ -250,16 +235,14 @@ TEST_F(RemoteBackendTest, AttackingCompositionIsInvalidArgument) {
   Columns composition(8, kEmptyRow);
   composition[1] = 3;
   composition[4] = 6;  // (2, 3) and (5, 6) share a diagonal
-  absl::StatusOr<CompletionResult> result =
-      backend_->Complete(Dense(composition), {});
+  absl::StatusOr<CompletionResult> result = backend_->Complete(Dense(composition), {});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(RemoteBackendTest, SeedIsSentAndReported) {
   client::RunOptions options;
   options.seed = 12345;
-  absl::StatusOr<CompletionResult> result =
-      backend_->Solve(100, SolveMethod::kRandom, options);
+  absl::StatusOr<CompletionResult> result = backend_->Solve(100, SolveMethod::kRandom, options);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->stats.seed, 12345u);
   EXPECT_TRUE(IsSolutionExtending(result->columns, Columns(100, 0)));

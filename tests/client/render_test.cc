@@ -13,9 +13,8 @@ TEST(RenderTest, OutcomeLineSummarizesTheStats) {
   result.stats.backtracks = 1000;
   result.stats.restarts = 10;
   result.stats.total_time = absl::Microseconds(1250);
-  EXPECT_EQ(
-      OutcomeLine(result, 200),
-      "UNDECIDED n=200 seed=42 backtracks=1000 restarts=10 time=1.250ms\n");
+  EXPECT_EQ(OutcomeLine(result, 200),
+            "UNDECIDED n=200 seed=42 backtracks=1000 restarts=10 time=1.250ms\n");
 }
 
 TEST(RenderTest, DrawsQueensAndEmptyCells) {
@@ -27,8 +26,7 @@ TEST(RenderTest, ValidationTextListsConflicts) {
   report.n = 8;
   report.queen_count = 3;
   report.attacking_pairs = 1;
-  report.conflicts.push_back(
-      Conflict{Queen{2, 3}, Queen{5, 6}, AttackLine::kDiagonal});
+  report.conflicts.push_back(Conflict{Queen{2, 3}, Queen{5, 6}, AttackLine::kDiagonal});
   EXPECT_EQ(ValidationText(report),
             "n: 8\nvalid: no\ncomplete: no\nqueens: 3\nattacking pairs: 1\n"
             "conflict: " +

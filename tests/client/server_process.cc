@@ -6,10 +6,8 @@
 namespace nqueens::testing {
 namespace {
 
-std::vector<std::string> ServerCommand(
-    const std::vector<std::string>& extra_flags) {
-  std::vector<std::string> argv = {NQUEENS_SERVER_PATH, "--listen",
-                                   "127.0.0.1:0"};
+std::vector<std::string> ServerCommand(const std::vector<std::string>& extra_flags) {
+  std::vector<std::string> argv = {NQUEENS_SERVER_PATH, "--listen", "127.0.0.1:0"};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   return argv;
 }

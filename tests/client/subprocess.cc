@@ -55,8 +55,7 @@ void ReadSome(int& fd, std::string& out) {
 
 }  // namespace
 
-Subprocess::Subprocess(const std::vector<std::string>& argv,
-                       bool capture_stderr) {
+Subprocess::Subprocess(const std::vector<std::string>& argv, bool capture_stderr) {
   // Writing to a child that has already exited must fail with EPIPE rather
   // than kill the test; the child gets the default action back below.
   std::signal(SIGPIPE, SIG_IGN);
@@ -80,11 +79,9 @@ Subprocess::Subprocess(const std::vector<std::string>& argv,
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
 
   std::vector<char*> args;
-  for (const std::string& arg : argv)
-    args.push_back(const_cast<char*>(arg.c_str()));
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-  const int spawned =
-      posix_spawn(&pid_, args[0], &actions, &attributes, args.data(), environ);
+  const int spawned = posix_spawn(&pid_, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   Close(in.read_end);
@@ -167,8 +164,7 @@ int Subprocess::Wait() {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-ProcessResult Run(const std::vector<std::string>& argv,
-                  absl::string_view input) {
+ProcessResult Run(const std::vector<std::string>& argv, absl::string_view input) {
   Subprocess process(argv);
   return process.Communicate(input);
 }

@@ -25,8 +25,7 @@ class Subprocess {
   // Starts argv[0] with argv. stdin and stdout are pipes; stderr is a pipe
   // when `capture_stderr`, else shared with the test (for servers, which log
   // there for as long as they run).
-  explicit Subprocess(const std::vector<std::string>& argv,
-                      bool capture_stderr = true);
+  explicit Subprocess(const std::vector<std::string>& argv, bool capture_stderr = true);
   // Kills the child with SIGTERM if it still runs, then reaps it.
   ~Subprocess();
   Subprocess(const Subprocess&) = delete;
@@ -54,8 +53,7 @@ class Subprocess {
 };
 
 // Runs argv to completion with `input` on stdin.
-ProcessResult Run(const std::vector<std::string>& argv,
-                  absl::string_view input = "");
+ProcessResult Run(const std::vector<std::string>& argv, absl::string_view input = "");
 
 }  // namespace nqueens::testing
 

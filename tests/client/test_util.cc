@@ -10,13 +10,11 @@
 
 namespace nqueens::testing {
 
-::testing::AssertionResult IsSolutionExtending(
-    absl::Span<const uint32_t> solution,
-    absl::Span<const uint32_t> composition) {
+::testing::AssertionResult IsSolutionExtending(absl::Span<const uint32_t> solution,
+                                               absl::Span<const uint32_t> composition) {
   if (solution.size() != composition.size()) {
     return ::testing::AssertionFailure()
-           << "the solution has " << solution.size() << " rows, the input "
-           << composition.size();
+           << "the solution has " << solution.size() << " rows, the input " << composition.size();
   }
   const absl::StatusOr<ValidationReport> report = Validate(solution);
   if (!report.ok()) return ::testing::AssertionFailure() << report.status();
@@ -27,9 +25,8 @@ namespace nqueens::testing {
   }
   for (size_t row = 0; row < composition.size(); ++row) {
     if (composition[row] != kEmptyRow && solution[row] != composition[row]) {
-      return ::testing::AssertionFailure()
-             << "row " << row + 1 << " moved from column " << composition[row]
-             << " to " << solution[row];
+      return ::testing::AssertionFailure() << "row " << row + 1 << " moved from column "
+                                           << composition[row] << " to " << solution[row];
     }
   }
   return ::testing::AssertionSuccess();
@@ -46,8 +43,7 @@ Columns ThinnedSolution(uint32_t n, uint32_t stride) {
 }
 
 std::string TempPath(absl::string_view suffix) {
-  const ::testing::TestInfo* test =
-      ::testing::UnitTest::GetInstance()->current_test_info();
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = absl::StrCat(test->test_suite_name(), ".", test->name());
   std::replace(name.begin(), name.end(), '/', '_');
   return absl::StrCat(::testing::TempDir(), name, suffix);

@@ -15,9 +15,8 @@ namespace nqueens::testing {
 
 // Success when `solution` is a full solution with every queen of
 // `composition` in place.
-::testing::AssertionResult IsSolutionExtending(
-    absl::Span<const uint32_t> solution,
-    absl::Span<const uint32_t> composition);
+::testing::AssertionResult IsSolutionExtending(absl::Span<const uint32_t> solution,
+                                               absl::Span<const uint32_t> composition);
 
 // A composition of the n x n board: the queens of every stride-th row of the
 // constructive solution (rows 1, 1 + stride, ...), the other rows empty.

@@ -148,7 +148,8 @@ TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancel
   ASSERT_TRUE(first->Write(CompleteHeader(kN)));
   uint64_t sent = 0;
   while (sent < kN - 1) {
-    const uint32_t size = static_cast<uint32_t>(std::min<uint64_t>(wire::kMaxChunkSize, kN - 1 - sent));
+    const uint32_t size =
+        static_cast<uint32_t>(std::min<uint64_t>(wire::kMaxChunkSize, kN - 1 - sent));
     ASSERT_TRUE(first->Write(EmptyChunk(sent, size)));
     sent += size;
   }

@@ -160,8 +160,8 @@ TEST(ServerBinaryTest, SigtermLetsInFlightCallsFinish) {
 }
 
 TEST(ServerBinaryTest, ListensOnEveryAddressGiven) {
-  Subprocess server({NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--listen", "[::1]:0",
-                     "--log-level=warn"});
+  Subprocess server(
+      {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--listen", "[::1]:0", "--log-level=warn"});
   EXPECT_EQ(ReadListeningAddress(server).rfind("127.0.0.1:", 0), 0u);
   EXPECT_EQ(ReadListeningAddress(server).rfind("[::1]:", 0), 0u);
   server.Signal(SIGTERM);
@@ -202,9 +202,9 @@ TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
 }
 
 TEST(ServerBinaryTest, RejectsBadFlags) {
-  for (const char* flag : {"--log-level=loud", "--memory-budget=lots", "--memory-budget=0",
-                           "--stream-idle-timeout=0s", "--workers=-1", "--max-queued=-1",
-                           "--max-call-seconds=0", "--memory-budget=8M"}) {
+  for (const char* flag :
+       {"--log-level=loud", "--memory-budget=lots", "--memory-budget=0", "--stream-idle-timeout=0s",
+        "--workers=-1", "--max-queued=-1", "--max-call-seconds=0", "--memory-budget=8M"}) {
     Subprocess server = StartServer({flag});
     EXPECT_EQ(server.ReadLine(), "") << flag;  // no "listening on" line
     const int status = server.Wait();
