@@ -4,8 +4,8 @@
 #ifndef NQUEENS_SRC_BIT_ARRAY_H_
 #define NQUEENS_SRC_BIT_ARRAY_H_
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,9 +16,7 @@ namespace nqueens::internal {
 class BitArray {
  public:
   BitArray() = default;
-  explicit BitArray(size_t size) {
-    words_.assign((size + 63) / 64, 0);
-  }
+  explicit BitArray(size_t size) { words_.assign((size + 63) / 64, 0); }
 
   bool Test(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void Set(size_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }

@@ -82,8 +82,8 @@ class BoardState {
   // true.
   template <typename Emit>
   void ForEachFreeColumn(Emit emit) const {
-    column_used_.ForEachClear(1, size_t{n_} + 1,
-                              [&emit](size_t column) { return emit(static_cast<uint32_t>(column)); });
+    column_used_.ForEachClear(
+        1, size_t{n_} + 1, [&emit](size_t column) { return emit(static_cast<uint32_t>(column)); });
   }
   // The empty rows and the unused columns, ascending, into `out` (whose
   // memory is reused).

@@ -131,8 +131,8 @@ absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> compositio
     const uint64_t row = i + 1, column = composition[i];
     if (column == kEmptyRow) {
       if (board.rows_.size() == kExactMaxFreeRows) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "the exact search handles at most ", kExactMaxFreeRows, " free rows"));
+        return absl::FailedPreconditionError(
+            absl::StrCat("the exact search handles at most ", kExactMaxFreeRows, " free rows"));
       }
       board.rows_.push_back(static_cast<uint32_t>(row));
       continue;
@@ -324,10 +324,10 @@ class Search {
 
   BitMatrix open_;
   Rng tie_breaks_;
-  LineKeys rows_open_, columns_open_;  // open cells per row and column
-  UndoableSet rows_, columns_;  // unplaced
-  FixedStack trail_;            // closed cells, to reopen on backtracking
-  FixedStack candidates_;       // the cells of every node on the path
+  LineKeys rows_open_, columns_open_;              // open cells per row and column
+  UndoableSet rows_, columns_;                     // unplaced
+  FixedStack trail_;                               // closed cells, to reopen on backtracking
+  FixedStack candidates_;                          // the cells of every node on the path
   std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderByDamage
   std::vector<uint32_t> placement_;
 
@@ -431,7 +431,8 @@ void Search::OrderByDamage(size_t first, bool by_row) {
     for (uint32_t line : board_.LinesThrough(a, b)) {
       if (line != kNone) damage += board_.CellsOf(line).size() - 1;
     }
-    ranked_.emplace_back(damage << 32 | (by_row ? columns_open_.rank(b) : rows_open_.rank(a)), cell);
+    ranked_.emplace_back(damage << 32 | (by_row ? columns_open_.rank(b) : rows_open_.rank(a)),
+                         cell);
   }
   std::sort(ranked_.begin(), ranked_.end());
   for (size_t i = 0; i < ranked_.size(); ++i) candidates_[first + i] = ranked_[i].second;

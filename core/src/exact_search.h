@@ -37,8 +37,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
 
 // Counts the full solutions extending `composition` (same preconditions).
 // Exhaustive: used by tests to check the engine against known counts.
-absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition,
-                                          StopPoller& stop);
+absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition, StopPoller& stop);
 
 }  // namespace nqueens::internal
 

@@ -93,8 +93,8 @@ std::vector<uint32_t> RankCells(const SubBoard& board, uint32_t row) {
 
 }  // namespace
 
-StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng,
-                   StopPoller& stop, BacktrackBudget& budget, FinishCursor& cursor) {
+StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng, StopPoller& stop,
+                   BacktrackBudget& budget, FinishCursor& cursor) {
   if (board.live_rows() == 0) return StageResult::kReached;
   if (board.HasDeadRow()) return StageResult::kDeadEnd;  // block 4's check
   uint32_t dead_ends = 0;
@@ -111,8 +111,7 @@ StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng,
       for (uint32_t repeat = 0; repeat < bounds.repeat_bound; ++repeat) {
         SubBoard trial = board;
         const bool first_placed = trial.Place(row, cell);
-        const StageResult result =
-            first_placed ? Descend(trial, rng, stop) : StageResult::kDeadEnd;
+        const StageResult result = first_placed ? Descend(trial, rng, stop) : StageResult::kDeadEnd;
         if (result == StageResult::kReached) {
           board = std::move(trial);
           return result;

@@ -27,8 +27,8 @@ void* AllocateHuge(size_t bytes) {
   // Map a huge page more than needed and cut the ends off: mmap aligns to
   // 4 KiB only.
   const size_t size = RoundUpToHugePage(bytes);
-  void* mapped = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* mapped =
+      mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapped == MAP_FAILED) throw std::bad_alloc();
   const uintptr_t start = reinterpret_cast<uintptr_t>(mapped);
   const uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);

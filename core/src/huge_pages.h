@@ -32,9 +32,13 @@ struct HugePageAllocator {
   T* allocate(size_t count) { return static_cast<T*>(AllocateHuge(count * sizeof(T))); }
   void deallocate(T* memory, size_t count) { FreeHuge(memory, count * sizeof(T)); }
   template <typename U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  bool operator==(const HugePageAllocator<U>&) const {
+    return true;
+  }
   template <typename U>
-  bool operator!=(const HugePageAllocator<U>&) const { return false; }
+  bool operator!=(const HugePageAllocator<U>&) const {
+    return false;
+  }
 };
 
 template <typename T>

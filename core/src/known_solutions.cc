@@ -16,13 +16,13 @@ struct Symmetry {
 };
 
 constexpr std::array<Symmetry, 8> kSymmetries = {{{false, false, false},
-                                                 {false, true, false},
-                                                 {true, false, false},
-                                                 {true, true, false},
-                                                 {false, false, true},
-                                                 {false, true, true},
-                                                 {true, false, true},
-                                                 {true, true, true}}};
+                                                  {false, true, false},
+                                                  {true, false, false},
+                                                  {true, true, false},
+                                                  {false, false, true},
+                                                  {false, true, true},
+                                                  {true, false, true},
+                                                  {true, true, true}}};
 
 bool Fits(uint32_t n, uint32_t row, uint32_t column, const Symmetry& s) {
   const uint32_t r = s.mirror_row ? n + 1 - row : row;

@@ -1,7 +1,7 @@
+#include "nqueens/params.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "nqueens/params.h"
 
 namespace nqueens {
 namespace {

@@ -29,8 +29,7 @@ using internal::StopPoller;
 using internal::SubBoard;
 
 // Where a run starts (section 4.2).
-Block StartBlock(uint32_t n, uint32_t k, const BaseLevels& levels,
-                 const PipelineParams& params) {
+Block StartBlock(uint32_t n, uint32_t k, const BaseLevels& levels, const PipelineParams& params) {
   if (n < params.finish_only_below_n) return Block::kFinishPrepare;
   if (k >= levels.level3) return Block::kFinishPrepare;
   if (n < params.random_pairing_from_n || k >= levels.level2) return Block::kProjection;
@@ -42,8 +41,8 @@ Block StartBlock(uint32_t n, uint32_t k, const BaseLevels& levels,
 // solution in it.
 class Run {
  public:
-  Run(BoardState& state, const CompletionOptions& options, Block start, Rng& rng,
-      StopPoller& stop, CompletionStats& stats)
+  Run(BoardState& state, const CompletionOptions& options, Block start, Rng& rng, StopPoller& stop,
+      CompletionStats& stats)
       : state_(state),
         params_(options.params),
         start_(start),
@@ -73,9 +72,8 @@ class Run {
         state_.FreeColumns(columns);
         if (stop_.CheckNow()) return StageResult::kStopped;
       }
-      const StageResult result = start_ == Block::kFinishPrepare
-                                     ? FinishFrom(rows, columns)
-                                     : ProjectAndFill(rows, columns);
+      const StageResult result = start_ == Block::kFinishPrepare ? FinishFrom(rows, columns)
+                                                                 : ProjectAndFill(rows, columns);
       if (result != StageResult::kDeadEnd || budget_.Exhausted()) return result;
       budget_.Record(Block::kRandomPairing);  // simBound3 spent: back to block 1
     }
@@ -101,9 +99,8 @@ class Run {
       StageResult result;
       {
         BlockClock clock(stats_, Block::kRandRand);
-        result = projected->HasDeadRow()
-                     ? StageResult::kDeadEnd
-                     : RandRand(filled, target_live_rows, rng_, stop_);
+        result = projected->HasDeadRow() ? StageResult::kDeadEnd
+                                         : RandRand(filled, target_live_rows, rng_, stop_);
       }
       if (result == StageResult::kReached) {
         result = FinishOn(filled);
@@ -130,8 +127,7 @@ class Run {
   }
 
   // Blocks 4-5 straight from the input: every dead end returns to block 4.
-  StageResult FinishFrom(const HugeVector<uint32_t>& rows,
-                         const HugeVector<uint32_t>& columns) {
+  StageResult FinishFrom(const HugeVector<uint32_t>& rows, const HugeVector<uint32_t>& columns) {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
@@ -170,8 +166,7 @@ class Run {
 // decide.
 absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
                                                        const PipelineParams& params,
-                                                       StopPoller& stop,
-                                                       CompletionStats& stats) {
+                                                       StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
   absl::StatusOr<internal::ExactResult> exact =
       internal::ExactComplete(state.columns(), params.exact_node_budget, stop);
@@ -225,8 +220,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     if (!exact_tried && exact_applies) {
       exact_tried = true;
       state.Restore();
-      absl::StatusOr<std::optional<CompletionResult>> decided =
-          Decide(state, params, stop, stats);
+      absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
       if (!decided.ok()) return decided.status();
       if (decided->has_value()) return std::move(**decided);
     }
@@ -237,8 +231,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
 
 }  // namespace
 
-absl::StatusOr<CompletionResult> Complete(Columns composition,
-                                          const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionOptions& options) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   StopPoller stop(options.stop);

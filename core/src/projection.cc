@@ -66,8 +66,8 @@ void SubBoard::Geometry::BuildLines(const std::vector<Cell>& cells) {
 }
 
 template <typename Visit>
-void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
-                                             uint32_t from_column, Visit visit) const {
+void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row, uint32_t from_column,
+                                             Visit visit) const {
   // A queen at original (R, C) attacks (R', C + (R' - R)) and (R', C - (R' - R)).
   const int64_t shift = int64_t{rows[row]} - rows[from_row];
   const int64_t column = columns[from_column];
@@ -79,9 +79,9 @@ void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row,
 
 SubBoard SubBoard::Project(const BoardState& state, absl::Span<const uint32_t> rows,
                            absl::Span<const uint32_t> columns, CellTracking tracking) {
-  auto geometry = std::make_shared<Geometry>(
-      state.n(), std::vector<uint32_t>(rows.begin(), rows.end()),
-      std::vector<uint32_t>(columns.begin(), columns.end()), tracking);
+  auto geometry =
+      std::make_shared<Geometry>(state.n(), std::vector<uint32_t>(rows.begin(), rows.end()),
+                                 std::vector<uint32_t>(columns.begin(), columns.end()), tracking);
   const Geometry& g = *geometry;
   const size_t size = g.columns.size(), words_per_row = (size + 63) / 64;
   std::vector<uint64_t> free(size * words_per_row, 0);
@@ -103,7 +103,8 @@ SubBoard::SubBoard(std::shared_ptr<Geometry> geometry, std::vector<uint64_t> fre
   free_count_.assign(size, 0);
   for (uint32_t row = 0; row < size; ++row) {
     for (uint32_t w = 0; w < words_per_row_; ++w) {
-      free_count_[row] += static_cast<uint32_t>(__builtin_popcountll(free_[row * words_per_row_ + w]));
+      free_count_[row] +=
+          static_cast<uint32_t>(__builtin_popcountll(free_[row * words_per_row_ + w]));
     }
   }
   live_.resize(size);
@@ -148,9 +149,9 @@ SubBoard SubBoard::Compact() const {
       words[new_column[column] / 64] |= uint64_t{1} << (new_column[column] % 64);
     });
   }
-  return SubBoard(std::make_shared<Geometry>(g.n, std::move(rows), std::move(columns),
-                                             CellTracking::kLines),
-                  std::move(free));
+  return SubBoard(
+      std::make_shared<Geometry>(g.n, std::move(rows), std::move(columns), CellTracking::kLines),
+      std::move(free));
 }
 
 bool SubBoard::CloseCell(uint32_t row, uint32_t column) {

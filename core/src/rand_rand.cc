@@ -5,8 +5,7 @@
 
 namespace nqueens::internal {
 
-StageResult RandRand(SubBoard& board, uint32_t target_live_rows, Rng& rng,
-                     StopPoller& stop) {
+StageResult RandRand(SubBoard& board, uint32_t target_live_rows, Rng& rng, StopPoller& stop) {
   while (board.live_rows() > target_live_rows) {
     if (stop.ShouldStop()) return StageResult::kStopped;
     const uint32_t row = board.LiveRow(rng.Below(board.live_rows()));

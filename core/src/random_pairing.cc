@@ -73,8 +73,8 @@ class ChunkedList {
     for (size_t chunk = 0; chunk < chunks_; ++chunk) {
       uint32_t* begin = Begin(chunk);
       end = std::copy(begin, begin + kept_[chunk], list_.data() + end) - list_.data();
-      end = std::copy(begin + tried_[chunk], begin + Size(chunk), list_.data() + end) -
-            list_.data();
+      end =
+          std::copy(begin + tried_[chunk], begin + Size(chunk), list_.data() + end) - list_.data();
     }
     list_.resize(end);
   }
@@ -106,8 +106,8 @@ std::vector<uint32_t> RandomOrder(size_t count, Rng& rng) {
 // ones, in order, from `kept` on; returns the new end of the kept pairs.
 // Branch-free: the pair is written to the front either way and kept only when
 // it was not placed.
-size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t begin,
-                   size_t end, size_t size, size_t kept, QueenBatch& queens) {
+size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t begin, size_t end,
+                   size_t size, size_t kept, QueenBatch& queens) {
   for (size_t i = begin; i < end; ++i) {
     if (i + kPrefetchDistance < size) {
       state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
@@ -126,9 +126,8 @@ size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t 
 class Pass {
  public:
   // `shuffle_rows`: shuffle each row chunk too (the columns always are).
-  Pass(BoardState& state, uint32_t target_queens, StopPoller& stop,
-       HugeVector<uint32_t>& rows, HugeVector<uint32_t>& columns, size_t chunks,
-       bool shuffle_rows)
+  Pass(BoardState& state, uint32_t target_queens, StopPoller& stop, HugeVector<uint32_t>& rows,
+       HugeVector<uint32_t>& columns, size_t chunks, bool shuffle_rows)
       : state_(state),
         target_queens_(target_queens),
         stop_(stop),
@@ -198,9 +197,9 @@ class Pass {
 
 }  // namespace
 
-StageResult RandomPairing(BoardState& state, uint32_t target_queens,
-                          const PipelineParams& params, Rng& rng, StopPoller& stop,
-                          HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns) {
+StageResult RandomPairing(BoardState& state, uint32_t target_queens, const PipelineParams& params,
+                          Rng& rng, StopPoller& stop, HugeVector<uint32_t>& free_rows,
+                          HugeVector<uint32_t>& free_columns) {
   state.FreeRows(free_rows);
   if (stop.CheckNow()) return StageResult::kStopped;
   state.FreeColumns(free_columns);

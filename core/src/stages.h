@@ -30,8 +30,7 @@ enum class StageResult {
 // and records them in the statistics.
 class BacktrackBudget {
  public:
-  BacktrackBudget(CompletionStats& stats, uint64_t limit)
-      : stats_(stats), limit_(limit) {}
+  BacktrackBudget(CompletionStats& stats, uint64_t limit) : stats_(stats), limit_(limit) {}
   // Records a return to `block`'s start; false once the budget is spent.
   bool Record(Block block) {
     ++stats_.backtracks;
@@ -51,9 +50,7 @@ class BlockClock {
  public:
   BlockClock(CompletionStats& stats, Block block)
       : stats_(stats), block_(block), start_(absl::Now()) {}
-  ~BlockClock() {
-    stats_.time_in_block[static_cast<int>(block_)] += absl::Now() - start_;
-  }
+  ~BlockClock() { stats_.time_in_block[static_cast<int>(block_)] += absl::Now() - start_; }
   BlockClock(const BlockClock&) = delete;
   BlockClock& operator=(const BlockClock&) = delete;
 
@@ -68,15 +65,14 @@ class BlockClock {
 // until the board holds `target_queens`; kDeadEnd when a whole pass places
 // nothing. On kReached, `free_rows` and `free_columns` hold the rows and
 // columns still free (in no particular order), and no more memory than that.
-StageResult RandomPairing(BoardState& state, uint32_t target_queens,
-                          const PipelineParams& params, Rng& rng, StopPoller& stop,
-                          HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns);
+StageResult RandomPairing(BoardState& state, uint32_t target_queens, const PipelineParams& params,
+                          Rng& rng, StopPoller& stop, HugeVector<uint32_t>& free_rows,
+                          HugeVector<uint32_t>& free_columns);
 
 // Block 3. Places queens on random free cells of random live rows until only
 // `target_live_rows` rows are live; kDeadEnd when a live row loses its last
 // free cell. `board` must have no dead row.
-StageResult RandRand(SubBoard& board, uint32_t target_live_rows, Rng& rng,
-                     StopPoller& stop);
+StageResult RandRand(SubBoard& board, uint32_t target_live_rows, Rng& rng, StopPoller& stop);
 
 struct FinishBounds {
   uint32_t repeat_bound;  // inner-loop repeats per outer choice
@@ -96,8 +92,8 @@ struct FinishCursor {
 // recorded in `budget`; kDeadEnd when the bounds or the budget run out, with
 // `cursor` at the next first queen to try (back at the start once every free
 // cell of every row was tried).
-StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng,
-                   StopPoller& stop, BacktrackBudget& budget, FinishCursor& cursor);
+StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng, StopPoller& stop,
+                   BacktrackBudget& budget, FinishCursor& cursor);
 
 }  // namespace nqueens::internal
 

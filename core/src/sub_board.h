@@ -126,8 +126,8 @@ class SubBoard {
     // row * size + column. 2.4 MB for the 547 rows left at n = 10^6.
     HugeVector<std::array<uint32_t, 2>> cell_diagonals;
 
-    Geometry(uint32_t board_size, std::vector<uint32_t> row_list,
-             std::vector<uint32_t> column_list, CellTracking cell_tracking);
+    Geometry(uint32_t board_size, std::vector<uint32_t> row_list, std::vector<uint32_t> column_list,
+             CellTracking cell_tracking);
     void BuildLines(const std::vector<Cell>& cells);
     // kScan: calls visit(column) for the cells of `row` on the diagonals
     // through (from_row, from_column).
@@ -171,12 +171,12 @@ class SubBoard {
 
   std::shared_ptr<const Geometry> geometry_;
   uint32_t words_per_row_ = 0;
-  std::vector<uint64_t> free_;          // bit (row, column): the cell is free
-  std::vector<uint32_t> free_count_;    // free cells per row
-  std::vector<uint32_t> line_free_;     // kLines: free cells per line
-  std::vector<uint32_t> live_;          // rows still without a queen
-  std::vector<uint32_t> live_position_; // index into live_, or kNone
-  std::vector<uint32_t> queen_column_;  // column of the row's queen, or kNone
+  std::vector<uint64_t> free_;           // bit (row, column): the cell is free
+  std::vector<uint32_t> free_count_;     // free cells per row
+  std::vector<uint32_t> line_free_;      // kLines: free cells per line
+  std::vector<uint32_t> live_;           // rows still without a queen
+  std::vector<uint32_t> live_position_;  // index into live_, or kNone
+  std::vector<uint32_t> queen_column_;   // column of the row's queen, or kNone
 };
 
 }  // namespace nqueens::internal

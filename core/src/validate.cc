@@ -90,8 +90,8 @@ absl::StatusOr<ValidationReport> Validate(absl::Span<const uint32_t> columns,
     const uint32_t column = columns[i];
     if (column == kEmptyRow) continue;
     if (column > n) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "row ", i + 1, " has column ", column, ", but the board has only ", n, " columns"));
+      return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, " has column ", column,
+                                                     ", but the board has only ", n, " columns"));
     }
     ++report.queen_count;
     const Queen queen{static_cast<uint32_t>(i + 1), column};

@@ -105,8 +105,13 @@ TEST(BitArrayTest, ForEachClearVisitsTheClearBitsOfARange) {
     bits.Set(i);
     set[i] = true;
   }
-  for (auto [first, last] : {std::pair<size_t, size_t>{0, 300}, {1, 64}, {63, 66}, {64, 128},
-                             {70, 70}, {100, 257}, {255, 300}}) {
+  for (auto [first, last] : {std::pair<size_t, size_t>{0, 300},
+                             {1, 64},
+                             {63, 66},
+                             {64, 128},
+                             {70, 70},
+                             {100, 257},
+                             {255, 300}}) {
     std::vector<size_t> expected, visited;
     for (size_t i = first; i < last; ++i) {
       if (!set[i]) expected.push_back(i);

@@ -21,9 +21,7 @@ void ExpectConstructsSolution(uint32_t n) {
                                         : DescribeConflict(report->conflicts.front()));
 }
 
-TEST(ConstructSolutionTest, OneByOne) {
-  EXPECT_EQ(ConstructSolution(1), Columns{1});
-}
+TEST(ConstructSolutionTest, OneByOne) { EXPECT_EQ(ConstructSolution(1), Columns{1}); }
 
 TEST(ConstructSolutionTest, NoSolutionForZeroTwoAndThree) {
   EXPECT_EQ(ConstructSolution(0), std::nullopt);

@@ -96,8 +96,8 @@ class PlainSearch {
            !anti_diagonal_used_[row + column];
   }
   void Take(uint32_t row, uint32_t column, bool taken) {
-    column_used_[column] = diagonal_used_[n_ + column - row] =
-        anti_diagonal_used_[row + column] = taken;
+    column_used_[column] = diagonal_used_[n_ + column - row] = anti_diagonal_used_[row + column] =
+        taken;
   }
 
   // Kuhn's augmenting paths on the free cells.
@@ -175,9 +175,9 @@ Columns GentRandomComposition(uint32_t n, uint32_t free_rows, Rng& rng) {
 
 // The engine's verdicts on a sample, each checked independently.
 struct Tally {
-  int solved = 0;       // the solution validated
-  int confirmed = 0;    // UNSOLVABLE, and the plain search agrees
-  int unchecked = 0;    // UNSOLVABLE, the plain search ran out of nodes
+  int solved = 0;     // the solution validated
+  int confirmed = 0;  // UNSOLVABLE, and the plain search agrees
+  int unchecked = 0;  // UNSOLVABLE, the plain search ran out of nodes
 };
 
 // Checks the engine's verdict on `composition`: a solution with

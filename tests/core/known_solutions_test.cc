@@ -62,7 +62,8 @@ void ExpectCompletedByConstruction(const Columns& input) {
 TEST(KnownSolutionsTest, CompletesEveryImageOfTheConstruction) {
   for (uint32_t n : {4u, 5u, 8u, 9u, 14u, 15u, 100u, 301u, 1000u}) {
     for (const Columns& image : Images(*ConstructSolution(n))) {
-      for (uint32_t stride : {2u, 3u, 7u}) ExpectCompletedByConstruction(EveryKth(image, stride, 1));
+      for (uint32_t stride : {2u, 3u, 7u})
+        ExpectCompletedByConstruction(EveryKth(image, stride, 1));
     }
   }
 }

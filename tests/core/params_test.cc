@@ -1,8 +1,9 @@
+#include "nqueens/params.h"
+
 #include <cmath>
 #include <cstdint>
 
 #include "gtest/gtest.h"
-#include "nqueens/params.h"
 
 namespace nqueens {
 namespace {

@@ -73,8 +73,8 @@ TEST_P(CompletePositiveTest, CompletesCompositionsTakenFromSolutions) {
 
 // Every regime of section 4.2: finish only, block 2 or 4, and blocks 1-5.
 INSTANTIATE_TEST_SUITE_P(Sizes, CompletePositiveTest,
-                         testing::Values(4u, 5u, 8u, 12u, 20u, 49u, 50u, 64u, 99u, 100u,
-                                         150u, 500u, 1000u, 5000u, 40000u));
+                         testing::Values(4u, 5u, 8u, 12u, 20u, 49u, 50u, 64u, 99u, 100u, 150u, 500u,
+                                         1000u, 5000u, 40000u));
 
 TEST(CompleteTest, SameSeedSameAnswer) {
   const uint32_t n = 2000;

@@ -72,7 +72,8 @@ TEST(RngShuffleTest, OrderOfTwoValuesIsACoinToss) {
   for (int shuffle = 0; shuffle < kShuffles; ++shuffle) {
     std::vector<uint32_t> out = Iota(4000);
     rng.Shuffle(out.begin(), out.end());
-    first_before_second += std::find(out.begin(), out.end(), 0u) < std::find(out.begin(), out.end(), 1u);
+    first_before_second +=
+        std::find(out.begin(), out.end(), 0u) < std::find(out.begin(), out.end(), 1u);
   }
   const double deviation = std::sqrt(kShuffles * 0.25);
   EXPECT_LT(std::abs(first_before_second - kShuffles / 2.0), 4.5 * deviation);

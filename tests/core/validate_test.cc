@@ -142,11 +142,11 @@ TEST(ValidateTest, FirstIsTheTopmostQueenOfTheLine) {
   absl::StatusOr<ValidationReport> report = Validate(Columns{2, 0, 2, 0, 2, 2});
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->attacking_pairs, 6u);
-  EXPECT_THAT(Describe(report->conflicts),
-              ::testing::ElementsAre(
-                  "queens at (row 1, column 2) and (row 3, column 2) share a column",
-                  "queens at (row 1, column 2) and (row 5, column 2) share a column",
-                  "queens at (row 1, column 2) and (row 6, column 2) share a column"));
+  EXPECT_THAT(
+      Describe(report->conflicts),
+      ::testing::ElementsAre("queens at (row 1, column 2) and (row 3, column 2) share a column",
+                             "queens at (row 1, column 2) and (row 5, column 2) share a column",
+                             "queens at (row 1, column 2) and (row 6, column 2) share a column"));
 }
 
 TEST(ValidateTest, CountsPairsOnACrowdedLineWithoutOverflow) {

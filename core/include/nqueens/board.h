@@ -43,8 +43,7 @@ absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns);
 
 // Builds the dense board from a sparse list. INVALID_ARGUMENT (naming the
 // queen) for a row or column outside 1..n or a row given twice.
-absl::StatusOr<Columns> DenseFromQueens(uint64_t n,
-                                        absl::Span<const Queen> queens);
+absl::StatusOr<Columns> DenseFromQueens(uint64_t n, absl::Span<const Queen> queens);
 
 // The queens of a dense board, in row order.
 std::vector<Queen> QueensFromDense(absl::Span<const uint32_t> columns);

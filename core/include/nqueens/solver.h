@@ -53,10 +53,10 @@ struct CompletionOptions {
 
 struct CompletionStats {
   uint64_t seed = 0;
-  uint32_t queens_given = 0;           // k
-  Block start_block = Block::kNone;    // where the run started
-  uint64_t backtracks = 0;             // in all
-  uint64_t restarts = 0;               // whole restarts from the input
+  uint32_t queens_given = 0;         // k
+  Block start_block = Block::kNone;  // where the run started
+  uint64_t backtracks = 0;           // in all
+  uint64_t restarts = 0;             // whole restarts from the input
   // Backtracks that returned to each block's start, indexed by Block.
   std::array<uint64_t, kBlockCount> backtracks_to_block{};
   // Wall time spent in each block, indexed by Block.
