@@ -25,6 +25,12 @@ export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 
 scripts/install-deps.sh
 
+# Sanitizer stages compile at -O1 with line tables only (-g1), as OSS-Fuzz
+# does: reports keep file:line, and under ASan the compiler took half the CPU
+# time of RelWithDebInfo's -O2 -g (41 s against 22 s for service.cc).
+sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
+
 failed_stages=()
 junit_reports=()
 fuzz_results="$repo/build-fuzz/fuzz-results.txt"
@@ -80,7 +86,7 @@ for stage in $stages; do
       # UBSan aborts (-fno-sanitize-recover) with a stack; LeakSanitizer
       # runs at every exit.
       if configure_and_build asan "$repo/build-asan" \
-          -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_BENCH=OFF; then
+          -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_BENCH=OFF "${sanitizer_flags[@]}"; then
         UBSAN_OPTIONS=print_stacktrace=1 run_ctest asan "$repo/build-asan"
       fi
       ;;
@@ -89,7 +95,7 @@ for stage in $stages; do
       # not instrumented, so TSan is meaningful only for our own threads.
       # halt_on_error: a report fails the test even if it would pass.
       if configure_and_build tsan "$repo/build-tsan" \
-          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF \
+          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF "${sanitizer_flags[@]}" \
           -- --target concurrency_tests; then
         TSAN_OPTIONS=halt_on_error=1 \
           run_ctest tsan "$repo/build-tsan" -L concurrency
