@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "test_notification.h"
 
 namespace nqueens::server {
 namespace {
@@ -20,7 +20,7 @@ constexpr absl::Duration kPatience = absl::Seconds(30);
 TEST(IdleWatchdogTest, AStreamWithoutProgressIsCutOnce) {
   IdleWatchdog watchdog(absl::Milliseconds(10));
   std::atomic<int> cuts{0};
-  absl::Notification cut;
+  nqueens::testing::TestNotification cut;
   IdleWatchdog::Watch watch(watchdog, [&] {
     cuts.fetch_add(1);
     cut.Notify();
@@ -60,7 +60,7 @@ TEST(IdleWatchdogTest, ManyThreadsWatchAtOnce) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 50; ++i) {
-        absl::Notification cut;
+        nqueens::testing::TestNotification cut;
         IdleWatchdog::Watch watch(watchdog, [&] {
           cuts.fetch_add(1);
           cut.Notify();

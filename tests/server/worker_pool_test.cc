@@ -7,10 +7,10 @@
 #include <mutex>
 #include <vector>
 
-#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "test_notification.h"
 
 namespace nqueens::server {
 namespace {
@@ -37,9 +37,9 @@ class BlockingJob {
   bool AwaitFinished() { return finished_.WaitForNotificationWithTimeout(kPatience); }
 
  private:
-  absl::Notification started_;
-  absl::Notification release_;
-  absl::Notification finished_;
+  nqueens::testing::TestNotification started_;
+  nqueens::testing::TestNotification release_;
+  nqueens::testing::TestNotification finished_;
 };
 
 TEST(WorkerPoolTest, RunsJobsOnTheWorkers) {
