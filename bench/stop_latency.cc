@@ -1,0 +1,306 @@
+// How promptly the core stops (core/include/nqueens/stop.h promises 100 ms):
+// runs one core call in a thread, cancels it through its StopCondition at a
+// chosen time after the start, and measures the time from the cancel to the
+// call's return, and the process's memory before, at the cancel and after.
+//
+//   nqueens-stop-latency --n=100000000 --cancel_after_ms=100,500,1000,2000 --runs=5
+//
+// Calls:
+//   random        Solve(n, kRandom): the pipeline from the empty board.
+//   complete      Complete of half the rows of the explicit construction,
+//                 with match_construction off, so that the pipeline runs.
+//   known         Complete of the same input with the defaults: the
+//                 known-solution stage completes it (an O(n) check and copy).
+//   constructive  Solve(n, kConstructive).
+//   validate      Validate of the explicit construction.
+// The input is built before the call and is not timed.
+//
+// Prints a CSV header and one line per call and cancel time:
+//   call,n,cancel_after_ms,runs,finished_first,median_ms,max_ms,
+//   rss_before_mb,rss_at_cancel_mb,peak_after_cancel_mb,rss_after_mb
+// finished_first counts runs that returned before the cancel (they are left
+// out of the latency figures); median_ms and max_ms are the time from the
+// cancel to the return. Memory (medians over the runs, in MB of 10^6 bytes):
+// the resident size (VmRSS) with the input built, just before the cancel,
+// and after the call returned, its result was freed and malloc_trim(0) ran
+// (as the server does after a large call, server/memory_budget.cc);
+// peak_after_cancel is the highest resident size between the cancel and the
+// return (VmHWM, reset at the cancel): above rss_at_cancel when the call
+// went on allocating after it was cancelled.
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+
+ABSL_FLAG(uint64_t, n, 100000000, "board size");
+ABSL_FLAG(std::string, calls, "random,complete,known,constructive,validate",
+          "comma-separated calls to measure (see the top of the file)");
+ABSL_FLAG(std::string, cancel_after_ms, "100,500,1000,2000",
+          "comma-separated times after the start at which to cancel");
+ABSL_FLAG(uint32_t, runs, 5, "runs per call and cancel time");
+
+namespace {
+
+using nqueens::Columns;
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void Fail(const std::string& message) { throw std::runtime_error(message); }
+
+// --- Memory, from procfs. ---
+
+// A "Vm...:" line of /proc/self/status, in bytes.
+uint64_t StatusBytes(const std::string& field) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (!absl::StartsWith(line, field + ":")) continue;
+    uint64_t kilobytes = 0;
+    std::string number = line.substr(field.size() + 1);
+    number = number.substr(0, number.find("kB"));
+    if (!absl::SimpleAtoi(number, &kilobytes)) Fail("cannot parse " + line);
+    return kilobytes * 1024;
+  }
+  Fail("no " + field + " in /proc/self/status");
+}
+
+// Lowers VmHWM to the current resident size (Linux >= 4.0).
+void ResetPeak() {
+  std::ofstream clear_refs("/proc/self/clear_refs");
+  clear_refs << "5";
+  clear_refs.close();
+  if (!clear_refs) Fail("cannot reset the peak RSS");
+}
+
+// --- Inputs. ---
+
+uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Columns Construction(uint32_t n) {
+  std::optional<Columns> solution = nqueens::ConstructSolution(n);
+  if (!solution) Fail(absl::StrCat("no constructive solution for n = ", n));
+  return std::move(*solution);
+}
+
+// The construction with about half its rows emptied, picked by a hash of the
+// row (a pseudo-random choice that costs 2 ns a row at n = 10^9).
+Columns HalfOfConstruction(uint32_t n, uint64_t seed) {
+  Columns board = Construction(n);
+  for (uint32_t row = 0; row < n; ++row) {
+    if (SplitMix64(seed ^ row) & 1) board[row] = nqueens::kEmptyRow;
+  }
+  return board;
+}
+
+void CheckSolution(const Columns& board) {
+  absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(board);
+  if (!report.ok() || !report->complete) Fail("a call returned a board that is not a solution");
+}
+
+// --- One call, cancelled from another thread. ---
+
+// What a call returned: its status and, when it solved its input, the board
+// (checked after the timing).
+struct CallResult {
+  absl::Status status;
+  std::optional<Columns> solution;
+};
+
+// The call under test, run with `options.stop`.
+using Call = std::function<CallResult(const nqueens::CompletionOptions& options)>;
+
+CallResult FromCompletion(absl::StatusOr<nqueens::CompletionResult> result) {
+  if (!result.ok()) return {result.status(), std::nullopt};
+  if (result->outcome != nqueens::Outcome::kSolved) {
+    return {absl::InternalError("the call did not solve its input"), std::nullopt};
+  }
+  return {absl::OkStatus(), std::move(result->columns)};
+}
+
+// Builds the input of `call` (untimed) and returns the call to make on it.
+Call MakeCall(const std::string& call, uint32_t n, uint64_t seed) {
+  if (call == "random" || call == "constructive") {
+    const nqueens::SolveMethod method =
+        call == "random" ? nqueens::SolveMethod::kRandom : nqueens::SolveMethod::kConstructive;
+    return [n, method](const nqueens::CompletionOptions& options) {
+      return FromCompletion(nqueens::Solve(n, method, options));
+    };
+  }
+  if (call == "complete" || call == "known") {
+    auto input = std::make_shared<Columns>(HalfOfConstruction(n, seed));
+    const bool match_construction = call == "known";
+    return [input, match_construction](nqueens::CompletionOptions options) {
+      options.params.match_construction = match_construction;
+      return FromCompletion(nqueens::Complete(std::move(*input), options));
+    };
+  }
+  if (call == "validate") {
+    auto input = std::make_shared<const Columns>(Construction(n));
+    return [input](const nqueens::CompletionOptions&) {
+      absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(*input);
+      if (report.ok() && !report->complete) {
+        return CallResult{absl::InternalError("Validate rejected a solution"), std::nullopt};
+      }
+      return CallResult{report.status(), std::nullopt};
+    };
+  }
+  Fail("unknown call " + call);
+}
+
+struct Sample {
+  bool finished_first = false;
+  double cancel_to_return_ms = 0;
+  uint64_t rss_before = 0, rss_at_cancel = 0, peak_after_cancel = 0, rss_after = 0;
+};
+
+// Runs `run_call` in a thread and cancels it `cancel_after` after the start.
+Sample Measure(Call run_call, std::chrono::milliseconds cancel_after) {
+  Sample sample;
+  std::atomic<bool> cancel{false};
+  nqueens::CompletionOptions options;
+  options.stop.cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+  std::mutex mutex;
+  std::condition_variable returned_cv;
+  bool returned = false;
+  Clock::time_point returned_at;
+  CallResult result;
+  sample.rss_before = StatusBytes("VmRSS");
+  const Clock::time_point start = Clock::now();
+  std::thread worker([&] {
+    CallResult call_result = run_call(options);
+    std::lock_guard<std::mutex> lock(mutex);
+    returned_at = Clock::now();
+    result = std::move(call_result);
+    returned = true;
+    returned_cv.notify_one();
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    sample.finished_first =
+        returned_cv.wait_until(lock, start + cancel_after, [&returned] { return returned; });
+  }
+  Clock::time_point cancelled_at;
+  if (!sample.finished_first) {
+    sample.rss_at_cancel = StatusBytes("VmRSS");
+    ResetPeak();
+    cancelled_at = Clock::now();
+    cancel.store(true, std::memory_order_relaxed);
+  }
+  worker.join();
+  // The call may have returned while this thread was taking its readings.
+  if (!sample.finished_first && returned_at <= cancelled_at) sample.finished_first = true;
+  if (!sample.finished_first) {
+    sample.peak_after_cancel = StatusBytes("VmHWM");
+    sample.cancel_to_return_ms =
+        std::chrono::duration<double, std::milli>(returned_at - cancelled_at).count();
+  }
+  if (!result.status.ok() && !(result.status.code() == absl::StatusCode::kCancelled &&
+                               !sample.finished_first)) {
+    Fail("the call returned " + result.status.ToString());
+  }
+  if (result.solution) CheckSolution(*result.solution);
+  result.solution.reset();
+  run_call = nullptr;  // frees the input
+  malloc_trim(0);
+  sample.rss_after = StatusBytes("VmRSS");
+  return sample;
+}
+
+// --- Report. ---
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+void PrintLine(const std::string& call, uint64_t n, int cancel_after_ms,
+               const std::vector<Sample>& samples) {
+  std::vector<double> latency, before, at_cancel, peak, after;
+  int finished_first = 0;
+  for (const Sample& s : samples) {
+    after.push_back(s.rss_after / 1e6);
+    before.push_back(s.rss_before / 1e6);
+    if (s.finished_first) {
+      ++finished_first;
+      continue;
+    }
+    latency.push_back(s.cancel_to_return_ms);
+    at_cancel.push_back(s.rss_at_cancel / 1e6);
+    peak.push_back(s.peak_after_cancel / 1e6);
+  }
+  const double max_latency = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+  absl::PrintF("%s,%d,%d,%d,%d,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f\n", call, n, cancel_after_ms,
+               samples.size(), finished_first, Median(latency), max_latency, Median(before),
+               Median(at_cancel), Median(peak), Median(after));
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  const uint64_t n = absl::GetFlag(FLAGS_n);
+  const uint32_t runs = absl::GetFlag(FLAGS_runs);
+  std::vector<int> cancel_times;
+  for (absl::string_view text : absl::StrSplit(absl::GetFlag(FLAGS_cancel_after_ms), ',')) {
+    int ms = 0;
+    if (!absl::SimpleAtoi(text, &ms) || ms < 0) {
+      absl::FPrintF(stderr, "nqueens-stop-latency: bad --cancel_after_ms %s\n", text);
+      return 2;
+    }
+    cancel_times.push_back(ms);
+  }
+  if (n < 4 || n > nqueens::kMaxBoardSize || runs == 0) {
+    absl::FPrintF(stderr, "nqueens-stop-latency: --n must be in 4..2^31-1, --runs at least 1\n");
+    return 2;
+  }
+  absl::PrintF(
+      "call,n,cancel_after_ms,runs,finished_first,median_ms,max_ms,rss_before_mb,"
+      "rss_at_cancel_mb,peak_after_cancel_mb,rss_after_mb\n");
+  try {
+    const std::vector<std::string> calls = absl::StrSplit(absl::GetFlag(FLAGS_calls), ',');
+    for (const std::string& call : calls) {
+      for (int cancel_after_ms : cancel_times) {
+        std::vector<Sample> samples;
+        for (uint32_t run = 0; run < runs; ++run) {
+          samples.push_back(Measure(MakeCall(call, static_cast<uint32_t>(n), run),
+                                    std::chrono::milliseconds(cancel_after_ms)));
+        }
+        PrintLine(call, n, cancel_after_ms, samples);
+      }
+    }
+  } catch (const std::runtime_error& error) {
+    absl::FPrintF(stderr, "nqueens-stop-latency: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
