@@ -163,8 +163,11 @@ Call MakeCall(const std::string& call, uint32_t n, uint64_t seed) {
   }
   if (call == "validate") {
     auto input = std::make_shared<const Columns>(Construction(n));
-    return [input](const nqueens::CompletionOptions&) {
-      absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(*input);
+    return [input](const nqueens::CompletionOptions& options) {
+      nqueens::ValidateOptions validate_options;
+      validate_options.stop = options.stop;
+      absl::StatusOr<nqueens::ValidationReport> report =
+          nqueens::Validate(*input, validate_options);
       if (report.ok() && !report->complete) {
         return CallResult{absl::InternalError("Validate rejected a solution"), std::nullopt};
       }
@@ -257,7 +260,8 @@ void PrintLine(const std::string& call, uint64_t n, int cancel_after_ms,
     at_cancel.push_back(s.rss_at_cancel / 1e6);
     peak.push_back(s.peak_after_cancel / 1e6);
   }
-  const double max_latency = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+  const double max_latency =
+      latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
   absl::PrintF("%s,%d,%d,%d,%d,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f\n", call, n, cancel_after_ms,
                samples.size(), finished_first, Median(latency), max_latency, Median(before),
                Median(at_cancel), Median(peak), Median(after));
