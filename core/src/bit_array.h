@@ -32,7 +32,6 @@ class BitArray {
   // Set(i) when `value`, without a branch.
   void SetIf(size_t i, bool value) { words_[i >> 6] |= uint64_t{value} << (i & 63); }
   void Clear(size_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
-  void ClearAll() { std::fill(words_.begin(), words_.end(), 0); }
   // Clears every bit, in polled stretches; false once stopped, with part
   // cleared.
   bool ClearAll(StopPoller& stop) {

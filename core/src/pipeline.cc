@@ -55,7 +55,7 @@ class Run {
 
   StageResult Go() {
     for (bool first = true; !budget_.Exhausted(); first = false) {
-      if (!first) state_.Restore();  // back to baseLevel1
+      if (!first && !state_.Restore(stop_)) return StageResult::kStopped;  // to baseLevel1
       if (stop_.CheckNow()) return StageResult::kStopped;
       HugeVector<uint32_t> rows, columns;
       if (start_ == Block::kRandomPairing) {
@@ -67,11 +67,8 @@ class Run {
           budget_.Record(Block::kRandomPairing);
           continue;
         }
-      } else {
-        state_.FreeRows(rows);  // both O(n): poll between them
-        if (stop_.CheckNow()) return StageResult::kStopped;
-        state_.FreeColumns(columns);
-        if (stop_.CheckNow()) return StageResult::kStopped;
+      } else if (!state_.FreeRows(rows, stop_) || !state_.FreeColumns(columns, stop_)) {
+        return StageResult::kStopped;
       }
       const StageResult result = start_ == Block::kFinishPrepare
                                      ? FinishFrom(rows, columns)
@@ -216,7 +213,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   }
   Rng rng(options.seed);
   for (uint32_t run = 0;; ++run) {
-    if (run > 0) state.Restore();
+    if (run > 0 && !state.Restore(stop)) return stop.status();
     const StageResult result = Run(state, options, stats.start_block, rng, stop, stats).Go();
     if (result == StageResult::kStopped) return stop.status();
     if (result == StageResult::kReached) {
@@ -224,7 +221,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     }
     if (!exact_tried && exact_applies) {
       exact_tried = true;
-      state.Restore();
+      if (!state.Restore(stop)) return stop.status();
       absl::StatusOr<std::optional<CompletionResult>> decided =
           Decide(state, params, stop, stats);
       if (!decided.ok()) return decided.status();
@@ -242,9 +239,8 @@ absl::StatusOr<CompletionResult> Complete(Columns composition,
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   StopPoller stop(options.stop);
-  absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition));
+  absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition), stop);
   if (!state.ok()) return state.status();
-  if (stop.CheckNow()) return stop.status();
   CompletionStats stats;
   stats.seed = options.seed;
   stats.queens_given = state->queens();

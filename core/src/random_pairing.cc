@@ -11,6 +11,7 @@
 // boards have one chunk per pass: the paper's uniformly random pairing.
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -68,18 +69,34 @@ class ChunkedList {
     tried_[chunk] = tried;
   }
   // Shrinks the list to the kept and the untried entries, chunk after chunk.
-  void Join() {
+  // O(list), polled: false once `stop` fires, leaving the list unusable.
+  bool Join(StopPoller& stop) {
     size_t end = 0;
     for (size_t chunk = 0; chunk < chunks_; ++chunk) {
       uint32_t* begin = Begin(chunk);
-      end = std::copy(begin, begin + kept_[chunk], list_.data() + end) - list_.data();
-      end = std::copy(begin + tried_[chunk], begin + Size(chunk), list_.data() + end) -
-            list_.data();
+      if (!MoveDown(begin, begin + kept_[chunk], end, stop) ||
+          !MoveDown(begin + tried_[chunk], begin + Size(chunk), end, stop)) {
+        return false;
+      }
     }
     list_.resize(end);
+    return true;
   }
 
  private:
+  // Moves [from, to) down to list_[end...] (no higher than `from`, so the two
+  // may overlap) and advances `end`, polling between stretches.
+  bool MoveDown(const uint32_t* from, const uint32_t* to, size_t& end, StopPoller& stop) {
+    while (from < to) {
+      const size_t count = std::min<size_t>(to - from, StopPoller::kRowsPerPoll);
+      if (stop.ShouldStop(count)) return false;
+      std::memmove(list_.data() + end, from, count * sizeof(uint32_t));
+      from += count;
+      end += count;
+    }
+    return true;
+  }
+
   size_t Start(size_t chunk) const { return chunk * size_ / chunks_; }
 
   HugeVector<uint32_t>& list_;
@@ -154,8 +171,7 @@ class Pass {
       }
       if (!PairChunks(row_chunks[i], column_chunks[i], rng)) return StageResult::kStopped;
     }
-    rows_.Join();
-    columns_.Join();
+    if (!rows_.Join(stop_) || !columns_.Join(stop_)) return StageResult::kStopped;
     return state_.queens() > queens_before ? StageResult::kReached : StageResult::kDeadEnd;
   }
 
@@ -201,9 +217,9 @@ class Pass {
 StageResult RandomPairing(BoardState& state, uint32_t target_queens,
                           const PipelineParams& params, Rng& rng, StopPoller& stop,
                           HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns) {
-  state.FreeRows(free_rows);
-  if (stop.CheckNow()) return StageResult::kStopped;
-  state.FreeColumns(free_columns);
+  if (!state.FreeRows(free_rows, stop) || !state.FreeColumns(free_columns, stop)) {
+    return StageResult::kStopped;
+  }
   // A uniformly random order of the columns against the rows in any fixed
   // order is a uniformly random pairing, as the paper's two shuffles per pass
   // give; so a one-chunk pass after another leaves the rows in the random
