@@ -87,8 +87,9 @@ class Run {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kProjection);
-      projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kScan));
+      projected = SubBoard::Project(state_, rows, columns, internal::CellTracking::kScan, stop_);
     }
+    if (!projected) return StageResult::kStopped;
     const uint32_t target_live_rows = state_.n() - std::max(levels_.level3, state_.queens());
     for (uint32_t restore = 0;; ++restore) {
       if (start_ == Block::kRandomPairing && restore >= params_.sim_bound3) {
@@ -115,8 +116,9 @@ class Run {
     std::optional<SubBoard> finishing;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
-      finishing.emplace(filled.Compact());
+      finishing = filled.Compact(stop_);
     }
+    if (!finishing) return StageResult::kStopped;
     internal::FinishCursor cursor;  // a new block-4 state each time
     const StageResult result = RunFinish(*finishing, cursor);
     if (result == StageResult::kReached) {
@@ -132,8 +134,9 @@ class Run {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
-      projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kLines));
+      projected = SubBoard::Project(state_, rows, columns, internal::CellTracking::kLines, stop_);
     }
+    if (!projected) return StageResult::kStopped;
     internal::FinishCursor cursor;  // the same block-4 state every time
     while (true) {
       SubBoard finishing = *projected;
