@@ -197,9 +197,12 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   const uint32_t free_rows = n - stats.queens_given;
   if (params.match_construction && stats.queens_given > 0) {
     BlockClock clock(stats, Block::kConstruction);
-    if (std::optional<Columns> known = internal::CompleteFromConstruction(state.columns())) {
+    absl::StatusOr<std::optional<Columns>> known =
+        internal::CompleteFromConstruction(state.columns(), stop);
+    if (!known.ok()) return known.status();
+    if (known->has_value()) {
       stats.start_block = Block::kConstruction;
-      return CompletionResult{Outcome::kSolved, std::move(*known), {}};
+      return CompletionResult{Outcome::kSolved, std::move(**known), {}};
     }
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
