@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "construction.h"
+#include "huge_pages.h"
 #include "nqueens/solver.h"
 
 namespace nqueens {
@@ -34,7 +35,9 @@ uint32_t ConstructedColumn(uint32_t n, uint32_t row) {
 
 absl::StatusOr<Columns> Construct(uint32_t n, StopPoller& stop) {
   Columns columns;
-  columns.reserve(n);  // appended to, so that each page is written once
+  // Appended to, so that each page is written once; in huge pages, which
+  // fault in and are freed faster (huge_pages.h).
+  ReserveHuge(columns, n);
   const auto write = [n, &columns](size_t first, size_t last) {
     for (size_t row = first; row < last; ++row) {
       columns.push_back(ConstructedColumn(n, static_cast<uint32_t>(row)));

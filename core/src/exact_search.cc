@@ -12,6 +12,7 @@
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "bit_array.h"
+#include "huge_pages.h"
 #include "rng.h"
 
 namespace nqueens::internal {
@@ -548,7 +549,7 @@ bool Search::Augment(uint32_t a) {
 // n = 10^9); false once the poll fires.
 bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) {
   to.clear();
-  to.reserve(from.size());
+  ReserveHuge(to, from.size());
   return RunInStretches(0, from.size(), stop, [&from, &to](size_t first, size_t last) {
     to.insert(to.end(), from.begin() + first, from.begin() + last);
   });

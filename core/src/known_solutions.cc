@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "construction.h"
+#include "huge_pages.h"
 
 namespace nqueens::internal {
 namespace {
@@ -36,6 +37,7 @@ bool Fits(uint32_t n, uint32_t row, uint32_t column, const Symmetry& s) {
 // fires.
 absl::StatusOr<Columns> Image(uint32_t n, const Symmetry& s, StopPoller& stop) {
   Columns board;
+  ReserveHuge(board, n);
   if (!AppendPolled(board, n, kEmptyRow, stop)) return stop.status();
   const bool done = RunInStretches(1, size_t{n} + 1, stop, [&](size_t first, size_t last) {
     for (uint32_t x = static_cast<uint32_t>(first); x < last; ++x) {
