@@ -4,6 +4,7 @@
 // call's return, and the process's memory before, at the cancel and after.
 //
 //   nqueens-stop-latency --n=100000000 --cancel_after_ms=100,500,1000,2000 --runs=5
+//   nqueens-stop-latency --mode=gaps --n=1000000000 --calls=random --run_for_ms=600000
 //
 // Calls:
 //   random        Solve(n, kRandom): the pipeline from the empty board.
@@ -15,7 +16,8 @@
 //   validate      Validate of the explicit construction.
 // The input is built before the call and is not timed.
 //
-// Prints a CSV header and one line per call and cancel time:
+// --mode=latency (the default) prints a CSV header and one line per call and
+// cancel time:
 //   call,n,cancel_after_ms,runs,finished_first,median_ms,max_ms,
 //   rss_before_mb,rss_at_cancel_mb,peak_after_cancel_mb,rss_after_mb
 // finished_first counts runs that returned before the cancel (they are left
@@ -27,7 +29,20 @@
 // peak_after_cancel is the highest resident size between the cancel and the
 // return (VmHWM, reset at the cancel): above rss_at_cancel when the call
 // went on allocating after it was cancelled.
+//
+// --mode=gaps runs each call once without cancelling it (or until
+// --run_for_ms, then cancels it) and prints the longest time between two of
+// its polls, which bounds the stop latency over every phase, not only those
+// the cancel times reach:
+//   call,n,polls,longest_gap_ms,at_poll,longest_gap_cpu_ms,at_poll_cpu,
+//   first_poll_ms,last_poll_to_return_ms,status
+// longest_gap_ms is wall time, which on a shared machine includes the time
+// the thread waited for a core; longest_gap_cpu_ms is the thread's own CPU
+// time between two polls (the work done). first_poll_ms is from the start to
+// the first poll; last_poll_to_return_ms from the last poll to the return
+// (freeing what the call held included).
 #include <malloc.h>
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -61,6 +76,8 @@ ABSL_FLAG(std::string, calls, "random,complete,known,constructive,validate",
 ABSL_FLAG(std::string, cancel_after_ms, "100,500,1000,2000",
           "comma-separated times after the start at which to cancel");
 ABSL_FLAG(uint32_t, runs, 5, "runs per call and cancel time");
+ABSL_FLAG(std::string, mode, "latency", "latency or gaps (see the top of the file)");
+ABSL_FLAG(uint64_t, run_for_ms, 600000, "gaps: cancel a call that runs longer than this");
 
 namespace {
 
@@ -236,6 +253,72 @@ Sample Measure(Call run_call, std::chrono::milliseconds cancel_after) {
   return sample;
 }
 
+// --- Longest time between polls. ---
+
+struct Gaps {
+  uint64_t polls = 0;
+  double longest_ms = 0;
+  uint64_t longest_at_poll = 0;
+  double longest_cpu_ms = 0;
+  uint64_t longest_cpu_at_poll = 0;
+  double first_poll_ms = 0, last_poll_to_return_ms = 0;
+  absl::StatusCode code = absl::StatusCode::kOk;
+};
+
+double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// CPU time of the calling thread, in milliseconds.
+double ThreadCpuMilliseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}
+
+// Runs `run_call` with a callback that times the intervals between polls,
+// and cancels once `run_for` has passed.
+Gaps MeasureGaps(Call run_call, std::chrono::milliseconds run_for) {
+  Gaps gaps;
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last = start;
+  double last_cpu = ThreadCpuMilliseconds();
+  nqueens::CompletionOptions options;
+  options.stop.cancelled = [&] {
+    const Clock::time_point now = Clock::now();
+    const double now_cpu = ThreadCpuMilliseconds();
+    const double gap = MillisecondsBetween(last, now), cpu_gap = now_cpu - last_cpu;
+    if (++gaps.polls == 1) gaps.first_poll_ms = gap;
+    if (gap > gaps.longest_ms) {
+      gaps.longest_ms = gap;
+      gaps.longest_at_poll = gaps.polls;
+    }
+    if (cpu_gap > gaps.longest_cpu_ms) {
+      gaps.longest_cpu_ms = cpu_gap;
+      gaps.longest_cpu_at_poll = gaps.polls;
+    }
+    last = now;
+    last_cpu = now_cpu;
+    return now - start > run_for;
+  };
+  CallResult result = run_call(options);
+  gaps.last_poll_to_return_ms = MillisecondsBetween(last, Clock::now());
+  gaps.code = result.status.code();
+  if (!result.status.ok() && gaps.code != absl::StatusCode::kCancelled) {
+    Fail("the call returned " + result.status.ToString());
+  }
+  if (result.solution) CheckSolution(*result.solution);
+  return gaps;
+}
+
+void PrintGaps(const std::string& call, uint64_t n, const Gaps& gaps) {
+  absl::PrintF("%s,%d,%d,%.1f,%d,%.1f,%d,%.1f,%.1f,%s\n", call, n, gaps.polls,
+               gaps.longest_ms, gaps.longest_at_poll, gaps.longest_cpu_ms,
+               gaps.longest_cpu_at_poll, gaps.first_poll_ms, gaps.last_poll_to_return_ms,
+               absl::StatusCodeToString(gaps.code));
+  std::fflush(stdout);
+}
+
 // --- Report. ---
 
 double Median(std::vector<double> values) {
@@ -268,39 +351,65 @@ void PrintLine(const std::string& call, uint64_t n, int cancel_after_ms,
   std::fflush(stdout);
 }
 
+// The --cancel_after_ms list; nullopt when it does not parse.
+std::optional<std::vector<int>> CancelTimes() {
+  std::vector<int> times;
+  for (absl::string_view text : absl::StrSplit(absl::GetFlag(FLAGS_cancel_after_ms), ',')) {
+    int ms = 0;
+    if (!absl::SimpleAtoi(text, &ms) || ms < 0) return std::nullopt;
+    times.push_back(ms);
+  }
+  return times;
+}
+
+void ReportLatencies(const std::vector<std::string>& calls, uint64_t n, uint32_t runs,
+                     const std::vector<int>& cancel_times) {
+  absl::PrintF(
+      "call,n,cancel_after_ms,runs,finished_first,median_ms,max_ms,rss_before_mb,"
+      "rss_at_cancel_mb,peak_after_cancel_mb,rss_after_mb\n");
+  for (const std::string& call : calls) {
+    for (int cancel_after_ms : cancel_times) {
+      std::vector<Sample> samples;
+      for (uint32_t run = 0; run < runs; ++run) {
+        samples.push_back(Measure(MakeCall(call, static_cast<uint32_t>(n), run),
+                                  std::chrono::milliseconds(cancel_after_ms)));
+      }
+      PrintLine(call, n, cancel_after_ms, samples);
+    }
+  }
+}
+
+void ReportGaps(const std::vector<std::string>& calls, uint64_t n) {
+  absl::PrintF(
+      "call,n,polls,longest_gap_ms,at_poll,longest_gap_cpu_ms,at_poll_cpu,first_poll_ms,"
+      "last_poll_to_return_ms,status\n");
+  const std::chrono::milliseconds run_for(absl::GetFlag(FLAGS_run_for_ms));
+  for (const std::string& call : calls) {
+    PrintGaps(call, n, MeasureGaps(MakeCall(call, static_cast<uint32_t>(n), 0), run_for));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   const uint64_t n = absl::GetFlag(FLAGS_n);
   const uint32_t runs = absl::GetFlag(FLAGS_runs);
-  std::vector<int> cancel_times;
-  for (absl::string_view text : absl::StrSplit(absl::GetFlag(FLAGS_cancel_after_ms), ',')) {
-    int ms = 0;
-    if (!absl::SimpleAtoi(text, &ms) || ms < 0) {
-      absl::FPrintF(stderr, "nqueens-stop-latency: bad --cancel_after_ms %s\n", text);
-      return 2;
-    }
-    cancel_times.push_back(ms);
-  }
-  if (n < 4 || n > nqueens::kMaxBoardSize || runs == 0) {
-    absl::FPrintF(stderr, "nqueens-stop-latency: --n must be in 4..2^31-1, --runs at least 1\n");
+  const std::string mode = absl::GetFlag(FLAGS_mode);
+  const std::optional<std::vector<int>> cancel_times = CancelTimes();
+  if (n < 4 || n > nqueens::kMaxBoardSize || runs == 0 || !cancel_times ||
+      (mode != "latency" && mode != "gaps")) {
+    absl::FPrintF(stderr,
+                  "nqueens-stop-latency: --n must be in 4..2^31-1, --runs at least 1, "
+                  "--cancel_after_ms a list of milliseconds, --mode latency or gaps\n");
     return 2;
   }
-  absl::PrintF(
-      "call,n,cancel_after_ms,runs,finished_first,median_ms,max_ms,rss_before_mb,"
-      "rss_at_cancel_mb,peak_after_cancel_mb,rss_after_mb\n");
+  const std::vector<std::string> calls = absl::StrSplit(absl::GetFlag(FLAGS_calls), ',');
   try {
-    const std::vector<std::string> calls = absl::StrSplit(absl::GetFlag(FLAGS_calls), ',');
-    for (const std::string& call : calls) {
-      for (int cancel_after_ms : cancel_times) {
-        std::vector<Sample> samples;
-        for (uint32_t run = 0; run < runs; ++run) {
-          samples.push_back(Measure(MakeCall(call, static_cast<uint32_t>(n), run),
-                                    std::chrono::milliseconds(cancel_after_ms)));
-        }
-        PrintLine(call, n, cancel_after_ms, samples);
-      }
+    if (mode == "gaps") {
+      ReportGaps(calls, n);
+    } else {
+      ReportLatencies(calls, n, runs, *cancel_times);
     }
   } catch (const std::runtime_error& error) {
     absl::FPrintF(stderr, "nqueens-stop-latency: %s\n", error.what());

@@ -75,9 +75,12 @@ uint64_t FreeLineLists(uint64_t free_rows) {
   return HugeArray(4 * (free_rows + 1)) + HugeArray(4 * free_rows);
 }
 
-// DenseNumbering over `universe` values: a bit and a share of a 4-byte rank
-// each (sub_board.h).
-uint64_t Numbering(uint64_t universe) { return (universe / 64 + 1) * 12; }
+// DenseNumbering over `universe` values: a bit each and a 4-byte rank per
+// 64 (sub_board.h).
+uint64_t Numbering(uint64_t universe) {
+  const uint64_t words = universe / 64 + 1;
+  return HugeArray(8 * words) + HugeArray(4 * words);
+}
 
 // Blocks 2-5 besides the board state and the lists: numberings of the
 // columns (block 2) and of the diagonals (block 4) over the whole board, and
