@@ -312,6 +312,19 @@ def commands(rows):
             for (mode, n), row in rows.items()]
 
 
+# The stop-latency section: measured by a separate program
+# (bench/stop_latency.cc) and kept in its own file, which says how; copied
+# into the report as it is.
+STOPPING_SECTION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scale_stopping.md")
+
+
+def stopping_section():
+    if not os.path.exists(STOPPING_SECTION):
+        return []
+    with open(STOPPING_SECTION) as f:
+        return [*f.read().rstrip("\n").split("\n"), ""]
+
+
 def markdown(rows, info, revision):
     today = datetime.date.today().isoformat()
     return "\n".join([
@@ -406,6 +419,7 @@ def markdown(rows, info, revision):
         *growth(rows),
         *time_per_row_table(rows),
         "",
+        *stopping_section(),
         "## Reproducing",
         "",
         "```sh",

@@ -140,9 +140,15 @@ CompletionOptions Call::CompletionOptionsFor(const std::optional<uint64_t>& seed
   params.exact_node_budget =
       Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget, max.max_exact_nodes,
                       "max_exact_nodes", "--max-exact-nodes", lowered_limits_);
-  options.stop.deadline = std::min(deadline_, server_deadline_);
-  options.stop.cancelled = [this] { return cancelled(); };
+  options.stop = Stop();
   return options;
+}
+
+StopCondition Call::Stop() {
+  StopCondition stop;
+  stop.deadline = std::min(deadline_, server_deadline_);
+  stop.cancelled = [this] { return cancelled(); };
+  return stop;
 }
 
 absl::Status Call::Schedule(uint64_t n, std::function<void()> job) {

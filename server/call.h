@@ -87,6 +87,8 @@ class Call {
   // --max-call-seconds.
   CompletionOptions CompletionOptionsFor(const std::optional<uint64_t>& seed,
                                          const v1::Limits& limits);
+  // The stop condition alone (for Validate).
+  StopCondition Stop();
   // The limits CompletionOptionsFor lowered, as "max_backtracks=1000000
   // (--max-backtracks)", for the response's stats.
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }

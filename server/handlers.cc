@@ -77,6 +77,7 @@ absl::StatusOr<grpc::ByteBuffer> RunValidate(Call& call, absl::Span<const uint32
   ValidateOptions options;
   options.max_conflicts =
       max_conflicts == 0 ? kDefaultMaxConflicts : std::min(max_conflicts, kMaxConflictsCap);
+  options.stop = call.Stop();
   absl::StatusOr<ValidationReport> report = nqueens::Validate(board, options);
   if (!report.ok()) return report.status();
   call.set_queens_given(report->queen_count);

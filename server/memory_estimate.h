@@ -2,9 +2,13 @@
 //
 // A call's peak is what the request message holds plus, per row of the
 // board, the larger of the work's need and the response's; a fixed part per
-// running call (gRPC's buffers, chunk messages, the core's small-n tables)
-// is reserved once per worker thread, so that queued and idle calls do not
-// hold it:
+// running call (gRPC's buffers, chunk messages, the core's tables and exact
+// search, see kFixedCallBytes) is reserved once per worker thread, so that
+// queued and idle calls do not hold it. The work's figures bound the core's
+// own (nqueens/memory.h: 12.75 bytes a row for a completion, 4 for a
+// construction, 4.6 for a validation), with room for a streamed board that
+// grew by doubling as it arrived; tests/server/memory_budget_test.cc checks
+// that they do:
 //
 //   work, bytes per row, its input board included:
 //     completion (Complete, Solve RANDOM)  20
@@ -35,6 +39,8 @@
 
 #include <cstdint>
 
+#include "nqueens/memory.h"
+
 namespace nqueens::server {
 
 enum class Work { kCompletion, kConstruction, kValidation };
@@ -49,8 +55,10 @@ struct RequestBoard {
   uint64_t sparse_queens = 0;
 };
 
-// Reserved once per worker thread (see worker_pool.h) for the call it runs.
-inline constexpr uint64_t kFixedCallBytes = uint64_t{8} << 20;
+// Reserved once per worker thread (see worker_pool.h) for the call it runs:
+// gRPC's buffers and chunk messages (8 MiB), and the core's part that does
+// not grow with n, its exact search's free board included.
+inline constexpr uint64_t kFixedCallBytes = (uint64_t{8} << 20) + kCallFixedPeakBytes;
 
 uint64_t PeakCallBytes(Work work, uint64_t n, const RequestBoard& request, ResponseBoard response);
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "byte_size.h"
+#include "memory_estimate.h"
 #include "wire/limits.h"
 
 namespace nqueens::server {
@@ -41,10 +42,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   auto service = std::make_unique<NQueensService>(options.service);
   const ServiceState& state = service->state();
   if (!state.worker_memory.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--memory-budget ", HumanBytes(state.memory_budget.capacity()),
-                     " is below the ", HumanBytes(state.worker_bytes), " that ",
-                     state.pool.workers(), " workers and the express lane hold (8 MiB each)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--memory-budget ", HumanBytes(state.memory_budget.capacity()), " is below the ",
+        HumanBytes(state.worker_bytes), " that ", state.pool.workers(),
+        " workers and the express lane hold (", HumanBytes(kFixedCallBytes), " each)"));
   }
 
   std::vector<int> ports(options.listen_addresses.size(), 0);

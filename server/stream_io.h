@@ -89,7 +89,7 @@ class RequestStreamReader {
     if (absl::Status memory = call_.ReserveMemory(PeakBytes()); !memory.ok()) return memory;
     const uint64_t n = header_->n();
     if (!header_->queens().empty()) return wire::BoardFromQueens(n, header_->queens());
-    if (!assembler_->received_any()) return Columns(n, kEmptyRow);
+    if (!assembler_->received_any()) return MakeEmptyBoard(n);
     return std::move(*assembler_).Finish();
   }
 

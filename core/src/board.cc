@@ -2,6 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "huge_pages.h"
 
 namespace nqueens {
 
@@ -29,9 +30,16 @@ absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns) {
   return absl::OkStatus();
 }
 
+Columns MakeEmptyBoard(uint64_t n) {
+  Columns board;
+  internal::ReserveHuge(board, n);
+  board.assign(n, kEmptyRow);
+  return board;
+}
+
 absl::StatusOr<Columns> DenseFromQueens(uint64_t n, absl::Span<const Queen> queens) {
   if (absl::Status status = CheckBoardSize(n); !status.ok()) return status;
-  Columns columns(n, kEmptyRow);
+  Columns columns = MakeEmptyBoard(n);
   for (const Queen& queen : queens) {
     if (queen.row < 1 || queen.row > n || queen.column < 1 || queen.column > n) {
       return absl::InvalidArgumentError(

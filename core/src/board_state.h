@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "bit_array.h"
 #include "nqueens/board.h"
+#include "stop_poller.h"
 
 namespace nqueens::internal {
 
@@ -22,16 +23,18 @@ class BoardState {
   // Takes `composition` (n = its size, within kMaxBoardSize) and checks it
   // while placing its queens: one pass instead of a separate Validate.
   // INVALID_ARGUMENT, naming the rows, when queens attack each other or a
-  // column is out of range.
-  static absl::StatusOr<BoardState> Create(Columns composition);
+  // column is out of range; the poller's status when it stops (the pass is
+  // O(n), polled).
+  static absl::StatusOr<BoardState> Create(Columns composition, StopPoller& stop);
 
   uint32_t n() const { return n_; }
   uint32_t queens() const { return queens_; }
   const Columns& columns() const { return columns_; }
   Columns TakeColumns() && { return std::move(columns_); }
 
-  // Back to the composition given to the constructor. O(n).
-  void Restore();
+  // Back to the composition given to the constructor. O(n), polled: false
+  // once `stop` fires, leaving the state unusable.
+  bool Restore(StopPoller& stop);
 
   bool RowEmpty(uint32_t row) const { return columns_[row - 1] == kEmptyRow; }
   bool ColumnFree(uint32_t column) const { return !column_used_.Test(column); }
@@ -86,15 +89,19 @@ class BoardState {
         1, size_t{n_} + 1, [&emit](size_t column) { return emit(static_cast<uint32_t>(column)); });
   }
   // The empty rows and the unused columns, ascending, into `out` (whose
-  // memory is reused).
-  void FreeRows(HugeVector<uint32_t>& out) const;
-  void FreeColumns(HugeVector<uint32_t>& out) const;
+  // memory is reused). O(n), polled: false once `stop` fires, with `out`
+  // unusable.
+  bool FreeRows(HugeVector<uint32_t>& out, StopPoller& stop) const;
+  bool FreeColumns(HugeVector<uint32_t>& out, StopPoller& stop) const;
 
  private:
   explicit BoardState(Columns composition);
+  // Sizes and clears the control bits; false once `stop` fires.
+  bool ClearControlBits(StopPoller& stop);
   // Places the given queens; false at the first one out of range or
-  // attacked by an earlier one (the state is then unusable).
-  bool PlaceGivenQueens();
+  // attacked by an earlier one, or once `stop` fires (the state is then
+  // unusable).
+  bool PlaceGivenQueens(StopPoller& stop);
 
   uint32_t n_;
   uint32_t queens_ = 0;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "construction.h"
+#include "huge_pages.h"
 #include "nqueens/solver.h"
 
 namespace nqueens {
@@ -32,13 +33,28 @@ uint32_t ConstructedColumn(uint32_t n, uint32_t row) {
   }
 }
 
+absl::StatusOr<Columns> Construct(uint32_t n, StopPoller& stop) {
+  Columns columns;
+  // Appended to, so that each page is written once; in huge pages, which
+  // fault in and are freed faster (huge_pages.h).
+  ReserveHuge(columns, n);
+  const auto write = [n, &columns](size_t first, size_t last) {
+    for (size_t row = first; row < last; ++row) {
+      columns.push_back(ConstructedColumn(n, static_cast<uint32_t>(row)));
+    }
+  };
+  const bool done = RunInStretches(1, size_t{n} + 1, stop, write);
+  if (!done) return stop.status();
+  return columns;
+}
+
 }  // namespace internal
 
 std::optional<Columns> ConstructSolution(uint32_t n) {
   if (n == 0 || n == 2 || n == 3) return std::nullopt;
-  Columns columns(n);
-  for (uint32_t row = 1; row <= n; ++row) columns[row - 1] = internal::ConstructedColumn(n, row);
-  return columns;
+  const StopCondition never;
+  internal::StopPoller stop(never);
+  return *internal::Construct(n, stop);
 }
 
 }  // namespace nqueens

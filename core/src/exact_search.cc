@@ -12,6 +12,7 @@
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "bit_array.h"
+#include "huge_pages.h"
 #include "rng.h"
 
 namespace nqueens::internal {
@@ -80,7 +81,8 @@ uint32_t ColumnOf(Cell cell) { return cell & 0xffff; }
 // board row rows[a], free column b is board column columns[b].
 class FreeBoard {
  public:
-  static absl::StatusOr<FreeBoard> Build(absl::Span<const uint32_t> composition);
+  // O(n) and polled: the poller's status once it fires.
+  static absl::StatusOr<FreeBoard> Build(absl::Span<const uint32_t> composition, StopPoller& stop);
 
   uint32_t size() const { return static_cast<uint32_t>(rows_.size()); }
   uint32_t row(uint32_t a) const { return rows_[a]; }
@@ -102,6 +104,17 @@ class FreeBoard {
 
  private:
   FreeBoard() : open_(0) {}
+  // One bit per column and per diagonal of the whole board: O(n) time and
+  // n / 2 bytes, like the pipeline's own control arrays.
+  struct UsedLines {
+    BitArray columns;
+    std::array<BitArray, 2> diagonals;  // by kind
+  };
+  // Lists the free rows and marks the lines the given queens hold; polled.
+  absl::Status MarkGivenQueens(absl::Span<const uint32_t> composition, UsedLines& used,
+                               StopPoller& stop);
+  // Lists the unused columns; polled.
+  bool ListFreeColumns(uint64_t n, const BitArray& column_used, StopPoller& stop);
   void GroupLines(uint64_t n, int kind);
 
   std::vector<uint32_t> rows_;     // 1-based, increasing
@@ -120,40 +133,62 @@ uint64_t DiagonalKey(int kind, uint64_t n, uint64_t row, uint64_t column) {
   return kind == 0 ? n + column - row : row + column;
 }
 
-absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> composition) {
+absl::Status FreeBoard::MarkGivenQueens(absl::Span<const uint32_t> composition, UsedLines& used,
+                                        StopPoller& stop) {
+  const uint64_t n = composition.size();
+  if (!used.columns.Reset(n + 1, stop) || !used.diagonals[0].Reset(2 * n + 1, stop) ||
+      !used.diagonals[1].Reset(2 * n + 1, stop)) {
+    return stop.status();
+  }
+  for (uint64_t first = 0; first < n; first += StopPoller::kRowsPerPoll) {
+    if (stop.CheckNow()) return stop.status();
+    const uint64_t last = std::min<uint64_t>(n, first + StopPoller::kRowsPerPoll);
+    for (uint64_t i = first; i < last; ++i) {
+      const uint64_t row = i + 1, column = composition[i];
+      if (column == kEmptyRow) {
+        if (rows_.size() == kExactMaxFreeRows) {
+          return absl::FailedPreconditionError(
+              absl::StrCat("the exact search handles at most ", kExactMaxFreeRows, " free rows"));
+        }
+        rows_.push_back(static_cast<uint32_t>(row));
+        continue;
+      }
+      if (column > n || used.columns.Test(column)) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("row ", row, " (column ", column, ") breaks the composition"));
+      }
+      used.columns.Set(column);
+      for (int kind : {0, 1}) used.diagonals[kind].Set(DiagonalKey(kind, n, row, column));
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool FreeBoard::ListFreeColumns(uint64_t n, const BitArray& column_used, StopPoller& stop) {
+  return RunInStretches(1, n + 1, stop, [this, &column_used](size_t first, size_t last) {
+    column_used.ForEachClear(first, last, [this](size_t column) {
+      columns_.push_back(static_cast<uint32_t>(column));
+      return true;
+    });
+  });
+}
+
+absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> composition,
+                                           StopPoller& stop) {
   const uint64_t n = composition.size();
   FreeBoard board;
-  // One bit per column and per diagonal of the whole board: O(n) time and
-  // n / 2 bytes, like the pipeline's own control arrays.
-  BitArray column_used(n + 1);
-  std::array<BitArray, 2> diagonal_used = {BitArray(2 * n + 1), BitArray(2 * n + 1)};
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t row = i + 1, column = composition[i];
-    if (column == kEmptyRow) {
-      if (board.rows_.size() == kExactMaxFreeRows) {
-        return absl::FailedPreconditionError(
-            absl::StrCat("the exact search handles at most ", kExactMaxFreeRows, " free rows"));
-      }
-      board.rows_.push_back(static_cast<uint32_t>(row));
-      continue;
-    }
-    if (column > n || column_used.Test(column)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("row ", row, " (column ", column, ") breaks the composition"));
-    }
-    column_used.Set(column);
-    for (int kind : {0, 1}) diagonal_used[kind].Set(DiagonalKey(kind, n, row, column));
+  UsedLines used;
+  if (absl::Status status = board.MarkGivenQueens(composition, used, stop); !status.ok()) {
+    return status;
   }
-  for (uint32_t column = 1; column <= n; ++column) {
-    if (!column_used.Test(column)) board.columns_.push_back(column);
-  }
+  if (!board.ListFreeColumns(n, used.columns, stop)) return stop.status();
   const uint32_t d = board.size();
   board.open_ = BitMatrix(d);
   for (uint32_t a = 0; a < d; ++a) {
     for (uint32_t b = 0; b < d; ++b) {
       const uint32_t row = board.rows_[a], column = board.columns_[b];
-      if (!diagonal_used[0].Test(DiagonalKey(0, n, row, column)) &&
-          !diagonal_used[1].Test(DiagonalKey(1, n, row, column))) {
+      if (!used.diagonals[0].Test(DiagonalKey(0, n, row, column)) &&
+          !used.diagonals[1].Test(DiagonalKey(1, n, row, column))) {
         board.open_.Set(a, b);
       }
     }
@@ -510,6 +545,16 @@ bool Search::Augment(uint32_t a) {
   return false;
 }
 
+// Copies `from` into `to` in polled stretches (the solved board: 4 GB at
+// n = 10^9); false once the poll fires.
+bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) {
+  to.clear();
+  ReserveHuge(to, from.size());
+  return RunInStretches(0, from.size(), stop, [&from, &to](size_t first, size_t last) {
+    to.insert(to.end(), from.begin() + first, from.begin() + last);
+  });
+}
+
 }  // namespace
 
 // The search's cost is heavy-tailed: most residual boards fall in about one
@@ -519,7 +564,7 @@ bool Search::Augment(uint32_t a) {
 // there is none. Restarts at most double the nodes such a proof takes.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           uint64_t node_budget, StopPoller& stop) {
-  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition);
+  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   ExactResult result;
   uint64_t run_budget = kFirstRunBudget;
@@ -531,7 +576,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     result.nodes += search.nodes();
     if (search.solutions() > 0) {
       result.verdict = ExactVerdict::kSolved;
-      result.columns.assign(composition.begin(), composition.end());
+      if (!CopyPolled(composition, result.columns, stop)) return stop.status();
       for (uint32_t a = 0; a < board->size(); ++a) {
         result.columns[board->row(a) - 1] = board->column(search.placement(a));
       }
@@ -551,7 +596,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
 
 absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition,
                                           StopPoller& stop) {
-  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition);
+  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   Search search(*board, Search::Mode::kCountAll, std::numeric_limits<uint64_t>::max(), stop);
   search.Run();

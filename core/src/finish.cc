@@ -62,7 +62,8 @@ uint32_t PickMinDamageCell(const SubBoard& board, uint32_t row, Rng& rng) {
 // (kReached) or a row loses its last free cell (kDeadEnd).
 StageResult Descend(SubBoard& board, Rng& rng, StopPoller& stop) {
   while (board.live_rows() > 0) {
-    if (stop.ShouldStop()) return StageResult::kStopped;
+    // Picking the min-risk row scans every live row.
+    if (stop.ShouldStop(board.live_rows())) return StageResult::kStopped;
     const uint32_t row = PickMinRiskRow(board, rng);
     if (!board.Place(row, PickMinDamageCell(board, row, rng))) {
       return StageResult::kDeadEnd;
@@ -109,6 +110,9 @@ StageResult Finish(SubBoard& board, const FinishBounds& bounds, Rng& rng, StopPo
       const uint32_t cell = cells[cursor.cell_rank];
       bool out_of_bounds = false;
       for (uint32_t repeat = 0; repeat < bounds.repeat_bound; ++repeat) {
+        // The copy is O(size^2 / 64) words and the descent's own polls come
+        // every few placements: poll here too.
+        if (stop.CheckNow()) return StageResult::kStopped;
         SubBoard trial = board;
         const bool first_placed = trial.Place(row, cell);
         const StageResult result = first_placed ? Descend(trial, rng, stop) : StageResult::kDeadEnd;

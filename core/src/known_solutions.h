@@ -13,13 +13,17 @@
 
 #include <optional>
 
+#include "absl/status/statusor.h"
 #include "nqueens/board.h"
+#include "stop_poller.h"
 
 namespace nqueens::internal {
 
 // The full board when `composition` (valid, at least one queen, n = 1 or
 // n >= 4) lies in an image of the explicit construction; otherwise nullopt.
-std::optional<Columns> CompleteFromConstruction(const Columns& composition);
+// O(n) for such inputs, polled: the poller's status once it fires.
+absl::StatusOr<std::optional<Columns>> CompleteFromConstruction(const Columns& composition,
+                                                                StopPoller& stop);
 
 }  // namespace nqueens::internal
 

@@ -54,7 +54,7 @@ class Run {
 
   StageResult Go() {
     for (bool first = true; !budget_.Exhausted(); first = false) {
-      if (!first) state_.Restore();  // back to baseLevel1
+      if (!first && !state_.Restore(stop_)) return StageResult::kStopped;  // to baseLevel1
       if (stop_.CheckNow()) return StageResult::kStopped;
       HugeVector<uint32_t> rows, columns;
       if (start_ == Block::kRandomPairing) {
@@ -66,11 +66,8 @@ class Run {
           budget_.Record(Block::kRandomPairing);
           continue;
         }
-      } else {
-        state_.FreeRows(rows);  // both O(n): poll between them
-        if (stop_.CheckNow()) return StageResult::kStopped;
-        state_.FreeColumns(columns);
-        if (stop_.CheckNow()) return StageResult::kStopped;
+      } else if (!state_.FreeRows(rows, stop_) || !state_.FreeColumns(columns, stop_)) {
+        return StageResult::kStopped;
       }
       const StageResult result = start_ == Block::kFinishPrepare ? FinishFrom(rows, columns)
                                                                  : ProjectAndFill(rows, columns);
@@ -88,8 +85,9 @@ class Run {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kProjection);
-      projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kScan));
+      projected = SubBoard::Project(state_, rows, columns, internal::CellTracking::kScan, stop_);
     }
+    if (!projected) return StageResult::kStopped;
     const uint32_t target_live_rows = state_.n() - std::max(levels_.level3, state_.queens());
     for (uint32_t restore = 0;; ++restore) {
       if (start_ == Block::kRandomPairing && restore >= params_.sim_bound3) {
@@ -115,8 +113,9 @@ class Run {
     std::optional<SubBoard> finishing;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
-      finishing.emplace(filled.Compact());
+      finishing = filled.Compact(stop_);
     }
+    if (!finishing) return StageResult::kStopped;
     internal::FinishCursor cursor;  // a new block-4 state each time
     const StageResult result = RunFinish(*finishing, cursor);
     if (result == StageResult::kReached) {
@@ -131,8 +130,9 @@ class Run {
     std::optional<SubBoard> projected;
     {
       BlockClock clock(stats_, Block::kFinishPrepare);
-      projected.emplace(SubBoard::Project(state_, rows, columns, internal::CellTracking::kLines));
+      projected = SubBoard::Project(state_, rows, columns, internal::CellTracking::kLines, stop_);
     }
+    if (!projected) return StageResult::kStopped;
     internal::FinishCursor cursor;  // the same block-4 state every time
     while (true) {
       SubBoard finishing = *projected;
@@ -192,9 +192,12 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   const uint32_t free_rows = n - stats.queens_given;
   if (params.match_construction && stats.queens_given > 0) {
     BlockClock clock(stats, Block::kConstruction);
-    if (std::optional<Columns> known = internal::CompleteFromConstruction(state.columns())) {
+    absl::StatusOr<std::optional<Columns>> known =
+        internal::CompleteFromConstruction(state.columns(), stop);
+    if (!known.ok()) return known.status();
+    if (known->has_value()) {
       stats.start_block = Block::kConstruction;
-      return CompletionResult{Outcome::kSolved, std::move(*known), {}};
+      return CompletionResult{Outcome::kSolved, std::move(**known), {}};
     }
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
@@ -211,7 +214,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   }
   Rng rng(options.seed);
   for (uint32_t run = 0;; ++run) {
-    if (run > 0) state.Restore();
+    if (run > 0 && !state.Restore(stop)) return stop.status();
     const StageResult result = Run(state, options, stats.start_block, rng, stop, stats).Go();
     if (result == StageResult::kStopped) return stop.status();
     if (result == StageResult::kReached) {
@@ -219,7 +222,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     }
     if (!exact_tried && exact_applies) {
       exact_tried = true;
-      state.Restore();
+      if (!state.Restore(stop)) return stop.status();
       absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
       if (!decided.ok()) return decided.status();
       if (decided->has_value()) return std::move(**decided);
@@ -235,9 +238,8 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionO
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   StopPoller stop(options.stop);
-  absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition));
+  absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition), stop);
   if (!state.ok()) return state.status();
-  if (stop.CheckNow()) return stop.status();
   CompletionStats stats;
   stats.seed = options.seed;
   stats.queens_given = state->queens();

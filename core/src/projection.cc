@@ -7,13 +7,16 @@
 
 namespace nqueens::internal {
 
-void DenseNumbering::Seal() {
-  rank_.resize(members_.size());
+bool DenseNumbering::Seal(StopPoller& stop) {
+  rank_.clear();
+  rank_.reserve(members_.size());
   size_ = 0;
-  for (size_t word = 0; word < members_.size(); ++word) {
-    rank_[word] = size_;
-    size_ += static_cast<uint32_t>(__builtin_popcountll(members_[word]));
-  }
+  return RunInStretches(0, members_.size(), stop, [this](size_t first, size_t last) {
+    for (size_t word = first; word < last; ++word) {
+      rank_.push_back(size_);
+      size_ += static_cast<uint32_t>(__builtin_popcountll(members_[word]));
+    }
+  });
 }
 
 SubBoard::Geometry::Geometry(uint32_t board_size, std::vector<uint32_t> row_list,
@@ -21,48 +24,71 @@ SubBoard::Geometry::Geometry(uint32_t board_size, std::vector<uint32_t> row_list
     : n(board_size),
       rows(std::move(row_list)),
       columns(std::move(column_list)),
-      tracking(cell_tracking),
-      column_numbers(tracking == CellTracking::kScan ? size_t{n} + 1 : 0) {
-  if (tracking != CellTracking::kScan) return;
+      tracking(cell_tracking) {}
+
+bool SubBoard::Geometry::NumberColumns(StopPoller& stop) {
   std::sort(columns.begin(), columns.end());  // numbering keeps their order
+  if (!column_numbers.Reset(size_t{n} + 1, stop)) return false;
   for (uint32_t column : columns) column_numbers.Insert(column);
-  column_numbers.Seal();
+  return column_numbers.Seal(stop);
 }
 
-void SubBoard::Geometry::BuildLines(const std::vector<Cell>& cells) {
+namespace {
+
+// Calls visit(item) for each of `items`, polling between stretches; false
+// once stopped. For the passes over the free cells of block 4's board, which
+// touch the diagonal numberings (n / 4 bytes each) at random.
+template <typename Items, typename Visit>
+bool ForEachPolled(const Items& items, StopPoller& stop, Visit visit) {
+  return RunInStretches(0, items.size(), stop, [&items, &visit](size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) visit(items[i]);
+  });
+}
+
+}  // namespace
+
+bool SubBoard::Geometry::BuildLines(const std::vector<Cell>& cells, StopPoller& stop) {
   // Number the diagonals and anti-diagonals that hold a free cell.
-  DenseNumbering diagonals(2 * size_t{n} + 1), anti_diagonals(2 * size_t{n} + 1);
+  DenseNumbering diagonals, anti_diagonals;
+  if (!diagonals.Reset(2 * size_t{n} + 1, stop) || !anti_diagonals.Reset(2 * size_t{n} + 1, stop)) {
+    return false;
+  }
   const auto diagonal = [this](const Cell& cell) {
     return size_t{n} + columns[cell.column] - rows[cell.row];
   };
   const auto anti_diagonal = [this](const Cell& cell) {
     return size_t{rows[cell.row]} + columns[cell.column];
   };
-  for (const Cell& cell : cells) {
+  const bool inserted = ForEachPolled(cells, stop, [&](const Cell& cell) {
     diagonals.Insert(diagonal(cell));
     anti_diagonals.Insert(anti_diagonal(cell));
-  }
-  diagonals.Seal();
-  anti_diagonals.Seal();
+  });
+  if (!inserted || !diagonals.Seal(stop) || !anti_diagonals.Seal(stop)) return false;
   const uint32_t size = static_cast<uint32_t>(columns.size());
-  cell_diagonals.resize(size_t{size} * size);
-  for (const Cell& cell : cells) {
+  if (!AppendPolled(cell_diagonals, size_t{size} * size, {}, stop)) return false;
+  const bool numbered = ForEachPolled(cells, stop, [&](const Cell& cell) {
     cell_diagonals[size_t{cell.row} * size + cell.column] = {
         size + diagonals.Number(diagonal(cell)),
         size + diagonals.size() + anti_diagonals.Number(anti_diagonal(cell))};
-  }
-  // Cells by line, as in a counting sort.
-  const size_t lines = size_t{size} + diagonals.size() + anti_diagonals.size();
+  });
+  return numbered &&
+         ListCellsByLine(cells, size_t{size} + diagonals.size() + anti_diagonals.size(), stop);
+}
+
+bool SubBoard::Geometry::ListCellsByLine(const std::vector<Cell>& cells, size_t lines,
+                                         StopPoller& stop) {
+  // A counting sort of the cells by line.
   line_start.assign(lines + 1, 0);
-  for (const Cell& cell : cells) {
+  const bool counted = ForEachPolled(cells, stop, [this](const Cell& cell) {
     for (uint32_t line : LinesThrough(cell.row, cell.column)) ++line_start[line + 1];
-  }
+  });
+  if (!counted) return false;
   for (size_t line = 0; line < lines; ++line) line_start[line + 1] += line_start[line];
   line_cells.resize(line_start.back());
   std::vector<uint32_t> next(line_start.begin(), line_start.end() - 1);
-  for (const Cell& cell : cells) {
+  return ForEachPolled(cells, stop, [this, &next](const Cell& cell) {
     for (uint32_t line : LinesThrough(cell.row, cell.column)) line_cells[next[line]++] = cell;
-  }
+  });
 }
 
 template <typename Visit>
@@ -77,15 +103,20 @@ void SubBoard::Geometry::ForEachDiagonalCell(uint32_t row, uint32_t from_row, ui
   }
 }
 
-SubBoard SubBoard::Project(const BoardState& state, absl::Span<const uint32_t> rows,
-                           absl::Span<const uint32_t> columns, CellTracking tracking) {
+std::optional<SubBoard> SubBoard::Project(const BoardState& state, absl::Span<const uint32_t> rows,
+                                          absl::Span<const uint32_t> columns, CellTracking tracking,
+                                          StopPoller& stop) {
   auto geometry =
       std::make_shared<Geometry>(state.n(), std::vector<uint32_t>(rows.begin(), rows.end()),
                                  std::vector<uint32_t>(columns.begin(), columns.end()), tracking);
+  if (tracking == CellTracking::kScan && !geometry->NumberColumns(stop)) return std::nullopt;
   const Geometry& g = *geometry;
   const size_t size = g.columns.size(), words_per_row = (size + 63) / 64;
   std::vector<uint64_t> free(size * words_per_row, 0);
   for (size_t row = 0; row < size; ++row) {
+    // A row is `size` look-ups in the control bits, cache misses on a huge
+    // board: 2,800 of them per row at n = 10^9.
+    if (stop.ShouldStop(size)) return std::nullopt;
     // Branch-free: on a random board a cell is free or not at random.
     uint64_t* words = &free[row * words_per_row];
     for (size_t column = 0; column < size; ++column) {
@@ -93,13 +124,23 @@ SubBoard SubBoard::Project(const BoardState& state, absl::Span<const uint32_t> r
       words[column / 64] |= uint64_t{cell_free} << (column % 64);
     }
   }
-  return SubBoard(std::move(geometry), std::move(free));
+  return Make(std::move(geometry), std::move(free), stop);
 }
 
-SubBoard::SubBoard(std::shared_ptr<Geometry> geometry, std::vector<uint64_t> free)
-    : words_per_row_(static_cast<uint32_t>((geometry->rows.size() + 63) / 64)),
+std::optional<SubBoard> SubBoard::Make(std::shared_ptr<Geometry> geometry,
+                                       std::vector<uint64_t> free, StopPoller& stop) {
+  SubBoard board(geometry, std::move(free));
+  if (geometry->tracking == CellTracking::kLines && !board.TrackLines(*geometry, stop)) {
+    return std::nullopt;
+  }
+  return board;
+}
+
+SubBoard::SubBoard(std::shared_ptr<const Geometry> geometry, std::vector<uint64_t> free)
+    : geometry_(std::move(geometry)),
+      words_per_row_(static_cast<uint32_t>((geometry_->rows.size() + 63) / 64)),
       free_(std::move(free)) {
-  const uint32_t size = static_cast<uint32_t>(geometry->rows.size());
+  const uint32_t size = static_cast<uint32_t>(geometry_->rows.size());
   free_count_.assign(size, 0);
   for (uint32_t row = 0; row < size; ++row) {
     for (uint32_t w = 0; w < words_per_row_; ++w) {
@@ -111,21 +152,22 @@ SubBoard::SubBoard(std::shared_ptr<Geometry> geometry, std::vector<uint64_t> fre
   live_position_.resize(size);
   for (uint32_t row = 0; row < size; ++row) live_[row] = live_position_[row] = row;
   queen_column_.assign(size, kNone);
-  if (geometry->tracking == CellTracking::kLines) {
-    std::vector<Cell> cells;
-    for (uint32_t row = 0; row < size; ++row) {
-      ForEachFreeCell(row, [&cells, row](uint32_t column) { cells.push_back({row, column}); });
-    }
-    geometry->BuildLines(cells);
-    line_free_.resize(geometry->line_start.size() - 1);
-    for (size_t line = 0; line < line_free_.size(); ++line) {
-      line_free_[line] = geometry->line_start[line + 1] - geometry->line_start[line];
-    }
-  }
-  geometry_ = std::move(geometry);
 }
 
-SubBoard SubBoard::Compact() const {
+bool SubBoard::TrackLines(Geometry& geometry, StopPoller& stop) {
+  std::vector<Cell> cells;
+  for (uint32_t row = 0; row < geometry.rows.size(); ++row) {
+    ForEachFreeCell(row, [&cells, row](uint32_t column) { cells.push_back({row, column}); });
+  }
+  if (!geometry.BuildLines(cells, stop)) return false;
+  line_free_.resize(geometry.line_start.size() - 1);
+  for (size_t line = 0; line < line_free_.size(); ++line) {
+    line_free_[line] = geometry.line_start[line + 1] - geometry.line_start[line];
+  }
+  return true;
+}
+
+std::optional<SubBoard> SubBoard::Compact(StopPoller& stop) const {
   const Geometry& g = *geometry_;
   std::vector<bool> taken(g.columns.size(), false);
   for (uint32_t column : queen_column_) {
@@ -149,9 +191,9 @@ SubBoard SubBoard::Compact() const {
       words[new_column[column] / 64] |= uint64_t{1} << (new_column[column] % 64);
     });
   }
-  return SubBoard(
+  return Make(
       std::make_shared<Geometry>(g.n, std::move(rows), std::move(columns), CellTracking::kLines),
-      std::move(free));
+      std::move(free), stop);
 }
 
 bool SubBoard::CloseCell(uint32_t row, uint32_t column) {

@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "absl/time/clock.h"
+#include "construction.h"
 #include "exact_search.h"
 #include "huge_pages.h"
 #include "nqueens/solver.h"
@@ -11,10 +12,13 @@ namespace nqueens {
 namespace {
 
 // The empty board, in huge pages: the pipeline writes its rows at random.
-Columns EmptyBoard(uint32_t n) {
+// Written in polled stretches (1 s at n = 10^9); the poller's status once it
+// fires.
+absl::StatusOr<Columns> EmptyBoard(uint32_t n, const StopCondition& condition) {
+  internal::StopPoller stop(condition);
   Columns board;
   internal::ReserveHuge(board, n);
-  board.assign(n, kEmptyRow);
+  if (!internal::AppendPolled(board, n, kEmptyRow, stop)) return stop.status();
   return board;
 }
 
@@ -47,14 +51,23 @@ absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const Completion
   return result;
 }
 
-CompletionResult SolveByConstruction(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> SolveByConstruction(uint32_t n, const CompletionOptions& options) {
   const absl::Time start = absl::Now();
+  internal::StopPoller stop(options.stop);
+  absl::StatusOr<Columns> columns = internal::Construct(n, stop);
+  if (!columns.ok()) return columns.status();
   CompletionResult result;
   result.outcome = Outcome::kSolved;
-  result.columns = *ConstructSolution(n);
+  result.columns = *std::move(columns);
   result.stats.seed = options.seed;
   result.stats.total_time = absl::Now() - start;
   return result;
+}
+
+absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const CompletionOptions& options) {
+  absl::StatusOr<Columns> board = EmptyBoard(n, options.stop);
+  if (!board.ok()) return board.status();
+  return Complete(*std::move(board), options);
 }
 
 }  // namespace
@@ -79,7 +92,7 @@ absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
     case SolveMethod::kConstructive:
       return SolveByConstruction(n, options);
     case SolveMethod::kRandom:
-      return Complete(EmptyBoard(n), options);
+      return SolveByCompletion(n, options);
   }
   return absl::InvalidArgumentError("unknown solve method");
 }

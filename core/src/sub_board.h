@@ -24,10 +24,12 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/types/span.h"
 #include "board_state.h"
+#include "stop_poller.h"
 
 namespace nqueens::internal {
 
@@ -35,10 +37,19 @@ enum class CellTracking { kScan, kLines };
 
 // Numbers the members of a set of integers in [0, universe) densely, in
 // increasing order, with O(1) look-up: one bit per value plus a running count
-// per 64-bit word (about 0.19 bytes per value of the universe).
+// per 64-bit word (about 0.19 bytes per value of the universe, which is a
+// line index of the whole board: 190 MB for the columns at n = 10^9). In
+// huge pages: block 4's two diagonal numberings (750 MB at 10^9) took 80 ms
+// to free in 4 KiB pages, with no poll possible inside.
 class DenseNumbering {
  public:
-  explicit DenseNumbering(size_t universe) : universe_(universe), members_(universe / 64 + 1, 0) {}
+  // Makes this the empty set of [0, universe), in polled stretches. False
+  // once stopped, leaving it unusable.
+  bool Reset(size_t universe, StopPoller& stop) {
+    universe_ = universe;
+    members_.clear();
+    return AppendPolled(members_, universe / 64 + 1, 0, stop);
+  }
   void Insert(size_t value) { members_[value >> 6] |= uint64_t{1} << (value & 63); }
   static constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
   // The number of `value`, or kAbsent when it is not a member (or outside
@@ -55,8 +66,8 @@ class DenseNumbering {
     if ((word & bit) == 0) return kAbsent;
     return rank_[at >> 6] + static_cast<uint32_t>(__builtin_popcountll(word & (bit - 1)));
   }
-  // Call once after the last Insert.
-  void Seal();
+  // Call once after the last Insert. Polled like Reset.
+  bool Seal(StopPoller& stop);
   uint32_t size() const { return size_; }
   // The number of a member value.
   uint32_t Number(size_t value) const {
@@ -65,9 +76,9 @@ class DenseNumbering {
   }
 
  private:
-  size_t universe_;
-  std::vector<uint64_t> members_;
-  std::vector<uint32_t> rank_;  // members in the words before this one
+  size_t universe_ = 0;
+  HugeVector<uint64_t> members_;
+  HugeVector<uint32_t> rank_;  // members in the words before this one
   uint32_t size_ = 0;
 };
 
@@ -76,13 +87,15 @@ class SubBoard {
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
   // Projects `state` onto `rows` x `columns` (its free rows and free
-  // columns, equally many; any order).
-  static SubBoard Project(const BoardState& state, absl::Span<const uint32_t> rows,
-                          absl::Span<const uint32_t> columns, CellTracking tracking);
+  // columns, equally many; any order). nullopt once `stop` fires: the
+  // projection takes O(size^2) look-ups and its numberings O(n).
+  static std::optional<SubBoard> Project(const BoardState& state, absl::Span<const uint32_t> rows,
+                                         absl::Span<const uint32_t> columns, CellTracking tracking,
+                                         StopPoller& stop);
 
   // Block 4: a smaller projection holding only the live rows and the unused
-  // columns, with kLines tracking.
-  SubBoard Compact() const;
+  // columns, with kLines tracking. nullopt once `stop` fires.
+  std::optional<SubBoard> Compact(StopPoller& stop) const;
 
   uint32_t live_rows() const { return static_cast<uint32_t>(live_.size()); }
   // The i-th live row (order changes as rows die).
@@ -128,7 +141,12 @@ class SubBoard {
 
     Geometry(uint32_t board_size, std::vector<uint32_t> row_list, std::vector<uint32_t> column_list,
              CellTracking cell_tracking);
-    void BuildLines(const std::vector<Cell>& cells);
+    // kScan: sorts and numbers the columns. False once `stop` fires.
+    bool NumberColumns(StopPoller& stop);
+    // kLines: lists the cells of each line. False once `stop` fires.
+    bool BuildLines(const std::vector<Cell>& cells, StopPoller& stop);
+    // BuildLines' last step, once each cell knows its `lines` lines.
+    bool ListCellsByLine(const std::vector<Cell>& cells, size_t lines, StopPoller& stop);
     // kScan: calls visit(column) for the cells of `row` on the diagonals
     // through (from_row, from_column).
     template <typename Visit>
@@ -140,9 +158,16 @@ class SubBoard {
     }
   };
 
-  // Builds the SubBoard on `geometry` whose free cells are the bits of
-  // `free`, a row of (size + 63) / 64 words for each row.
-  SubBoard(std::shared_ptr<Geometry> geometry, std::vector<uint64_t> free);
+  // The SubBoard on `geometry` whose free cells are the bits of `free`, a row
+  // of (size + 63) / 64 words for each row; with kLines, also builds the
+  // geometry's lines. nullopt once `stop` fires.
+  static std::optional<SubBoard> Make(std::shared_ptr<Geometry> geometry,
+                                      std::vector<uint64_t> free, StopPoller& stop);
+  // Make() without the lines.
+  SubBoard(std::shared_ptr<const Geometry> geometry, std::vector<uint64_t> free);
+  // kLines: builds `geometry`'s lines (this board's, not yet shared) and
+  // their free-cell counts. False once `stop` fires.
+  bool TrackLines(Geometry& geometry, StopPoller& stop);
   bool PlaceByScanning(uint32_t row, uint32_t column);
   bool PlaceAlongLines(uint32_t row, uint32_t column);
 

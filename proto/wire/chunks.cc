@@ -49,11 +49,27 @@ absl::Status ChunkAssembler::Add(const nqueens::v1::BoardChunk& chunk) {
                                                      ", but the board has only ", n_, " columns"));
     }
   }
-  // Grows with the data actually received, not with the n the header claims.
+  GrowFor(size);
   columns_.insert(columns_.end(), chunk.columns().begin(), chunk.columns().end());
   next_offset_ += size;
   return absl::OkStatus();
 }
+
+// Grows with the data actually received, not with the n the header claims:
+// by doubling, never past n, on the core's board allocation (nqueens/board.h)
+// so that the finished board is n rows exactly, in pages a stopped call
+// frees quickly.
+void ChunkAssembler::GrowFor(uint64_t rows) {
+  const uint64_t needed = columns_.size() + rows;
+  if (needed <= columns_.capacity()) return;
+  const uint64_t capacity =
+      std::min<uint64_t>(n_, std::max<uint64_t>(needed, 2 * columns_.capacity()));
+  Columns grown = MakeEmptyBoard(capacity);
+  grown.assign(columns_.begin(), columns_.end());
+  columns_ = std::move(grown);
+}
+
+void ChunkAssembler::ReserveAllRows() { GrowFor(n_ - columns_.size()); }
 
 absl::StatusOr<Columns> ChunkAssembler::Finish() && {
   if (next_offset_ != n_) {

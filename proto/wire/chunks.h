@@ -37,11 +37,13 @@ class ChunkAssembler {
   // received (so that a header claiming a huge n costs nothing by itself).
   // For callers that have budgeted memory for n rows: one allocation, no
   // regrowth copies.
-  void ReserveAllRows() { columns_.reserve(n_); }
+  void ReserveAllRows();
   // INVALID_ARGUMENT unless chunks covered all n rows.
   absl::StatusOr<Columns> Finish() &&;
 
  private:
+  void GrowFor(uint64_t rows);
+
   uint64_t n_;
   uint64_t next_offset_ = 0;
   Columns columns_;

@@ -1,5 +1,6 @@
 #include "wire/convert.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -63,9 +64,12 @@ absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns
         "give the board either dense (columns) or sparse (queens), not both");
   }
   if (!queens.empty()) return BoardFromQueens(n, queens);
-  if (columns.empty()) return Columns(n, kEmptyRow);
+  if (columns.empty()) return MakeEmptyBoard(n);
   if (absl::Status shape = CheckDenseShape(n, columns); !shape.ok()) return shape;
-  return Columns(columns.begin(), columns.end());
+  // On the core's board allocation, which a stopped call frees quickly.
+  Columns board = MakeEmptyBoard(n);
+  std::copy(columns.begin(), columns.end(), board.begin());
+  return board;
 }
 
 absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {

@@ -6,10 +6,18 @@
 #include "bit_array.h"
 #include "gtest/gtest.h"
 #include "huge_pages.h"
+#include "stop_poller.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {
 namespace {
+
+// For the calls that take a poller: one whose condition never fires.
+StopPoller& NeverStop() {
+  static const StopCondition never;
+  static StopPoller poller(never);
+  return poller;
+}
 
 // Boards of 5,000 rows cross PlaceGivenQueens' blocks of 4,096 rows.
 constexpr uint32_t kSizes[] = {1, 5, 64, 1000, 5000};
@@ -33,12 +41,12 @@ TEST(BoardStateTest, FreeLinesAreThoseOfTheComposition) {
       for (uint32_t column = 1; column <= n; ++column) {
         if (!column_used[column]) expected_columns.push_back(column);
       }
-      absl::StatusOr<BoardState> state = BoardState::Create(composition);
+      absl::StatusOr<BoardState> state = BoardState::Create(composition, NeverStop());
       ASSERT_TRUE(state.ok()) << state.status();
       EXPECT_EQ(state->queens(), n - expected_rows.size());
       HugeVector<uint32_t> rows, columns;
-      state->FreeRows(rows);
-      state->FreeColumns(columns);
+      ASSERT_TRUE(state->FreeRows(rows, NeverStop()));
+      ASSERT_TRUE(state->FreeColumns(columns, NeverStop()));
       EXPECT_EQ(std::vector<uint32_t>(rows.begin(), rows.end()), expected_rows) << n << " " << k;
       EXPECT_EQ(std::vector<uint32_t>(columns.begin(), columns.end()), expected_columns)
           << n << " " << k;
@@ -53,7 +61,7 @@ TEST(BoardStateTest, RejectsAttackingQueensNamingTheirRows) {
   Columns composition(5000, kEmptyRow);
   composition[4499] = 7;  // rows 4500 and 4502 share a diagonal
   composition[4501] = 9;
-  const absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  const absl::StatusOr<BoardState> state = BoardState::Create(composition, NeverStop());
   ASSERT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(state.status().message().find("4500"), std::string::npos) << state.status();
   EXPECT_NE(state.status().message().find("4502"), std::string::npos) << state.status();
@@ -62,13 +70,13 @@ TEST(BoardStateTest, RejectsAttackingQueensNamingTheirRows) {
 TEST(BoardStateTest, RejectsAColumnOffTheBoard) {
   Columns composition(100, kEmptyRow);
   composition[41] = 101;
-  const absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  const absl::StatusOr<BoardState> state = BoardState::Create(composition, NeverStop());
   ASSERT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(state.status().message().find("42"), std::string::npos) << state.status();
 }
 
 TEST(BoardStateTest, TryClaimDiagonalsClaimsOnlyFreeCells) {
-  absl::StatusOr<BoardState> state = BoardState::Create(Columns(8, kEmptyRow));
+  absl::StatusOr<BoardState> state = BoardState::Create(Columns(8, kEmptyRow), NeverStop());
   ASSERT_TRUE(state.ok());
   EXPECT_TRUE(state->TryClaimDiagonals(1, 1));   // claims the main diagonal
   EXPECT_FALSE(state->TryClaimDiagonals(5, 5));  // on it
@@ -81,20 +89,20 @@ TEST(BoardStateTest, TryClaimDiagonalsClaimsOnlyFreeCells) {
 
 TEST(BoardStateTest, RestoreGoesBackToTheInput) {
   const Columns composition = SubCompositionOf(1000, 400, 3);
-  absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  absl::StatusOr<BoardState> state = BoardState::Create(composition, NeverStop());
   ASSERT_TRUE(state.ok());
   HugeVector<uint32_t> rows, columns;
-  state->FreeRows(rows);
-  state->FreeColumns(columns);
+  ASSERT_TRUE(state->FreeRows(rows, NeverStop()));
+  ASSERT_TRUE(state->FreeColumns(columns, NeverStop()));
   for (size_t i = 0; i < rows.size(); ++i) {
     if (state->DiagonalsFree(rows[i], columns[i])) state->Place(rows[i], columns[i]);
   }
   ASSERT_GT(state->queens(), 400u);
-  state->Restore();
+  ASSERT_TRUE(state->Restore(NeverStop()));
   EXPECT_EQ(state->queens(), 400u);
   EXPECT_EQ(state->columns(), composition);
   HugeVector<uint32_t> rows_again;
-  state->FreeRows(rows_again);
+  ASSERT_TRUE(state->FreeRows(rows_again, NeverStop()));
   EXPECT_EQ(rows_again, rows);
 }
 

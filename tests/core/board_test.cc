@@ -1,5 +1,7 @@
 #include "nqueens/board.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -9,6 +11,14 @@ namespace nqueens {
 namespace {
 
 using ::testing::HasSubstr;
+
+TEST(MakeEmptyBoardTest, HasNEmptyRows) {
+  for (uint64_t n : {1u, 1000u, 3'000'000u}) {  // the last spans huge pages
+    const Columns board = MakeEmptyBoard(n);
+    ASSERT_EQ(board.size(), n);
+    EXPECT_EQ(std::count(board.begin(), board.end(), kEmptyRow), static_cast<ptrdiff_t>(n));
+  }
+}
 
 TEST(CheckBoardSizeTest, RejectsZero) {
   absl::Status status = CheckBoardSize(0);

@@ -32,7 +32,9 @@ struct Outcome {
 
 Outcome Pair(const Columns& composition, uint32_t target, const PipelineParams& params,
              uint64_t seed, const StopCondition& condition = {}) {
-  absl::StatusOr<BoardState> state = BoardState::Create(composition);
+  const StopCondition never;
+  StopPoller never_stop(never);
+  absl::StatusOr<BoardState> state = BoardState::Create(composition, never_stop);
   EXPECT_TRUE(state.ok()) << state.status();
   if (!state.ok()) return {};
   Rng rng(seed);

@@ -14,6 +14,7 @@
 #include "byte_size.h"
 #include "gtest/gtest.h"
 #include "memory_estimate.h"
+#include "nqueens/memory.h"
 
 namespace nqueens::server {
 namespace {
@@ -142,13 +143,34 @@ TEST(MemoryBudgetTest, DefaultIsAtMostThreeQuartersOfPhysicalMemory) {
   EXPECT_LE(budget, physical / 4 * 3 + 100);
 }
 
-// The bound: one request's peak stays within 24 bytes per row (plus a
-// fixed part) for a streamed completion of the largest default board.
+// One request's peak stays within 24 bytes per row (plus the fixed part) for
+// a streamed completion of the largest default board.
 TEST(MemoryEstimateTest, StreamedCompletionStaysWithin24BytesPerRow) {
   constexpr uint64_t kN = 100'000'000;
   const uint64_t streamed = PeakCallBytes(Work::kCompletion, kN, {}, ResponseBoard::kNoneOrChunked);
   EXPECT_LE(streamed, kFixedCallBytes + 24 * kN);
-  EXPECT_GE(streamed, kFixedCallBytes + 17 * kN);  // the core alone, as measured
+}
+
+// The server's estimate, with its worker's fixed part, covers the core's
+// own peak for every kind of call, at every size and number of queens given.
+TEST(MemoryEstimateTest, CoversTheCoresPeak) {
+  for (uint64_t n : {uint64_t{1}, uint64_t{1'000}, uint64_t{1'000'000}, uint64_t{100'000'000},
+                     uint64_t{1'000'000'000}}) {
+    SCOPED_TRACE(n);
+    const uint64_t completion =
+        kFixedCallBytes + PeakCallBytes(Work::kCompletion, n, {}, ResponseBoard::kNoneOrChunked);
+    for (uint64_t given :
+         {uint64_t{0}, uint64_t{1}, n / 2, n - std::min<uint64_t>(n, 1024), n - 1}) {
+      EXPECT_GE(completion, CompletePeakBytes(n, given)) << given << " queens given";
+    }
+    EXPECT_GE(completion, SolvePeakBytes(n, SolveMethod::kRandom));
+    EXPECT_GE(
+        kFixedCallBytes + PeakCallBytes(Work::kConstruction, n, {}, ResponseBoard::kNoneOrChunked),
+        SolvePeakBytes(n, SolveMethod::kConstructive));
+    EXPECT_GE(
+        kFixedCallBytes + PeakCallBytes(Work::kValidation, n, {}, ResponseBoard::kNoneOrChunked),
+        ValidatePeakBytes(n));
+  }
 }
 
 TEST(MemoryEstimateTest, CountsWhatTheRequestAndResponseHold) {

@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "byte_size.h"
 #include "gtest/gtest.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
@@ -114,7 +116,8 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
     grpc::ClientContext context;
     SetPatience(context);
     ExpectStatus(stub_->Solve(&context, solve, &solved), grpc::StatusCode::RESOURCE_EXHAUSTED,
-                 "more than the 16.0 MiB that this server's budget of 32.0 MiB leaves for calls");
+                 absl::StrCat("more than the 16.0 MiB that this server's budget of ",
+                              server::HumanBytes(kWorkerBytes + (16 << 20)), " leaves for calls"));
   }
 
   // A stream is refused after its header, without waiting for the board.

@@ -41,8 +41,16 @@ absl::Status CheckBoardSize(uint64_t n);
 // not look at attacks; see Validate() for that.
 absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns);
 
-// Builds the dense board from a sparse list. INVALID_ARGUMENT (naming the
-// queen) for a row or column outside 1..n or a row given twice.
+// The board of n empty rows, in memory advised to use 2 MiB pages where the
+// kernel allows it (transparent huge pages in "madvise" mode), as every
+// board the core makes. Big inputs for Complete should start from it:
+// Complete frees its input when it stops, and 400 MB (10^8 rows) took
+// 75-90 ms to free in 4 KiB pages, 2 ms in huge pages (also faster to fill).
+Columns MakeEmptyBoard(uint64_t n);
+
+// Builds the dense board from a sparse list (on MakeEmptyBoard).
+// INVALID_ARGUMENT (naming the queen) for a row or column outside 1..n or a
+// row given twice.
 absl::StatusOr<Columns> DenseFromQueens(uint64_t n, absl::Span<const Queen> queens);
 
 // The queens of a dense board, in row order.

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "nqueens/board.h"
+#include "nqueens/stop.h"
 
 namespace nqueens {
 
@@ -40,11 +41,14 @@ struct ValidationReport {
 
 struct ValidateOptions {
   size_t max_conflicts = 10;
+  // Validation is O(n): about 4 s at n = 10^9.
+  StopCondition stop;
 };
 
 // Validates a dense board (n = columns.size()). Attacks are reported, not
 // errors; the error cases are a malformed board: INVALID_ARGUMENT for n == 0
-// or a column above n (naming the row).
+// or a column above n (naming the row), and DEADLINE_EXCEEDED or CANCELLED
+// when options.stop fires.
 absl::StatusOr<ValidationReport> Validate(absl::Span<const uint32_t> columns,
                                           const ValidateOptions& options = {});
 

@@ -1,0 +1,52 @@
+// The most memory each call of the core takes, so that a caller can budget
+// for a call before it runs: the server reserves it from its memory budget
+// before it allocates anything that grows with n, and adds what its own
+// wire formats cost.
+//
+// Each figure bounds the growth of the process's resident size, from before
+// the caller builds the call's input board to the call's peak, with the
+// default PipelineParams. It includes the input board (Complete takes it,
+// Validate reads the caller's) and the board the call returns; nothing the
+// caller makes from the result afterwards. Measured figures and the model
+// behind them are in core/src/memory.cc; tests/core/memory_test.cc checks
+// that the measured peaks stay below these and above half of them.
+#ifndef NQUEENS_MEMORY_H_
+#define NQUEENS_MEMORY_H_
+
+#include <cstdint>
+
+#include "nqueens/solver.h"
+
+namespace nqueens {
+
+// The part of a call's peak that does not grow with n: stacks and small
+// tables (8 MiB) and the exact search's free board, at most 40 bytes per
+// cell of its 1,024 x 1,024 free rows and columns whatever n is. Every
+// figure below is at most this plus a part linear in n. A caller that runs
+// calls on a fixed set of threads can hold it once per thread.
+inline constexpr uint64_t kCallFixedPeakBytes = uint64_t{48} << 20;
+
+// Complete on an n-row board that holds `queens_given` queens. About 12.75
+// bytes a row from the empty board, 8.75 from a half-filled one; with 1,024
+// free rows or fewer the exact search adds up to 40 MB, whatever n is.
+uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given);
+
+// Complete on an n-row board whose queens are not known yet (a stream's
+// header): the largest CompletePeakBytes(n, k) over every k.
+uint64_t CompletePeakBytes(uint64_t n);
+
+// Solve(n, method): RANDOM is Complete from the empty board; CONSTRUCTIVE
+// only writes the board it returns (4 bytes a row).
+uint64_t SolvePeakBytes(uint64_t n, SolveMethod method);
+
+// Validate on an n-row board whose queens attack along few lines: the board
+// and 5 bits a row. Every line holding two queens or more takes a hash-table
+// entry, about 50 bytes while the table grows: the board whose row i holds
+// column i / 2 + 1 (n such lines) took 56 bytes a row at 2^22 rows, a
+// solution 5.1. Validate reports the exact count of attacking pairs, which
+// needs those counts; this estimate does not cover such boards.
+uint64_t ValidatePeakBytes(uint64_t n);
+
+}  // namespace nqueens
+
+#endif  // NQUEENS_MEMORY_H_
