@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -104,15 +105,20 @@ void ServerProcess::ResetPeak() const {
   std::ofstream(absl::StrCat("/proc/", pid_, "/clear_refs")) << "5";
 }
 
-double ServerProcess::CpuSeconds() const {
-  std::ifstream stat(absl::StrCat("/proc/", pid_, "/stat"));
+namespace {
+
+// The fields of a /proc/.../stat file after the parenthesised command name
+// (the 3rd field of the whole line is the first); empty when unreadable.
+std::vector<std::string> StatFields(const std::string& path) {
+  std::ifstream stat(path);
   std::string contents((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  // Fields after the parenthesised command name; utime and stime are the
-  // 14th and 15th fields of the whole line.
   const size_t close_paren = contents.rfind(')');
-  if (close_paren == std::string::npos) return 0;
-  const std::vector<std::string> fields =
-      absl::StrSplit(contents.substr(close_paren + 2), ' ', absl::SkipEmpty());
+  if (close_paren == std::string::npos) return {};
+  return absl::StrSplit(contents.substr(close_paren + 2), ' ', absl::SkipEmpty());
+}
+
+// utime + stime (the 14th and 15th fields) in seconds; 0 when unreadable.
+double StatCpuSeconds(const std::vector<std::string>& fields) {
   uint64_t user = 0;
   uint64_t system = 0;
   if (fields.size() < 13 || !absl::SimpleAtoi(fields[11], &user) ||
@@ -120,6 +126,27 @@ double ServerProcess::CpuSeconds() const {
     return 0;
   }
   return static_cast<double>(user + system) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace
+
+double ServerProcess::CpuSeconds() const {
+  return StatCpuSeconds(StatFields(absl::StrCat("/proc/", pid_, "/stat")));
+}
+
+double ServerProcess::ThreadCpuSecondsAtNice(int nice) const {
+  const std::string tasks = absl::StrCat("/proc/", pid_, "/task");
+  double seconds = 0;
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+    const std::vector<std::string> fields = StatFields(task.path().string() + "/stat");
+    int task_nice = 0;
+    // nice is the 19th field of the whole line.
+    if (fields.size() > 16 && absl::SimpleAtoi(fields[16], &task_nice) && task_nice == nice) {
+      seconds += StatCpuSeconds(fields);
+    }
+  }
+  return seconds;
 }
 
 void ServerProcess::AwaitQuiet(double quiet_seconds, double limit_seconds) const {
