@@ -18,7 +18,8 @@
 #include "commands.h"
 #include "progress.h"
 
-ABSL_FLAG(std::string, server, "localhost:50051", "address of nqueens-server");
+ABSL_FLAG(std::string, server, "localhost:50051",
+          "address of nqueens-server, or a gRPC target naming several");
 ABSL_FLAG(bool, local, false, "run in this process instead of on a server");
 ABSL_FLAG(std::optional<uint64_t>, seed, std::nullopt,
           "random seed (unset: a random one, reported on stderr)");
@@ -58,7 +59,9 @@ formats (docs/examples/README.md has the details):
            row, N = file size / 4; the fastest for large boards
 
 flags:
-  --server ADDR          nqueens-server address (default localhost:50051)
+  --server TARGET        nqueens-server address (default localhost:50051), or
+                         a gRPC target naming several servers, which share
+                         the calls: dns:///HOST:PORT, ipv4:A:P,B:Q
   --local                run in this process instead of on a server
   --seed N               random seed (default: a random one, reported)
   --method M             solve: constructive (default) or random

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "backend.h"
+#include "channel.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "progress.h"
 #include "wire/chunks.h"
@@ -269,14 +270,7 @@ class RemoteBackend : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
-  // The largest unary response is a board of kStreamingThreshold rows (at
-  // most 5 bytes a column) or a validation report of at most 1,000
-  // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB
-  // would do today; the margin is for whatever a server adds.
-  grpc::ChannelArguments arguments;
-  arguments.SetMaxReceiveMessageSize(static_cast<int>(wire::kMaxMessageBytes));
-  return MakeRemoteBackend(
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments), address);
+  return MakeRemoteBackend(MakeChannel(address, grpc::InsecureChannelCredentials()), address);
 }
 
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,

@@ -61,7 +61,6 @@ Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const ch
 
 Call::~Call() {
   if (entered_ && service_.in_flight.Exit()) service_.idle_heap_trim.Idle();
-  service_.counters.CountCall(status_.code());
   spdlog::info("{} peer={} n={} k={} outcome={} status={}{} {:.3f}s", method_, context_->peer(), n_,
                queens_given_, outcome_, absl::StatusCodeToString(status_.code()),
                status_.ok() ? "" : absl::StrCat(" (", status_.message(), ")"),
@@ -198,6 +197,9 @@ bool Call::MarkFinished(const absl::Status& status) {
   bool expected = false;
   if (!finished_.compare_exchange_strong(expected, true)) return false;
   status_ = status;
+  // Before the client can see the status: counts never lag behind what
+  // clients have seen.
+  service_.counters.CountCall(status.code());
   return true;
 }
 

@@ -109,7 +109,7 @@ class Call {
   absl::Status Explain(absl::Status status);
 
   // True the first time only: the reactor then calls Finish with `status`
-  // (converted), which is also what the log reports.
+  // (converted), which is also what the log reports and the counters count.
   bool MarkFinished(const absl::Status& status);
   bool finished() const { return finished_.load(); }
 

@@ -67,16 +67,29 @@ def check_deployment(deployment):
               "terminationGracePeriodSeconds exceeds the server's --grace")
 
 
-def check_service(service, deployment):
+def named(objects, kind, name):
+    found = [o for o in objects if o.get("kind") == kind and o["metadata"]["name"] == name]
+    if len(found) != 1:
+        sys.exit(f"FAIL: expected one {kind} named {name}, found {len(found)}")
+    return found[0]
+
+
+def check_service(service, deployment, headless):
+    name = service["metadata"]["name"]
     spec = service["spec"]
-    check(spec.get("type", "ClusterIP") == "ClusterIP", "the Service is a ClusterIP")
+    check(spec.get("type", "ClusterIP") == "ClusterIP", f"{name} is a ClusterIP Service")
+    if headless:
+        check(spec.get("clusterIP") == "None",
+              f"{name} is headless (clusterIP: None): DNS returns every pod")
+    else:
+        check(spec.get("clusterIP") != "None", f"{name} has a cluster IP")
     ports = [p for p in spec.get("ports", []) if p.get("port") == GRPC_PORT]
     check(len(ports) == 1 and ports[0].get("appProtocol") == "grpc",
-          f"the Service exposes {GRPC_PORT} with appProtocol grpc")
+          f"{name} exposes {GRPC_PORT} with appProtocol grpc")
     pod_labels = deployment["spec"]["template"]["metadata"].get("labels", {})
     selector = spec.get("selector", {})
     check(selector and selector.items() <= pod_labels.items(),
-          "the Service selects the Deployment's pods")
+          f"{name} selects the Deployment's pods")
 
 
 def main():
@@ -84,7 +97,8 @@ def main():
         objects = [o for o in yaml.safe_load_all(rendered) if o]
     deployment = only(objects, "Deployment")
     check_deployment(deployment)
-    check_service(only(objects, "Service"), deployment)
+    check_service(named(objects, "Service", "nqueens-server"), deployment, headless=False)
+    check_service(named(objects, "Service", "nqueens-server-headless"), deployment, headless=True)
     for message in failures:
         print(f"FAIL: {message}")
     if failures:

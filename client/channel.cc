@@ -1,0 +1,38 @@
+#include "channel.h"
+
+#include "wire/limits.h"
+
+namespace nqueens::client {
+
+// The backoff starts short: a refusal during a server's shutdown is retried
+// on another server at once, and a lone server's restart gets ~3 s.
+// CANCELLED too: a server that shuts down cancels the calls it had received
+// but not yet handed to a handler (grpc/grpc#41785), which a client cannot
+// tell from a refusal; a call the client itself cancels is never retried.
+const char kServiceConfigJson[] = R"json({
+  "loadBalancingConfig": [{"round_robin": {}}],
+  "methodConfig": [{
+    "name": [{"service": "nqueens.v1.NQueens"}],
+    "retryPolicy": {
+      "maxAttempts": 5,
+      "initialBackoff": "0.1s",
+      "maxBackoff": "2s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]
+    }
+  }]
+})json";
+
+std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target,
+                                           std::shared_ptr<grpc::ChannelCredentials> credentials) {
+  grpc::ChannelArguments arguments;
+  // The largest unary response is a board of kStreamingThreshold rows (at
+  // most 5 bytes a column) or a validation report of at most 1,000
+  // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB
+  // would do today; the margin is for whatever a server adds.
+  arguments.SetMaxReceiveMessageSize(static_cast<int>(wire::kMaxMessageBytes));
+  arguments.SetServiceConfigJSON(kServiceConfigJson);
+  return grpc::CreateCustomChannel(target, std::move(credentials), arguments);
+}
+
+}  // namespace nqueens::client

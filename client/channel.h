@@ -1,0 +1,28 @@
+// The channel the CLI talks to servers over: one target, which may name
+// several servers ("dns:///nqueens-server-headless:50051" resolves to every
+// pod, "ipv4:127.0.0.1:50051,127.0.0.1:50052" lists them), and a service
+// config that spreads calls over all of them and retries calls a server
+// refused before it began them.
+#ifndef NQUEENS_CLIENT_CHANNEL_H_
+#define NQUEENS_CLIENT_CHANNEL_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <memory>
+#include <string>
+
+namespace nqueens::client {
+
+// What other languages' clients should give their channels too (README,
+// "Scaling out"): round_robin over every address the target resolves to,
+// and up to 5 attempts of a call that a server refused or dropped before it
+// began (every NQueens method is idempotent: it changes nothing on the
+// server).
+extern const char kServiceConfigJson[];
+
+std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target,
+                                           std::shared_ptr<grpc::ChannelCredentials> credentials);
+
+}  // namespace nqueens::client
+
+#endif  // NQUEENS_CLIENT_CHANNEL_H_
