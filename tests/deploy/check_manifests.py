@@ -9,6 +9,8 @@ import sys
 import yaml
 
 GRPC_PORT = 50051
+HEALTH_PORT = 50052
+METRICS_PORT = 9090
 failures = []
 
 
@@ -37,13 +39,26 @@ def check_deployment(deployment):
     pod = deployment["spec"]["template"]["spec"]
     check(len(pod["containers"]) == 1, "the pod has exactly one container")
     container = pod["containers"][0]
+    args = container.get("args", [])
     for probe in ("readinessProbe", "livenessProbe"):
         grpc = container.get(probe, {}).get("grpc", {})
-        check(grpc.get("port") == GRPC_PORT, f"{probe} is a gRPC probe on {GRPC_PORT}")
+        check(grpc.get("port") == HEALTH_PORT,
+              f"{probe} is a gRPC probe on the plaintext health port {HEALTH_PORT}")
     ports = {p.get("name"): p.get("containerPort") for p in container.get("ports", [])}
     check(ports.get("grpc") == GRPC_PORT, f"containerPort {GRPC_PORT} is named grpc")
-    check(f"--listen=0.0.0.0:{GRPC_PORT}" in container.get("args", []),
-          f"the server listens on 0.0.0.0:{GRPC_PORT}")
+    check(ports.get("health") == HEALTH_PORT, f"containerPort {HEALTH_PORT} is named health")
+    check(ports.get("metrics") == METRICS_PORT, f"containerPort {METRICS_PORT} is named metrics")
+    for flag in (f"--listen=0.0.0.0:{GRPC_PORT}", f"--health-listen=0.0.0.0:{HEALTH_PORT}",
+                 f"--metrics-listen=0.0.0.0:{METRICS_PORT}"):
+        check(flag in args, f"the server is given {flag}")
+    check(any(a.startswith("--max-connection-age=") for a in args),
+          "--max-connection-age is set, so that clients re-resolve")
+
+    annotations = deployment["spec"]["template"]["metadata"].get("annotations", {})
+    check(annotations.get("prometheus.io/scrape") == "true", "pods are annotated for scraping")
+    check(annotations.get("prometheus.io/port") == str(METRICS_PORT),
+          f"the scrape annotation names port {METRICS_PORT}")
+    check_secret_files(pod, container, args)
 
     pod_security = pod.get("securityContext", {})
     check(pod_security.get("runAsNonRoot") is True, "runAsNonRoot is true")
@@ -65,6 +80,26 @@ def check_deployment(deployment):
     if grace is not None:
         check(pod.get("terminationGracePeriodSeconds", 30) > grace,
               "terminationGracePeriodSeconds exceeds the server's --grace")
+
+
+def check_secret_files(pod, container, args):
+    """Every file flag points into a mounted Secret, mounted whole (a subPath
+    mount would never see the Secret's updates)."""
+    secret_volumes = {v["name"]: v["secret"]["secretName"]
+                      for v in pod.get("volumes", []) if "secret" in v}
+    mounts = {m["mountPath"]: m for m in container.get("volumeMounts", [])
+              if m.get("name") in secret_volumes}
+    for flag in ("--tls-cert", "--tls-key", "--auth-token-file"):
+        values = [a.split("=", 1)[1] for a in args if a.startswith(flag + "=")]
+        check(len(values) == 1, f"{flag} is given once")
+        if len(values) != 1:
+            continue
+        directory = values[0].rsplit("/", 1)[0]
+        mount = mounts.get(directory)
+        check(mount is not None, f"{flag} points into a mounted Secret")
+        if mount is not None:
+            check("subPath" not in mount and mount.get("readOnly") is True,
+                  f"the Secret behind {flag} is mounted whole and read-only")
 
 
 def named(objects, kind, name):
