@@ -69,6 +69,7 @@
 #include "board_io.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "proc_memory.h"
 #include "server_process.h"
 
 extern char** environ;
@@ -109,26 +110,15 @@ double SecondsSince(Clock::time_point start) {
 
 // A "Vm...:" line of /proc/<pid>/status, in bytes.
 uint64_t StatusBytes(const std::string& pid, const std::string& field) {
-  std::ifstream status("/proc/" + pid + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (!absl::StartsWith(line, field + ":")) continue;
-    uint64_t kilobytes = 0;
-    std::string number = line.substr(field.size() + 1);
-    number = number.substr(0, number.find("kB"));
-    if (!absl::SimpleAtoi(number, &kilobytes)) Fail("cannot parse " + line);
-    return kilobytes * 1024;
-  }
-  Fail("no " + field + " in /proc/" + pid + "/status");
+  const std::optional<uint64_t> bytes = nqueens::bench::ProcStatusBytes(pid, field);
+  if (!bytes.has_value()) Fail("no " + field + " in /proc/" + pid + "/status");
+  return *bytes;
 }
 
-// Lowers VmHWM to the current resident size (Linux >= 4.0), so that the next
-// reading is the peak of what follows only.
 void ResetPeak(const std::string& pid) {
-  std::ofstream clear_refs("/proc/" + pid + "/clear_refs");
-  clear_refs << "5";
-  clear_refs.close();
-  if (!clear_refs) Fail("cannot reset the peak RSS of process " + pid);
+  if (!nqueens::bench::ResetPeakResidentBytes(pid)) {
+    Fail("cannot reset the peak RSS of process " + pid);
+  }
 }
 
 // --- Inputs and checks. ---

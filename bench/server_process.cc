@@ -20,6 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "proc_memory.h"
 
 extern char** environ;
 
@@ -30,20 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// A "Name:   1234 kB" line of /proc/PID/status, in bytes; 0 when absent.
-uint64_t StatusBytes(pid_t pid, const std::string& name) {
-  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
-  std::string line;
-  while (std::getline(status, line)) {
-    if (!absl::StartsWith(line, name + ":")) continue;
-    std::istringstream fields(line.substr(name.size() + 1));
-    uint64_t kib = 0;
-    fields >> kib;
-    return kib * 1024;
-  }
-  return 0;
 }
 
 // The first line of `fd`, without its newline.
@@ -96,14 +83,15 @@ ServerProcess::~ServerProcess() {
   if (pid_ > 0) Stop(SIGTERM);
 }
 
-uint64_t ServerProcess::ResidentBytes() const { return StatusBytes(pid_, "VmRSS"); }
-
-uint64_t ServerProcess::PeakResidentBytes() const { return StatusBytes(pid_, "VmHWM"); }
-
-void ServerProcess::ResetPeak() const {
-  // "5" resets the peak resident size (proc(5), clear_refs).
-  std::ofstream(absl::StrCat("/proc/", pid_, "/clear_refs")) << "5";
+uint64_t ServerProcess::ResidentBytes() const {
+  return bench::ProcStatusBytes(std::to_string(pid_), "VmRSS").value_or(0);
 }
+
+uint64_t ServerProcess::PeakResidentBytes() const {
+  return bench::ProcStatusBytes(std::to_string(pid_), "VmHWM").value_or(0);
+}
+
+void ServerProcess::ResetPeak() const { bench::ResetPeakResidentBytes(std::to_string(pid_)); }
 
 namespace {
 

@@ -69,6 +69,7 @@
 #include "absl/strings/str_split.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "proc_memory.h"
 
 ABSL_FLAG(uint64_t, n, 100000000, "board size");
 ABSL_FLAG(std::string, calls, "random,complete,known,constructive,validate",
@@ -90,25 +91,13 @@ using Clock = std::chrono::steady_clock;
 
 // A "Vm...:" line of /proc/self/status, in bytes.
 uint64_t StatusBytes(const std::string& field) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (!absl::StartsWith(line, field + ":")) continue;
-    uint64_t kilobytes = 0;
-    std::string number = line.substr(field.size() + 1);
-    number = number.substr(0, number.find("kB"));
-    if (!absl::SimpleAtoi(number, &kilobytes)) Fail("cannot parse " + line);
-    return kilobytes * 1024;
-  }
-  Fail("no " + field + " in /proc/self/status");
+  const std::optional<uint64_t> bytes = nqueens::bench::ProcStatusBytes("self", field);
+  if (!bytes.has_value()) Fail("no " + field + " in /proc/self/status");
+  return *bytes;
 }
 
-// Lowers VmHWM to the current resident size (Linux >= 4.0).
 void ResetPeak() {
-  std::ofstream clear_refs("/proc/self/clear_refs");
-  clear_refs << "5";
-  clear_refs.close();
-  if (!clear_refs) Fail("cannot reset the peak RSS");
+  if (!nqueens::bench::ResetPeakResidentBytes("self")) Fail("cannot reset the peak RSS");
 }
 
 // --- Inputs. ---
