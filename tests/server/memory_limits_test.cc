@@ -44,6 +44,12 @@ constexpr int kWorkers = 1;
 // The fixed part held for the worker and the express lane.
 constexpr uint64_t kWorkerBytes = (kWorkers + 1) * server::kFixedCallBytes;
 
+v1::CompleteStreamRequest CompleteHeader(uint64_t n) {
+  v1::CompleteStreamRequest message;
+  message.mutable_header()->set_n(n);
+  return message;
+}
+
 class MemoryLimitsTest : public ::testing::Test {
  protected:
   // `call_budget` is what the budget leaves for calls.
@@ -88,15 +94,19 @@ class MemoryLimitsTest : public ::testing::Test {
     return board;
   }
 
+  // A CompleteStream of kN rows that has sent its header; null when the
+  // header could not be sent. `context` must outlive it.
+  std::unique_ptr<grpc::ClientReaderWriter<v1::CompleteStreamRequest, v1::CompleteStreamResponse>>
+  OpenCompleteStream(grpc::ClientContext& context) {
+    SetPatience(context);
+    auto stream = stub_->CompleteStream(&context);
+    if (!stream->Write(CompleteHeader(kN))) return nullptr;
+    return stream;
+  }
+
   std::unique_ptr<server::Server> server_;
   std::unique_ptr<v1::NQueens::Stub> stub_;
 };
-
-v1::CompleteStreamRequest CompleteHeader(uint64_t n) {
-  v1::CompleteStreamRequest message;
-  message.mutable_header()->set_n(n);
-  return message;
-}
 
 // Rows offset + 1 .. offset + size, all empty.
 v1::CompleteStreamRequest EmptyChunk(uint64_t offset, uint32_t size) {
@@ -146,9 +156,8 @@ TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancel
 
   // The first call: a stream that has sent its header and all rows but one.
   grpc::ClientContext first_context;
-  SetPatience(first_context);
-  auto first = stub_->CompleteStream(&first_context);
-  ASSERT_TRUE(first->Write(CompleteHeader(kN)));
+  auto first = OpenCompleteStream(first_context);
+  ASSERT_NE(first, nullptr);
   uint64_t sent = 0;
   while (sent < kN - 1) {
     const uint32_t size =
@@ -177,9 +186,8 @@ TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancel
 TEST_F(MemoryLimitsTest, AStreamHoldsOnlyWhatItHasReceived) {
   StartServer(kStreamNeed, absl::Seconds(30));
   grpc::ClientContext context;
-  SetPatience(context);
-  auto stream = stub_->CompleteStream(&context);
-  ASSERT_TRUE(stream->Write(CompleteHeader(kN)));
+  auto stream = OpenCompleteStream(context);
+  ASSERT_NE(stream, nullptr);
   ASSERT_TRUE(stream->Write(EmptyChunk(0, 1000)));
   ASSERT_TRUE(AwaitInUse(kBytesPerRowReceived * 1000));
   // The whole board: now the call holds its full estimate, then runs.
@@ -205,9 +213,8 @@ TEST_F(MemoryLimitsTest, AStreamHoldsOnlyWhatItHasReceived) {
 TEST_F(MemoryLimitsTest, AnIdleStreamIsCutAndItsMemoryFreed) {
   StartServer(kStreamNeed, absl::Milliseconds(200));
   grpc::ClientContext context;
-  SetPatience(context);
-  auto stream = stub_->CompleteStream(&context);
-  ASSERT_TRUE(stream->Write(CompleteHeader(kN)));
+  auto stream = OpenCompleteStream(context);
+  ASSERT_NE(stream, nullptr);
   ASSERT_TRUE(stream->Write(EmptyChunk(0, 1000)));
   ASSERT_TRUE(AwaitInUse(kBytesPerRowReceived * 1000));
 
@@ -223,9 +230,8 @@ TEST_F(MemoryLimitsTest, AnIdleStreamIsCutAndItsMemoryFreed) {
 TEST_F(MemoryLimitsTest, EmptyChunksDoNotKeepAStreamAlive) {
   StartServer(kStreamNeed, absl::Milliseconds(200));
   grpc::ClientContext context;
-  SetPatience(context);
-  auto stream = stub_->CompleteStream(&context);
-  ASSERT_TRUE(stream->Write(CompleteHeader(kN)));
+  auto stream = OpenCompleteStream(context);
+  ASSERT_NE(stream, nullptr);
   int sent = 0;
   const absl::Time give_up = absl::Now() + absl::Seconds(3);
   while (sent < 150 && absl::Now() < give_up && stream->Write(EmptyChunk(0, 0))) {
