@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "progress.h"
+#include "security.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
@@ -158,8 +159,11 @@ auto WhileSolving(const RunOptions& options, Call call) {
 
 class RemoteBackend : public Backend {
  public:
-  RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address)
-      : stub_(v1::NQueens::NewStub(std::move(channel))), address_(std::move(address)) {}
+  RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address,
+                ClientSecurity security)
+      : stub_(v1::NQueens::NewStub(std::move(channel))),
+        address_(std::move(address)),
+        security_(std::move(security)) {}
 
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
@@ -168,7 +172,7 @@ class RemoteBackend : public Backend {
     request.set_method(wire::MethodToProto(method));
     SetRunOptions(options, request);
     grpc::ClientContext context;
-    SetDeadline(options, context);
+    Prepare(options, context);
     if (n <= kStreamingThreshold) {
       v1::SolveResponse response;
       const grpc::Status status =
@@ -185,7 +189,7 @@ class RemoteBackend : public Backend {
       return form;
     }
     grpc::ClientContext context;
-    SetDeadline(options, context);
+    Prepare(options, context);
     if (composition.n <= kStreamingThreshold) {
       v1::CompleteRequest request;
       SetBoard(composition, request);
@@ -209,7 +213,7 @@ class RemoteBackend : public Backend {
   absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
     if (absl::Status form = ChooseWireForm(board); !form.ok()) return form;
     grpc::ClientContext context;
-    SetDeadline(options, context);
+    Prepare(options, context);
     v1::ValidateResponse response;
     grpc::Status status;
     if (board.n <= kStreamingThreshold) {
@@ -228,7 +232,11 @@ class RemoteBackend : public Backend {
   }
 
  private:
-  static void SetDeadline(const RunOptions& options, grpc::ClientContext& context) {
+  // The call's deadline and token.
+  void Prepare(const RunOptions& options, grpc::ClientContext& context) const {
+    if (security_.token.has_value()) {
+      context.AddMetadata("authorization", "Bearer " + *security_.token);
+    }
     if (options.deadline == absl::InfiniteDuration()) return;
     context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
   }
@@ -254,8 +262,12 @@ class RemoteBackend : public Backend {
     return std::move(collector).Finish();
   }
 
-  // The status of a failed call; a server that cannot be reached is named.
+  // The status of a failed call: what TLS or the token did wrong, in one
+  // line; a server that cannot be reached is named.
   absl::Status CallError(const grpc::Status& status) const {
+    if (std::optional<absl::Status> security = SecurityFailure(status, security_, address_)) {
+      return *security;
+    }
     absl::Status error = wire::FromGrpcStatus(status);
     if (error.code() != absl::StatusCode::kUnavailable) return error;
     return absl::UnavailableError(
@@ -264,24 +276,32 @@ class RemoteBackend : public Backend {
 
   std::unique_ptr<v1::NQueens::Stub> stub_;
   std::string address_;
+  ClientSecurity security_;  // what the channel and each call use
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
+  return MakeRemoteBackend(address, ClientSecurity());
+}
+
+std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address,
+                                           const ClientSecurity& security) {
   // The largest unary response is a board of kStreamingThreshold rows (at
   // most 5 bytes a column) or a validation report of at most 1,000
   // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB
   // would do today; the margin is for whatever a server adds.
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(static_cast<int>(wire::kMaxMessageBytes));
-  return MakeRemoteBackend(
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments), address);
+  AddChannelArguments(security, arguments);
+  return std::make_unique<RemoteBackend>(
+      grpc::CreateCustomChannel(address, ChannelCredentialsFor(security), arguments), address,
+      security);
 }
 
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
                                            const std::string& address) {
-  return std::make_unique<RemoteBackend>(std::move(channel), address);
+  return std::make_unique<RemoteBackend>(std::move(channel), address, ClientSecurity());
 }
 
 }  // namespace nqueens::client
