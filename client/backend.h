@@ -48,11 +48,16 @@ class Backend {
 // Runs the core in this process.
 std::unique_ptr<Backend> MakeLocalBackend();
 
-// Talks to the server at `address` ("host:port"). Boards of more than
+struct ClientSecurity;  // security.h
+
+// Talks to the server at `address` ("host:port") in plaintext. Boards of more than
 // kStreamingThreshold rows go through the streaming RPCs, smaller ones through
 // the unary RPCs. Boards with fewer than n / 8 queens (and at most
 // kMaxSparseQueens) are sent sparse, as their queens; others dense.
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address);
+// The same over TLS and with a token, as `security` says.
+std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address,
+                                           const ClientSecurity& security);
 // The same over a given channel (tests use one with interceptors).
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
                                            const std::string& address);

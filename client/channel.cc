@@ -24,8 +24,8 @@ const char kServiceConfigJson[] = R"json({
 })json";
 
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target,
-                                           std::shared_ptr<grpc::ChannelCredentials> credentials) {
-  grpc::ChannelArguments arguments;
+                                           std::shared_ptr<grpc::ChannelCredentials> credentials,
+                                           grpc::ChannelArguments arguments) {
   // The largest unary response is a board of kStreamingThreshold rows (at
   // most 5 bytes a column) or a validation report of at most 1,000
   // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB

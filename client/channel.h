@@ -20,8 +20,10 @@ namespace nqueens::client {
 // server).
 extern const char kServiceConfigJson[];
 
+// `arguments` may carry the caller's own (e.g. a TLS name override).
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target,
-                                           std::shared_ptr<grpc::ChannelCredentials> credentials);
+                                           std::shared_ptr<grpc::ChannelCredentials> credentials,
+                                           grpc::ChannelArguments arguments = {});
 
 }  // namespace nqueens::client
 

@@ -22,7 +22,8 @@ std::string DescribeBackendError(const absl::Status& error) {
       return "deadline exceeded";
     case absl::StatusCode::kResourceExhausted:
       return absl::StrCat("limit exceeded: ", error.message());
-    case absl::StatusCode::kUnavailable:  // names the server already
+    case absl::StatusCode::kUnavailable:      // names the server already
+    case absl::StatusCode::kUnauthenticated:  // says which token problem
       return std::string(error.message());
     default:
       return absl::StrCat(absl::StatusCodeToString(error.code()), ": ", error.message());

@@ -1,5 +1,7 @@
 // nqueens: solve, complete and validate n-Queens boards, on an nqueens-server
 // or in-process (--local). See kUsage below and commands.h for exit statuses.
+#include <grpc/support/log.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "progress.h"
+#include "security.h"
 
 ABSL_FLAG(std::string, server, "localhost:50051",
           "address of nqueens-server, or a gRPC target naming several");
@@ -31,6 +34,14 @@ ABSL_FLAG(std::string, format, "auto", "input format: auto, q, matrix, sparse, b
 ABSL_FLAG(std::string, output_format, "auto", "output format: auto, q, matrix, sparse, binary");
 ABSL_FLAG(uint64_t, max_backtracks, 0, "backtracks before giving up (0: default)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
+ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
+ABSL_FLAG(std::string, tls_ca, "", "PEM CAs to trust instead of the system's (implies --tls)");
+ABSL_FLAG(std::string, tls_cert, "", "PEM client certificate for mutual TLS (with --tls-key)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert");
+ABSL_FLAG(std::string, tls_server_name, "",
+          "host name the server's certificate must have (default: the one in --server)");
+ABSL_FLAG(std::string, auth_token_file, "",
+          "file whose first line is the bearer token (default: $NQUEENS_AUTH_TOKEN)");
 ABSL_FLAG(bool, help, false, "print this help");
 
 namespace nqueens::client {
@@ -75,9 +86,20 @@ flags:
                          or binary
   --max-backtracks N     backtracks before giving up (default: the solver's)
   --quiet                print nothing on stderr but errors (no progress)
+  --tls                  connect with TLS, trusting the system's CAs
+  --tls-ca FILE          trust the CAs in FILE (PEM) instead (implies --tls)
+  --tls-cert FILE        client certificate (PEM) for mutual TLS, with
+  --tls-key FILE         its private key
+  --tls-server-name NAME the name the server's certificate must have
+                         (default: the host of --server)
+  --auth-token-file FILE send the token on FILE's first line as
+                         "authorization: Bearer <token>" (default: the
+                         NQUEENS_AUTH_TOKEN environment variable); without
+                         TLS it crosses the network in clear text
 
 exit status: 0 solved / valid, 1 unsolvable / invalid board, 2 usage or input
-error, 3 server or transport error (or deadline exceeded), 4 undecided.
+error, 3 server or transport error (TLS and authentication failures
+included, or deadline exceeded), 4 undecided.
 )";
 
 using Command = int (*)(Backend&, const std::string&, const CommandOptions&);
@@ -130,7 +152,32 @@ absl::StatusOr<CommandOptions> OptionsFromFlags() {
   return options;
 }
 
+absl::StatusOr<ClientSecurity> SecurityFromFlags() {
+  SecurityFlags flags;
+  flags.tls = absl::GetFlag(FLAGS_tls);
+  flags.ca_file = absl::GetFlag(FLAGS_tls_ca);
+  flags.cert_file = absl::GetFlag(FLAGS_tls_cert);
+  flags.key_file = absl::GetFlag(FLAGS_tls_key);
+  flags.server_name = absl::GetFlag(FLAGS_tls_server_name);
+  flags.token_file = absl::GetFlag(FLAGS_auth_token_file);
+  return LoadClientSecurity(flags, std::getenv("NQUEENS_AUTH_TOKEN"));
+}
+
+std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
+  if (absl::GetFlag(FLAGS_local)) return MakeLocalBackend();
+  return MakeRemoteBackend(absl::GetFlag(FLAGS_server), security);
+}
+
+// gRPC logs a failed TLS handshake on stderr (as "E1123 ... Handshake
+// failed ..."); the CLI explains failures itself, in one line. GRPC_VERBOSITY
+// set in the environment keeps gRPC's log, for debugging.
+void SilenceGrpcLogUnlessAsked() {
+  if (std::getenv("GRPC_VERBOSITY") != nullptr) return;
+  gpr_set_log_function([](gpr_log_func_args*) {});
+}
+
 int Main(int argc, char** argv) {
+  SilenceGrpcLogUnlessAsked();
   absl::StatusOr<std::vector<std::string>> arguments = ParseFlags(argc, argv);
   if (!arguments.ok()) return UsageError(arguments.status().message());
   if (absl::GetFlag(FLAGS_help)) {
@@ -139,15 +186,15 @@ int Main(int argc, char** argv) {
   }
   absl::StatusOr<CommandOptions> options = OptionsFromFlags();
   if (!options.ok()) return UsageError(options.status().message());
+  const absl::StatusOr<ClientSecurity> security = SecurityFromFlags();
+  if (!security.ok()) return UsageError(security.status().message());
 
   const std::map<std::string, Command> commands = {
       {"solve", RunSolve}, {"complete", RunComplete}, {"validate", RunValidate}};
   if (arguments->size() != 2 || commands.count((*arguments)[0]) == 0) {
     return UsageError("expected solve N, complete FILE or validate FILE");
   }
-  std::unique_ptr<Backend> backend = absl::GetFlag(FLAGS_local)
-                                         ? MakeLocalBackend()
-                                         : MakeRemoteBackend(absl::GetFlag(FLAGS_server));
+  std::unique_ptr<Backend> backend = MakeBackend(*security);
   const std::unique_ptr<ProgressBar> progress = MakeStderrProgressBar(options->quiet);
   options->run.progress = progress.get();
   const int status = commands.at((*arguments)[0])(*backend, (*arguments)[1], *options);

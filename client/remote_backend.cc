@@ -12,6 +12,7 @@
 #include "channel.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "progress.h"
+#include "security.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
@@ -159,8 +160,11 @@ auto WhileSolving(const RunOptions& options, Call call) {
 
 class RemoteBackend : public Backend {
  public:
-  RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address)
-      : stub_(v1::NQueens::NewStub(std::move(channel))), address_(std::move(address)) {}
+  RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address,
+                ClientSecurity security)
+      : stub_(v1::NQueens::NewStub(std::move(channel))),
+        address_(std::move(address)),
+        security_(std::move(security)) {}
 
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
@@ -169,7 +173,7 @@ class RemoteBackend : public Backend {
     request.set_method(wire::MethodToProto(method));
     SetRunOptions(options, request);
     grpc::ClientContext context;
-    SetDeadline(options, context);
+    Prepare(options, context);
     if (n <= kStreamingThreshold) {
       v1::SolveResponse response;
       const grpc::Status status =
@@ -186,7 +190,7 @@ class RemoteBackend : public Backend {
       return form;
     }
     grpc::ClientContext context;
-    SetDeadline(options, context);
+    Prepare(options, context);
     if (composition.n <= kStreamingThreshold) {
       v1::CompleteRequest request;
       SetBoard(composition, request);
@@ -210,7 +214,7 @@ class RemoteBackend : public Backend {
   absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
     if (absl::Status form = ChooseWireForm(board); !form.ok()) return form;
     grpc::ClientContext context;
-    SetDeadline(options, context);
+    Prepare(options, context);
     v1::ValidateResponse response;
     grpc::Status status;
     if (board.n <= kStreamingThreshold) {
@@ -229,7 +233,11 @@ class RemoteBackend : public Backend {
   }
 
  private:
-  static void SetDeadline(const RunOptions& options, grpc::ClientContext& context) {
+  // The call's deadline and token.
+  void Prepare(const RunOptions& options, grpc::ClientContext& context) const {
+    if (security_.token.has_value()) {
+      context.AddMetadata("authorization", "Bearer " + *security_.token);
+    }
     if (options.deadline == absl::InfiniteDuration()) return;
     context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
   }
@@ -255,8 +263,12 @@ class RemoteBackend : public Backend {
     return std::move(collector).Finish();
   }
 
-  // The status of a failed call; a server that cannot be reached is named.
+  // The status of a failed call: what TLS or the token did wrong, in one
+  // line; a server that cannot be reached is named.
   absl::Status CallError(const grpc::Status& status) const {
+    if (std::optional<absl::Status> security = SecurityFailure(status, security_, address_)) {
+      return *security;
+    }
     absl::Status error = wire::FromGrpcStatus(status);
     if (error.code() != absl::StatusCode::kUnavailable) return error;
     return absl::UnavailableError(
@@ -265,17 +277,27 @@ class RemoteBackend : public Backend {
 
   std::unique_ptr<v1::NQueens::Stub> stub_;
   std::string address_;
+  ClientSecurity security_;  // what the channel and each call use
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address) {
-  return MakeRemoteBackend(MakeChannel(address, grpc::InsecureChannelCredentials()), address);
+  return MakeRemoteBackend(address, ClientSecurity());
+}
+
+std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address,
+                                           const ClientSecurity& security) {
+  grpc::ChannelArguments arguments;
+  AddChannelArguments(security, arguments);
+  return std::make_unique<RemoteBackend>(
+      MakeChannel(address, ChannelCredentialsFor(security), std::move(arguments)), address,
+      security);
 }
 
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
                                            const std::string& address) {
-  return std::make_unique<RemoteBackend>(std::move(channel), address);
+  return std::make_unique<RemoteBackend>(std::move(channel), address, ClientSecurity());
 }
 
 }  // namespace nqueens::client

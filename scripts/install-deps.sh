@@ -16,6 +16,9 @@ build_packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev libgtest-dev
+  # The server's token digests and TLS file checks; the TLS tests make their
+  # certificates with the openssl command.
+  libssl-dev openssl
   python3 python3-grpcio python3-protobuf python3-yaml
   # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
   # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).

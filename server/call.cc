@@ -4,6 +4,7 @@
 #include <random>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "byte_size.h"
@@ -28,6 +29,13 @@ constexpr absl::Duration kIdleTrimDelay = absl::Milliseconds(100);
 
 int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableCpus(); }
 
+// "ipv4:10.1.2.3:41234" -> "ipv4:10.1.2.3": one client however many
+// connections it opens.
+std::string PeerHost(const std::string& peer) {
+  const bool has_port = absl::StartsWith(peer, "ipv4:") || absl::StartsWith(peer, "ipv6:");
+  return has_port ? peer.substr(0, peer.rfind(':')) : peer;
+}
+
 // min(asked or the default, the server's maximum); notes a lowered request.
 template <typename T>
 T Clamp(T asked, T default_value, T maximum, const char* field, const char* flag,
@@ -41,8 +49,10 @@ T Clamp(T asked, T default_value, T maximum, const char* field, const char* flag
 
 }  // namespace
 
-ServiceState::ServiceState(const ServiceOptions& options)
+ServiceState::ServiceState(const ServiceOptions& options, BearerTokens* tokens)
     : options(options),
+      tokens(tokens),
+      client_calls(options.max_calls_per_client),
       memory_budget(options.memory_budget != 0 ? options.memory_budget : DefaultMemoryBudget()),
       pool(EffectiveWorkers(options.workers), options.max_queued),
       idle_watchdog(options.stream_idle_timeout),
@@ -68,10 +78,28 @@ Call::~Call() {
 }
 
 absl::Status Call::Enter() {
+  const absl::StatusOr<std::string> client = IdentifyClient();
+  if (!client.ok()) return client.status();
+  std::optional<ClientCalls::Slot> slot = service_.client_calls.Enter(*client);
+  if (!slot.has_value()) {
+    return Refuse("--max-calls-per-client",
+                  absl::StrCat("this client has as many calls in flight as this server allows, ",
+                               service_.client_calls.max_per_client(),
+                               " (--max-calls-per-client); try again when one has ended"));
+  }
+  client_slot_.emplace(*std::move(slot));
   entered_ = service_.in_flight.Enter();
   if (!entered_) return absl::UnavailableError("the server is shutting down");
   service_.idle_heap_trim.Busy();
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Call::IdentifyClient() const {
+  if (service_.tokens == nullptr) return PeerHost(context_->peer());
+  const absl::StatusOr<BearerTokens::Digest> token =
+      service_.tokens->Authenticate(context_->client_metadata());
+  if (!token.ok()) return token.status();
+  return std::string(token->begin(), token->end());
 }
 
 absl::Status Call::Refuse(const char* limit, const std::string& message) {
@@ -200,6 +228,8 @@ bool Call::MarkFinished(const absl::Status& status) {
   // Before the client can see the status: counts never lag behind what
   // clients have seen.
   service_.counters.CountCall(status.code());
+  // A client may start its next call as soon as it has this one's status.
+  client_slot_.reset();
   return true;
 }
 

@@ -17,9 +17,12 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "auth.h"
 #include "call_counters.h"
+#include "client_calls.h"
 #include "idle_heap_trim.h"
 #include "idle_watchdog.h"
 #include "in_flight_calls.h"
@@ -33,13 +36,16 @@ namespace nqueens::server {
 
 // What all calls of one service share.
 struct ServiceState {
-  explicit ServiceState(const ServiceOptions& options);
+  // `tokens`: those calls must carry (see auth.h); null: none needed.
+  ServiceState(const ServiceOptions& options, BearerTokens* tokens);
 
   // What the budget leaves for calls once the workers' fixed part is held.
   uint64_t CallCapacity() const { return memory_budget.capacity() - worker_bytes; }
 
   const ServiceOptions options;
+  BearerTokens* const tokens;
   InFlightCalls in_flight;
+  ClientCalls client_calls;
   MemoryBudget memory_budget;
   WorkerPool pool;
   IdleWatchdog idle_watchdog;
@@ -65,7 +71,10 @@ class Call {
   const ServiceState& service() const { return service_; }
   grpc::CallbackServerContext* context() { return context_; }
 
-  // Enters the service: UNAVAILABLE once it is shutting down. First thing.
+  // Enters the service. First thing: UNAUTHENTICATED without a good token
+  // when tokens are required, RESOURCE_EXHAUSTED when the client has
+  // --max-calls-per-client in flight already, UNAVAILABLE once the service is
+  // shutting down.
   absl::Status Enter();
 
   // What the log line reports besides method, status and time.
@@ -114,6 +123,10 @@ class Call {
   bool finished() const { return finished_.load(); }
 
  private:
+  // Who makes the call, for --max-calls-per-client: the digest of its token
+  // (UNAUTHENTICATED without a good one) when tokens are required, else its
+  // address without the port.
+  absl::StatusOr<std::string> IdentifyClient() const;
   // "n = 1000 needs about 1.5 MiB of memory".
   std::string Needs(uint64_t bytes) const;
   // RESOURCE_EXHAUSTED for a limit we chose, logged and counted.
@@ -125,6 +138,7 @@ class Call {
   const absl::Time start_;
   absl::Time deadline_;         // the client's
   absl::Time server_deadline_;  // start_ + --max-call-seconds
+  std::optional<ClientCalls::Slot> client_slot_;
   bool entered_ = false;
   uint64_t n_ = 0;
   uint64_t queens_given_ = 0;

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -17,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -81,6 +83,29 @@ ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{},
 ABSL_FLAG(absl::Duration, stream_idle_timeout, absl::Seconds(30),
           "a stream on which no message moves for this long is cancelled and its memory freed; "
           "inf: never");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain to serve TLS with (needs --tls-key); re-read when it changes");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA certificates: clients must present a certificate they signed (mutual TLS)");
+ABSL_FLAG(std::string, auth_token_file, "",
+          "file of bearer tokens, one per line, re-read when it changes: every call but health "
+          "checks needs `authorization: Bearer <token>` with one of them, else UNAUTHENTICATED");
+ABSL_FLAG(int, max_calls_per_client, 256,
+          "calls one client (its token, or without tokens its address) may have in flight; more "
+          "get RESOURCE_EXHAUSTED; 0: no limit");
+ABSL_FLAG(int, max_concurrent_streams, 256,
+          "calls at once on one connection; a client's further calls wait");
+ABSL_FLAG(absl::Duration, min_ping_interval, absl::Seconds(10),
+          "a client pinging more often than this without data gets a strike");
+ABSL_FLAG(int, max_ping_strikes, 2, "strikes before the connection is closed; 0: no limit");
+ABSL_FLAG(absl::Duration, max_connection_idle, absl::Minutes(5),
+          "a connection without calls for this long is closed; inf: never");
+ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
+          "connections are told to go after this long (with 10% jitter), so that clients "
+          "resolve the server's name again; inf: never");
+ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Minutes(5),
+          "how long the calls of a connection told to go may still run; inf: no limit");
 
 namespace {
 
@@ -134,6 +159,27 @@ absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
   return level;
 }
 
+absl::StatusOr<nqueens::server::ServerOptions> CheckConnectionLimits(
+    const nqueens::server::ServerOptions& options) {
+  const nqueens::server::ConnectionLimits& limits = options.connections;
+  if (limits.max_concurrent_streams < 1) {
+    return absl::InvalidArgumentError("--max-concurrent-streams must be at least 1");
+  }
+  if (limits.max_ping_strikes < 0) {
+    return absl::InvalidArgumentError("--max-ping-strikes must be 0 (no limit) or more");
+  }
+  for (const auto& [flag, duration] :
+       {std::pair{"--min-ping-interval", limits.min_ping_interval},
+        std::pair{"--max-connection-idle", limits.max_idle},
+        std::pair{"--max-connection-age", limits.max_age},
+        std::pair{"--max-connection-age-grace", limits.max_age_grace}}) {
+    if (duration <= absl::ZeroDuration()) {
+      return absl::InvalidArgumentError(absl::StrCat(flag, " must be positive (inf: never)"));
+    }
+  }
+  return options;
+}
+
 absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   nqueens::server::ServerOptions options;
   options.listen_addresses = absl::GetFlag(FLAGS_listen);
@@ -144,6 +190,18 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   service.max_queued = absl::GetFlag(FLAGS_max_queued);
   service.memory_budget = absl::GetFlag(FLAGS_memory_budget).bytes;
   service.stream_idle_timeout = absl::GetFlag(FLAGS_stream_idle_timeout);
+  service.max_calls_per_client = absl::GetFlag(FLAGS_max_calls_per_client);
+  options.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
+  options.tls.key_file = absl::GetFlag(FLAGS_tls_key);
+  options.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
+  options.auth_token_file = absl::GetFlag(FLAGS_auth_token_file);
+  nqueens::server::ConnectionLimits& connections = options.connections;
+  connections.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
+  connections.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
+  connections.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
+  connections.max_idle = absl::GetFlag(FLAGS_max_connection_idle);
+  connections.max_age = absl::GetFlag(FLAGS_max_connection_age);
+  connections.max_age_grace = absl::GetFlag(FLAGS_max_connection_age_grace);
   service.limits.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
   service.limits.max_restarts = absl::GetFlag(FLAGS_max_restarts);
   service.limits.max_exact_nodes = absl::GetFlag(FLAGS_max_exact_nodes);
@@ -164,7 +222,35 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   if (service.stream_idle_timeout <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--stream-idle-timeout must be positive (inf: never)");
   }
-  return options;
+  if (service.max_calls_per_client < 0) {
+    return absl::InvalidArgumentError("--max-calls-per-client must be 0 (no limit) or more");
+  }
+  return CheckConnectionLimits(options);
+}
+
+// Once at start: what protects the port, never a token.
+void LogSecurity(const nqueens::server::ServerOptions& options) {
+  const nqueens::server::TlsOptions& tls = options.tls;
+  if (!tls.enabled()) {
+    spdlog::warn("serving in plaintext (no --tls-cert and --tls-key)");
+  } else if (tls.client_ca_file.empty()) {
+    spdlog::info("serving TLS with {}", tls.cert_file);
+  } else {
+    spdlog::info("serving TLS with {}; clients need a certificate signed by {}", tls.cert_file,
+                 tls.client_ca_file);
+  }
+  if (!options.auth_token_file.empty()) {
+    spdlog::info("calls but health checks need a bearer token of {}", options.auth_token_file);
+  }
+  const nqueens::server::ConnectionLimits& limits = options.connections;
+  spdlog::info(
+      "connections: max_concurrent_streams={} min_ping_interval={} max_ping_strikes={} "
+      "max_connection_idle={} max_connection_age={} max_connection_age_grace={} "
+      "max_calls_per_client={}",
+      limits.max_concurrent_streams, absl::FormatDuration(limits.min_ping_interval),
+      limits.max_ping_strikes, absl::FormatDuration(limits.max_idle),
+      absl::FormatDuration(limits.max_age), absl::FormatDuration(limits.max_age_grace),
+      options.service.max_calls_per_client);
 }
 
 int Fail(const absl::Status& status) {
@@ -213,6 +299,7 @@ int main(int argc, char** argv) {
       absl::FormatDuration(service.stream_idle_timeout), service.limits.max_backtracks,
       service.limits.max_restarts, service.limits.max_exact_nodes,
       absl::ToDoubleSeconds(service.limits.max_call_time));
+  LogSecurity(*options);
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

@@ -5,6 +5,7 @@
 #include <grpcpp/health_check_service_interface.h>
 
 #include <algorithm>
+#include <climits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -32,6 +33,32 @@ int MaxReceiveMessageBytes(uint64_t memory_budget) {
   return static_cast<int>(std::min<uint64_t>(wire::kMaxMessageBytes, memory_budget / 4));
 }
 
+// gRPC's milliseconds, where INT_MAX means never.
+int GrpcMilliseconds(absl::Duration duration) {
+  if (duration == absl::InfiniteDuration()) return INT_MAX;
+  return static_cast<int>(std::min<int64_t>(INT_MAX, absl::ToInt64Milliseconds(duration)));
+}
+
+void SetConnectionLimits(const ConnectionLimits& limits, grpc::ServerBuilder& builder) {
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, limits.max_concurrent_streams);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+                             GrpcMilliseconds(limits.min_ping_interval));
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, limits.max_ping_strikes);
+  // Pings on a connection without calls count as strikes too: keeping an
+  // idle connection alive is the client's business, not ours to pay for.
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 0);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, GrpcMilliseconds(limits.max_idle));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, GrpcMilliseconds(limits.max_age));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+                             GrpcMilliseconds(limits.max_age_grace));
+}
+
+// The tokens of --auth-token-file, or null when it is not set.
+absl::StatusOr<std::unique_ptr<BearerTokens>> LoadTokens(const std::string& path) {
+  if (path.empty()) return std::unique_ptr<BearerTokens>();
+  return BearerTokens::Load(path);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
@@ -39,7 +66,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
-  auto service = std::make_unique<NQueensService>(options.service);
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsFor(options.tls);
+  if (!credentials.ok()) return credentials.status();
+  absl::StatusOr<std::unique_ptr<BearerTokens>> tokens = LoadTokens(options.auth_token_file);
+  if (!tokens.ok()) return tokens.status();
+
+  auto service = std::make_unique<NQueensService>(options.service, tokens->get());
   const ServiceState& state = service->state();
   if (!state.worker_memory.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -51,9 +84,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   std::vector<int> ports(options.listen_addresses.size(), 0);
   grpc::ServerBuilder builder;
   for (size_t i = 0; i < ports.size(); ++i) {
-    builder.AddListeningPort(options.listen_addresses[i], grpc::InsecureServerCredentials(),
-                             &ports[i]);
+    builder.AddListeningPort(options.listen_addresses[i], *credentials, &ports[i]);
   }
+  if (*tokens != nullptr) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> checks;
+    checks.push_back(TokenInterceptors(**tokens));
+    builder.experimental().SetInterceptorCreators(std::move(checks));
+  }
+  SetConnectionLimits(options.connections, builder);
   // Without this, a second server on a taken port would start and share its
   // calls with the first.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -72,7 +110,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   health->SetServingStatus("", true);
   health->SetServingStatus(kServiceName, true);
 
-  std::unique_ptr<Server> server(new Server(std::move(service), options.grace));
+  std::unique_ptr<Server> server(new Server(*std::move(tokens), std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
   server->ports_ = ports;
   for (size_t i = 0; i < ports.size(); ++i) {
@@ -81,8 +119,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   return server;
 }
 
-Server::Server(std::unique_ptr<NQueensService> service, absl::Duration grace)
-    : service_(std::move(service)), grace_(grace) {}
+Server::Server(std::unique_ptr<BearerTokens> tokens, std::unique_ptr<NQueensService> service,
+               absl::Duration grace)
+    : tokens_(std::move(tokens)), service_(std::move(service)), grace_(grace) {}
 
 Server::~Server() { Shutdown(); }
 

@@ -14,18 +14,43 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "auth.h"
 #include "call_counters.h"
 #include "memory_budget.h"
 #include "service.h"
 #include "service_options.h"
+#include "tls.h"
 
 namespace nqueens::server {
+
+// What one connection may hold or do: limits against clients that keep
+// resources (gRPC's channel arguments; the defaults are the flags').
+struct ConnectionLimits {
+  // Calls at once on one connection; a client's further calls wait.
+  int max_concurrent_streams = 256;
+  // A client that pings more often than this while sending no data gets a
+  // strike, and after max_ping_strikes a GOAWAY (0 strikes: no limit).
+  absl::Duration min_ping_interval = absl::Seconds(10);
+  int max_ping_strikes = 2;
+  // A connection without calls for max_idle is closed; any connection is
+  // told to go (GOAWAY) after max_age, so that clients resolve the name
+  // again and spread over new servers, and its calls then have
+  // max_age_grace to finish. absl::InfiniteDuration(): never.
+  absl::Duration max_idle = absl::Minutes(5);
+  absl::Duration max_age = absl::Minutes(5);
+  absl::Duration max_age_grace = absl::Minutes(5);
+};
 
 struct ServerOptions {
   // HOST:PORT each; port 0 picks a free port (see Server::addresses()).
   std::vector<std::string> listen_addresses = {"0.0.0.0:50051"};
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration grace = absl::Seconds(10);
+  // No files: plaintext.
+  TlsOptions tls;
+  // Empty: no token needed (see auth.h).
+  std::string auth_token_file;
+  ConnectionLimits connections;
   ServiceOptions service;
 };
 
@@ -33,7 +58,8 @@ class Server {
  public:
   // UNAVAILABLE, naming the address, when one cannot be bound (taken, or not
   // an address of this machine); INVALID_ARGUMENT when the memory budget is
-  // too small for the workers.
+  // too small for the workers, or naming the flag and the file when a TLS or
+  // token file is missing or unusable.
   static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   ~Server();  // Shutdown()
 
@@ -58,9 +84,11 @@ class Server {
   void Shutdown();
 
  private:
-  Server(std::unique_ptr<NQueensService> service, absl::Duration grace);
+  Server(std::unique_ptr<BearerTokens> tokens, std::unique_ptr<NQueensService> service,
+         absl::Duration grace);
 
   // Declared before grpc_server_: the server must go first.
+  std::unique_ptr<BearerTokens> tokens_;  // null: no token needed
   std::unique_ptr<NQueensService> service_;
   std::unique_ptr<grpc::Server> grpc_server_;
   absl::Duration grace_;

@@ -22,7 +22,7 @@ using RawNQueensService =
 
 class NQueensService final : public RawNQueensService {
  public:
-  explicit NQueensService(const ServiceOptions& options) : state_(options) {}
+  NQueensService(const ServiceOptions& options, BearerTokens* tokens) : state_(options, tokens) {}
 
   grpc::ServerUnaryReactor* Solve(grpc::CallbackServerContext* context,
                                   const grpc::ByteBuffer* request,

@@ -36,6 +36,9 @@ struct ServiceOptions {
   // Calls on boards up to this many rows are small (see worker_pool.h): a
   // completion of 65,536 rows takes about 10 ms.
   uint64_t small_call_max_rows = 65'536;
+  // Calls one client may have in flight (see client_calls.h); more get
+  // RESOURCE_EXHAUSTED. 0: no limit.
+  int max_calls_per_client = 256;
   CallLimits limits;
 };
 

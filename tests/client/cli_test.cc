@@ -69,13 +69,6 @@ void ExpectNoProgressBar(const ProcessResult& result) {
   EXPECT_EQ(result.err.find('\r'), std::string::npos) << result.err;
 }
 
-// Errors are one line on stderr: "nqueens: ...".
-void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part) {
-  EXPECT_THAT(result.err, StartsWith("nqueens: "));
-  EXPECT_THAT(result.err, HasSubstr(part));
-  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-}
-
 // Binds socket `fd` to a free port on 127.0.0.1 and returns the port.
 int BindToFreeLoopbackPort(int fd) {
   sockaddr_in address{};

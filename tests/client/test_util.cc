@@ -5,6 +5,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 
@@ -40,6 +41,12 @@ Columns ThinnedSolution(uint32_t n, uint32_t stride) {
     composition[row] = (*solution)[row];
   }
   return composition;
+}
+
+void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part) {
+  EXPECT_THAT(result.err, ::testing::StartsWith("nqueens: "));
+  EXPECT_THAT(result.err, ::testing::HasSubstr(std::string(part)));
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
 }
 
 std::string TempPath(absl::string_view suffix) {

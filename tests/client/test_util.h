@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
+#include "subprocess.h"
 
 namespace nqueens::testing {
 
@@ -21,6 +22,10 @@ namespace nqueens::testing {
 // A composition of the n x n board: the queens of every stride-th row of the
 // constructive solution (rows 1, 1 + stride, ...), the other rows empty.
 Columns ThinnedSolution(uint32_t n, uint32_t stride);
+
+// The CLI's errors are one line on stderr, "nqueens: ...", that contains
+// `part`.
+void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part);
 
 // A path in the test's temporary directory that no other test uses, even
 // when ctest runs tests in parallel: named after the running test.

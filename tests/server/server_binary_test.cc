@@ -6,8 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/time/clock.h"
@@ -15,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "test_certificates.h"
 #include "test_server.h"
 #include "wire/chunks.h"
 
@@ -25,10 +28,11 @@ namespace {
 
 constexpr char kListeningPrefix[] = "listening on ";
 
-// A child process whose stdout is a pipe read line by line.
+// A child process whose stdout (and stderr too, when `with_stderr`) is a
+// pipe read line by line.
 class Subprocess {
  public:
-  explicit Subprocess(std::vector<std::string> args) {
+  explicit Subprocess(std::vector<std::string> args, bool with_stderr = false) {
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0) {
       ADD_FAILURE() << "pipe failed: errno " << errno;
@@ -37,6 +41,7 @@ class Subprocess {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    if (with_stderr) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
     posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
     posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
     std::vector<char*> argv;
@@ -211,6 +216,67 @@ TEST(ServerBinaryTest, RejectsBadFlags) {
     ASSERT_TRUE(WIFEXITED(status)) << flag;
     EXPECT_NE(WEXITSTATUS(status), 0) << flag;
   }
+}
+
+// Exit status 2 and one line naming the flag (and the file) at fault.
+TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const KeyPair identity = ca.Issue("server-1");
+  const std::string missing = ca.directory() + "/missing";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--tls-key=" + identity.key_file}, "--tls-key needs --tls-cert"},
+      {{"--tls-cert=" + identity.cert_file}, "--tls-cert needs --tls-key"},
+      {{"--tls-cert=" + missing, "--tls-key=" + identity.key_file}, "--tls-cert " + missing},
+      {{"--tls-client-ca=" + ca.ca_file()}, "--tls-client-ca needs --tls-cert"},
+      {{"--auth-token-file=" + missing}, "--auth-token-file " + missing},
+      {{"--max-calls-per-client=-1"}, "--max-calls-per-client"},
+      {{"--max-concurrent-streams=0"}, "--max-concurrent-streams"},
+      {{"--max-connection-age=0s"}, "--max-connection-age"},
+  };
+  for (const auto& [flags, expected] : cases) {
+    std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    Subprocess server(args, /*with_stderr=*/true);
+    const std::string line = server.ReadLine();
+    EXPECT_EQ(line.rfind("nqueens-server: " + expected, 0), 0u) << line;
+    EXPECT_EQ(server.ReadLine(), "") << expected;  // one line, then the end
+    const int status = server.Wait();
+    ASSERT_TRUE(WIFEXITED(status)) << expected;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
+  }
+}
+
+// The lines the server writes on stdout and stderr from its start to its
+// exit after SIGTERM.
+std::vector<std::string> LinesUntilExit(std::vector<std::string> flags) {
+  std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  Subprocess server(args, /*with_stderr=*/true);
+  std::vector<std::string> lines;
+  for (std::string line = server.ReadLine(); !line.empty(); line = server.ReadLine()) {
+    lines.push_back(line);
+    if (line.rfind(kListeningPrefix, 0) == 0) server.Signal(SIGTERM);
+  }
+  server.Wait();
+  return lines;
+}
+
+int CountContaining(const std::vector<std::string>& lines, const std::string& needle) {
+  return static_cast<int>(std::count_if(lines.begin(), lines.end(), [&](const std::string& line) {
+    return line.find(needle) != std::string::npos;
+  }));
+}
+
+TEST(ServerBinaryTest, SaysOnceWhetherItServesPlaintextOrTls) {
+  const std::vector<std::string> plaintext = LinesUntilExit({});
+  EXPECT_EQ(CountContaining(plaintext, "serving in plaintext"), 1);
+
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const KeyPair identity = ca.Issue("server-1");
+  const std::vector<std::string> tls =
+      LinesUntilExit({"--tls-cert=" + identity.cert_file, "--tls-key=" + identity.key_file});
+  EXPECT_EQ(CountContaining(tls, "serving in plaintext"), 0);
+  EXPECT_EQ(CountContaining(tls, "serving TLS with " + identity.cert_file), 1);
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 // The standard services next to NQueens: health checking and reflection.
 // Their generated C++ is not installed, so the test speaks them through a
-// generic stub and encodes the few fields it needs by number (from
+// generic stub (RawCall) and encodes the few fields it needs by number (from
 // grpc/health/v1/health.proto and grpc/reflection/v1alpha/reflection.proto).
 #include <google/protobuf/unknown_field_set.h>
-#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
 #include <string>
@@ -19,72 +18,12 @@ namespace {
 using google::protobuf::UnknownField;
 using google::protobuf::UnknownFieldSet;
 
-constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
-constexpr int kHealthCheckRequestService = 1;  // string
 constexpr int kHealthCheckResponseStatus = 1;  // enum ServingStatus
 constexpr uint64_t kServing = 1;
 
-constexpr char kReflectionInfo[] = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
-constexpr int kReflectionRequestListServices = 7;   // string
 constexpr int kReflectionResponseListServices = 6;  // ListServiceResponse
 constexpr int kListServiceResponseService = 1;      // repeated ServiceResponse
 constexpr int kServiceResponseName = 1;             // string
-
-struct RawResult {
-  grpc::Status status;
-  std::vector<std::string> responses;
-};
-
-// Sends one request message and collects the responses. A generic call is a
-// stream on the wire, so this serves unary methods too.
-RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
-                  const std::string& request) {
-  grpc::GenericStub stub(channel);
-  grpc::ClientContext context;
-  grpc::CompletionQueue queue;
-  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> call =
-      stub.PrepareCall(&context, method, &queue);
-  // Each step is awaited before the next starts, so one tag suffices.
-  int tag = 0;
-  auto step_ok = [&queue, &tag] {
-    void* got = nullptr;
-    bool ok = false;
-    EXPECT_TRUE(queue.Next(&got, &ok));
-    EXPECT_EQ(got, &tag);
-    return ok;
-  };
-
-  RawResult result;
-  call->StartCall(&tag);
-  step_ok();
-  grpc::Slice slice(request);
-  call->Write(grpc::ByteBuffer(&slice, 1), &tag);
-  step_ok();
-  call->WritesDone(&tag);
-  step_ok();
-  grpc::ByteBuffer response;
-  for (call->Read(&response, &tag); step_ok(); call->Read(&response, &tag)) {
-    grpc::Slice bytes;
-    EXPECT_TRUE(response.DumpToSingleSlice(&bytes).ok());
-    result.responses.emplace_back(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
-  }
-  call->Finish(&result.status, &tag);
-  step_ok();
-  queue.Shutdown();
-  void* ignored_tag;
-  bool ignored_ok;
-  while (queue.Next(&ignored_tag, &ignored_ok)) {
-  }
-  return result;
-}
-
-std::string Encode(int field, const std::string& value) {
-  UnknownFieldSet fields;
-  fields.AddLengthDelimited(field, value);
-  std::string bytes;
-  EXPECT_TRUE(fields.SerializeToString(&bytes));
-  return bytes;
-}
 
 // The values of the fields numbered `number` in the message `bytes`. (Copies:
 // an UnknownField points into the set that parsed it.)

@@ -1,5 +1,8 @@
 #include "test_server.h"
 
+#include <google/protobuf/unknown_field_set.h>
+#include <grpcpp/generic/generic_stub.h>
+
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "nqueens/solver.h"
@@ -52,6 +55,56 @@ void ExpectSolutionExtending(const Columns& solution, const Columns& composition
     if (composition[row] == kEmptyRow) continue;
     ASSERT_EQ(solution[row], composition[row]) << "row " << row + 1 << " was moved";
   }
+}
+
+RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                  const std::string& request, const std::string& token) {
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext context;
+  if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+  grpc::CompletionQueue queue;
+  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> call =
+      stub.PrepareCall(&context, method, &queue);
+  // Each step is awaited before the next starts, so one tag suffices.
+  int tag = 0;
+  auto step_ok = [&queue, &tag] {
+    void* got = nullptr;
+    bool ok = false;
+    EXPECT_TRUE(queue.Next(&got, &ok));
+    EXPECT_EQ(got, &tag);
+    return ok;
+  };
+
+  RawResult result;
+  call->StartCall(&tag);
+  step_ok();
+  grpc::Slice slice(request);
+  call->Write(grpc::ByteBuffer(&slice, 1), &tag);
+  step_ok();
+  call->WritesDone(&tag);
+  step_ok();
+  grpc::ByteBuffer response;
+  for (call->Read(&response, &tag); step_ok(); call->Read(&response, &tag)) {
+    grpc::Slice bytes;
+    EXPECT_TRUE(response.DumpToSingleSlice(&bytes).ok());
+    result.responses.emplace_back(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+  }
+  call->Finish(&result.status, &tag);
+  step_ok();
+  queue.Shutdown();
+  void* ignored_tag;
+  bool ignored_ok;
+  while (queue.Next(&ignored_tag, &ignored_ok)) {
+  }
+  return result;
+}
+
+std::string Encode(int field, const std::string& value) {
+  google::protobuf::UnknownFieldSet fields;
+  fields.AddLengthDelimited(field, value);
+  std::string bytes;
+  EXPECT_TRUE(fields.SerializeToString(&bytes));
+  return bytes;
 }
 
 void ExpectStatus(const grpc::Status& status, grpc::StatusCode code, const std::string& needle) {

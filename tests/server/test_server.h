@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
@@ -44,6 +45,28 @@ Columns KnownSolution(uint32_t n);
 // `solution` is a full solution (by Validate) that keeps every queen of
 // `composition`.
 void ExpectSolutionExtending(const Columns& solution, const Columns& composition);
+
+// The standard services, spoken through RawCall: their generated C++ is not
+// installed, so requests are encoded by field number (from
+// grpc/health/v1/health.proto and grpc/reflection/v1alpha/reflection.proto).
+constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
+constexpr int kHealthCheckRequestService = 1;  // string
+constexpr char kReflectionInfo[] = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
+constexpr int kReflectionRequestListServices = 7;  // string
+
+struct RawResult {
+  grpc::Status status;
+  std::vector<std::string> responses;
+};
+
+// Sends one request message (with `token` as a bearer token, unless empty)
+// and collects the responses. A generic call is a stream on the wire, so
+// this serves unary methods too.
+RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                  const std::string& request, const std::string& token = "");
+
+// A message of one length-delimited field.
+std::string Encode(int field, const std::string& value);
 
 // The status has `code` and its message contains `needle`.
 void ExpectStatus(const grpc::Status& status, grpc::StatusCode code, const std::string& needle);

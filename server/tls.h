@@ -1,0 +1,41 @@
+// The credentials the server's ports use: TLS from --tls-cert and --tls-key
+// (and mutual TLS with --tls-client-ca), or plaintext without them.
+//
+// The files go to gRPC's file-watcher certificate provider, which reads them
+// again every `refresh_interval` and serves what it read to new handshakes:
+// a renewed certificate (cert-manager, a Kubernetes Secret update) takes
+// effect without a restart. Replace the certificate and the key together,
+// e.g. by renaming new files over the old, as a Secret volume update does.
+#ifndef NQUEENS_SERVER_TLS_H_
+#define NQUEENS_SERVER_TLS_H_
+
+#include <grpcpp/security/server_credentials.h>
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace nqueens::server {
+
+struct TlsOptions {
+  std::string cert_file;       // --tls-cert: PEM certificate chain, the server's first
+  std::string key_file;        // --tls-key: PEM private key of that certificate
+  std::string client_ca_file;  // --tls-client-ca: PEM CAs that sign client certificates
+  // How often the files are read again (whole seconds, at least 1).
+  absl::Duration refresh_interval = absl::Seconds(60);
+
+  bool enabled() const { return !cert_file.empty() || !key_file.empty(); }
+};
+
+// Plaintext when `options` names no file. INVALID_ARGUMENT naming the flag
+// and the file when a flag lacks its partner (--tls-key without --tls-cert,
+// --tls-client-ca without both), a file cannot be read or holds no PEM
+// certificate or key, or the key is not the certificate's.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(
+    const TlsOptions& options);
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_TLS_H_
