@@ -1,6 +1,5 @@
 #include "auth.h"
 
-#include <grpc/grpc.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
@@ -14,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
+#include "call_gate.h"
 #include "flag_file.h"
 #include "spdlog/spdlog.h"
 
@@ -54,55 +54,6 @@ absl::string_view PresentedToken(const ClientMetadata& metadata) {
   if (!absl::StartsWithIgnoreCase(value, kBearerPrefix)) return {};
   return absl::StripAsciiWhitespace(value.substr(kBearerPrefix.size()));
 }
-
-class TokenInterceptor final : public grpc::experimental::Interceptor {
- public:
-  TokenInterceptor(BearerTokens& tokens, grpc::experimental::ServerRpcInfo& call)
-      : tokens_(tokens), call_(call) {}
-
-  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
-    using grpc::experimental::InterceptionHookPoints;
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
-      const absl::StatusOr<BearerTokens::Digest> client =
-          tokens_.Authenticate(*methods->GetRecvInitialMetadata());
-      if (!client.ok()) Refuse(client.status());
-    }
-    methods->Proceed();
-  }
-
- private:
-  // Not ServerContext::TryCancel(), which can only say CANCELLED: the core
-  // call sends the status as the call's trailers, and the handler then finds
-  // its call cancelled.
-  void Refuse(const absl::Status& status) {
-    grpc::ServerContextBase& context = *call_.server_context();
-    const std::string message(status.message());
-    spdlog::info("{} peer={} status=UNAUTHENTICATED ({})", call_.method(), context.peer(), message);
-    grpc_call_cancel_with_status(context.c_call(), GRPC_STATUS_UNAUTHENTICATED, message.c_str(),
-                                 nullptr);
-  }
-
-  BearerTokens& tokens_;
-  grpc::experimental::ServerRpcInfo& call_;
-};
-
-class TokenInterceptorFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
- public:
-  explicit TokenInterceptorFactory(BearerTokens& tokens) : tokens_(tokens) {}
-
-  grpc::experimental::Interceptor* CreateServerInterceptor(
-      grpc::experimental::ServerRpcInfo* call) override {
-    const absl::string_view method = call->method();
-    if (absl::StartsWith(method, "/grpc.health.v1.Health/") ||
-        absl::StartsWith(method, "/nqueens.v1.NQueens/")) {
-      return nullptr;
-    }
-    return new TokenInterceptor(tokens_, *call);
-  }
-
- private:
-  BearerTokens& tokens_;
-};
 
 }  // namespace
 
@@ -173,7 +124,14 @@ absl::StatusOr<BearerTokens::Digest> BearerTokens::Authenticate(const ClientMeta
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> TokenInterceptors(
     BearerTokens& tokens) {
-  return std::make_unique<TokenInterceptorFactory>(tokens);
+  return CallGate(
+      [](absl::string_view method) {
+        return !absl::StartsWith(method, "/grpc.health.v1.Health/") &&
+               !absl::StartsWith(method, "/nqueens.v1.NQueens/");
+      },
+      [&tokens](grpc::ServerContextBase&, const ClientMetadata& metadata) {
+        return tokens.Authenticate(metadata).status();
+      });
 }
 
 }  // namespace nqueens::server

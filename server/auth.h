@@ -36,10 +36,9 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "call_gate.h"
 
 namespace nqueens::server {
-
-using ClientMetadata = std::multimap<grpc::string_ref, grpc::string_ref>;
 
 class BearerTokens {
  public:

@@ -58,6 +58,9 @@ std::string AbslUnparseFlag(const MemoryBudgetFlag& flag) {
 ABSL_FLAG(std::vector<std::string>, listen, {"0.0.0.0:50051"},
           "HOST:PORT to listen on; port 0 picks a free one; give it again (or a comma-separated "
           "list) for more addresses, e.g. 0.0.0.0:50051 and [::]:50051");
+ABSL_FLAG(std::vector<std::string>, health_listen, {},
+          "HOST:PORT (or a comma-separated list) of plaintext ports that serve health checks "
+          "only, for probes that speak no TLS (Kubernetes' gRPC probes); needs --tls-cert");
 ABSL_FLAG(uint64_t, max_n, 100'000'000, "largest board accepted; larger n gets RESOURCE_EXHAUSTED");
 ABSL_FLAG(int, workers, 0,
           "threads running calls; 0: the CPUs this process may use (affinity mask and cgroup "
@@ -183,6 +186,7 @@ absl::StatusOr<nqueens::server::ServerOptions> CheckConnectionLimits(
 absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   nqueens::server::ServerOptions options;
   options.listen_addresses = absl::GetFlag(FLAGS_listen);
+  options.health_listen_addresses = absl::GetFlag(FLAGS_health_listen);
   options.grace = absl::GetFlag(FLAGS_grace);
   nqueens::server::ServiceOptions& service = options.service;
   service.max_n = absl::GetFlag(FLAGS_max_n);
@@ -289,6 +293,9 @@ int main(int argc, char** argv) {
     std::cout << "listening on " << address << "\n";
   }
   std::cout << std::flush;
+  for (const std::string& address : (*server)->health_addresses()) {
+    spdlog::info("health checks only, in plaintext, on {}", address);
+  }
   const nqueens::server::ServiceOptions& service = options->service;
   spdlog::info(
       "serving with max_n={} workers={} max_queued={} grace={} memory_budget={} "

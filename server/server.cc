@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "byte_size.h"
+#include "health_port.h"
 #include "memory_estimate.h"
 #include "wire/limits.h"
 
@@ -81,16 +82,28 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         " workers and the express lane hold (", HumanBytes(kFixedCallBytes), " each)"));
   }
 
-  std::vector<int> ports(options.listen_addresses.size(), 0);
+  if (!options.health_listen_addresses.empty() && !options.tls.enabled()) {
+    return absl::InvalidArgumentError(
+        "--health-listen is for servers with TLS (--tls-cert): without it, probes can use the "
+        "main port");
+  }
+  // The main ports, then the health ports, in one list: gRPC binds them in
+  // this order.
+  std::vector<std::string> listen = options.listen_addresses;
+  listen.insert(listen.end(), options.health_listen_addresses.begin(),
+                options.health_listen_addresses.end());
+  std::vector<int> ports(listen.size(), 0);
   grpc::ServerBuilder builder;
   for (size_t i = 0; i < ports.size(); ++i) {
-    builder.AddListeningPort(options.listen_addresses[i], *credentials, &ports[i]);
+    builder.AddListeningPort(
+        listen[i],
+        i < options.listen_addresses.size() ? *credentials : grpc::InsecureServerCredentials(),
+        &ports[i]);
   }
-  if (*tokens != nullptr) {
-    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> checks;
-    checks.push_back(TokenInterceptors(**tokens));
-    builder.experimental().SetInterceptorCreators(std::move(checks));
-  }
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> gates;
+  if (*tokens != nullptr) gates.push_back(TokenInterceptors(**tokens));
+  if (!options.health_listen_addresses.empty()) gates.push_back(HealthPortInterceptors());
+  if (!gates.empty()) builder.experimental().SetInterceptorCreators(std::move(gates));
   SetConnectionLimits(options.connections, builder);
   // Without this, a second server on a taken port would start and share its
   // calls with the first.
@@ -102,9 +115,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   if (grpc_server == nullptr) {
     // gRPC binds in order and reports each port as it binds it.
     const size_t failed = std::find(ports.begin(), ports.end(), 0) - ports.begin();
-    return absl::UnavailableError(absl::StrCat(
-        "could not listen on ", options.listen_addresses[std::min(failed, ports.size() - 1)],
-        " (the address is taken, or not one of this machine's)"));
+    return absl::UnavailableError(
+        absl::StrCat("could not listen on ", listen[std::min(failed, ports.size() - 1)],
+                     " (the address is taken, or not one of this machine's)"));
   }
   grpc::HealthCheckServiceInterface* health = grpc_server->GetHealthCheckService();
   health->SetServingStatus("", true);
@@ -112,9 +125,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   std::unique_ptr<Server> server(new Server(*std::move(tokens), std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
-  server->ports_ = ports;
   for (size_t i = 0; i < ports.size(); ++i) {
-    server->addresses_.push_back(BoundAddress(options.listen_addresses[i], ports[i]));
+    const bool main_port = i < options.listen_addresses.size();
+    if (main_port) server->ports_.push_back(ports[i]);
+    (main_port ? server->addresses_ : server->health_addresses_)
+        .push_back(BoundAddress(listen[i], ports[i]));
   }
   return server;
 }

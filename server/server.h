@@ -48,6 +48,8 @@ struct ServerOptions {
   absl::Duration grace = absl::Seconds(10);
   // No files: plaintext.
   TlsOptions tls;
+  // Plaintext ports for health checks only (health_port.h); needs TLS.
+  std::vector<std::string> health_listen_addresses;
   // Empty: no token needed (see auth.h).
   std::string auth_token_file;
   ConnectionLimits connections;
@@ -69,6 +71,8 @@ class Server {
   // The listening addresses with the ports actually bound, e.g.
   // "0.0.0.0:40123", in the order given.
   const std::vector<std::string>& addresses() const { return addresses_; }
+  // The same for health_listen_addresses.
+  const std::vector<std::string>& health_addresses() const { return health_addresses_; }
   const std::string& address() const { return addresses_.front(); }
   int port() const { return ports_.front(); }
 
@@ -94,6 +98,7 @@ class Server {
   absl::Duration grace_;
   std::vector<int> ports_;
   std::vector<std::string> addresses_;
+  std::vector<std::string> health_addresses_;
 };
 
 }  // namespace nqueens::server

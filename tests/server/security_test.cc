@@ -297,6 +297,43 @@ TEST(TokenOverTlsTest, AGoodTokenWorksAndAMissingOneIsRefused) {
   EXPECT_TRUE(status.ok()) << status.error_message();
 }
 
+// The plaintext health port of a TLS server answers health checks, refuses
+// everything else, and leaves the TLS port as it was.
+TEST(HealthPortTest, ServesHealthChecksOnlyInPlaintext) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  server::ServerOptions options = ServingTls(ca.Issue("server-1"));
+  options.health_listen_addresses = {"127.0.0.1:0"};
+  std::unique_ptr<server::Server> server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  ASSERT_EQ(server->health_addresses().size(), 1u);
+  const std::shared_ptr<grpc::Channel> health_port =
+      grpc::CreateChannel(server->health_addresses()[0], grpc::InsecureChannelCredentials());
+
+  const RawResult health =
+      RawCall(health_port, kHealthCheck, Encode(kHealthCheckRequestService, ""));
+  EXPECT_TRUE(health.status.ok()) << health.status.error_message();
+  EXPECT_EQ(health.responses.size(), 1u);
+  ExpectStatus(Solve8(health_port).status, grpc::StatusCode::UNIMPLEMENTED,
+               "serves grpc.health.v1.Health only");
+  const RawResult reflection =
+      RawCall(health_port, kReflectionInfo, Encode(kReflectionRequestListServices, "*"));
+  ExpectStatus(reflection.status, grpc::StatusCode::UNIMPLEMENTED, "health port");
+  EXPECT_TRUE(reflection.responses.empty());
+
+  const grpc::Status over_tls = Solve8(Connect(*server, Trusting(ca))).status;
+  EXPECT_TRUE(over_tls.ok()) << over_tls.error_message();
+}
+
+TEST(HealthPortTest, NeedsTls) {
+  server::ServerOptions options;
+  options.listen_addresses = {"127.0.0.1:0"};
+  options.health_listen_addresses = {"127.0.0.1:0"};
+  const absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
+  ASSERT_FALSE(server.ok());
+  EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(server.status().message()), HasSubstr("--health-listen"));
+}
+
 // A CompleteStream whose header is sent and whose board never comes: a call
 // in flight that holds no worker, until it is cancelled.
 class OpenStream {

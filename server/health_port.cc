@@ -1,0 +1,38 @@
+#include "health_port.h"
+
+#include <grpc/grpc_security_constants.h>
+#include <grpcpp/grpcpp.h>
+
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
+#include "call_gate.h"
+
+namespace nqueens::server {
+namespace {
+
+// gRPC names the transport "insecure" for plaintext, "tls" (TlsServerCredentials)
+// or "ssl" for TLS; a call it does not name is taken for plaintext.
+bool ArrivedInPlaintext(grpc::ServerContextBase& context) {
+  const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
+  if (auth == nullptr) return true;
+  const std::vector<grpc::string_ref> types =
+      auth->FindPropertyValues(GRPC_TRANSPORT_SECURITY_TYPE_PROPERTY_NAME);
+  return types.empty() || types.front() == "insecure";
+}
+
+}  // namespace
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> HealthPortInterceptors() {
+  return CallGate(
+      [](absl::string_view method) { return !absl::StartsWith(method, "/grpc.health.v1.Health/"); },
+      [](grpc::ServerContextBase& context, const ClientMetadata&) {
+        if (!ArrivedInPlaintext(context)) return absl::OkStatus();
+        return absl::UnimplementedError(
+            "this is the plaintext health port (--health-listen): it serves "
+            "grpc.health.v1.Health only; call the TLS port");
+      });
+}
+
+}  // namespace nqueens::server
