@@ -1,5 +1,7 @@
 #include "call.h"
 
+#include <google/protobuf/descriptor.h>
+
 #include <algorithm>
 #include <random>
 #include <utility>
@@ -8,10 +10,13 @@
 #include "absl/time/clock.h"
 #include "byte_size.h"
 #include "cpu_count.h"
+#include "logging.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
+#include "wire/request_id.h"
 #include "worker_pool.h"
 
 namespace nqueens::server {
@@ -27,6 +32,27 @@ uint64_t RandomSeed() {
 constexpr absl::Duration kIdleTrimDelay = absl::Milliseconds(100);
 
 int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableCpus(); }
+
+// The names of the service's methods, as the calls give them.
+std::vector<std::string> ServiceMethods() {
+  const google::protobuf::ServiceDescriptor* service =
+      google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+          v1::NQueens::service_full_name());
+  std::vector<std::string> names;
+  for (int i = 0; i < service->method_count(); ++i) names.push_back(service->method(i)->name());
+  return names;
+}
+
+// The client's x-request-id when it is usable, else a new one.
+std::string RequestIdOf(const grpc::CallbackServerContext& context) {
+  const auto& metadata = context.client_metadata();
+  const auto given = metadata.find(wire::kRequestIdKey);
+  if (given != metadata.end()) {
+    const absl::string_view id(given->second.data(), given->second.size());
+    if (wire::IsUsableRequestId(id)) return std::string(id);
+  }
+  return wire::NewRequestId();
+}
 
 // min(asked or the default, the server's maximum); notes a lowered request.
 template <typename T>
@@ -47,6 +73,7 @@ ServiceState::ServiceState(const ServiceOptions& options)
       pool(EffectiveWorkers(options.workers), options.max_queued),
       idle_watchdog(options.stream_idle_timeout),
       idle_heap_trim(kIdleTrimDelay),
+      metrics(ServiceMethods()),
       // The express lane runs calls too (worker_pool.h).
       worker_bytes(kFixedCallBytes * (pool.workers() + 1)),
       worker_memory(memory_budget.Reserve(worker_bytes)) {}
@@ -54,18 +81,23 @@ ServiceState::ServiceState(const ServiceOptions& options)
 Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method)
     : service_(service),
       context_(context),
-      method_(method),
+      method_metrics_(service.metrics.ForMethod(method)),
       start_(absl::Now()),
       deadline_(wire::DeadlineFromChrono(context->deadline())),
-      server_deadline_(start_ + service.options.limits.max_call_time) {}
+      server_deadline_(start_ + service.options.limits.max_call_time) {
+  record_.method = method;
+  record_.request_id = RequestIdOf(*context);
+  context->AddInitialMetadata(wire::kRequestIdKey, record_.request_id);
+}
 
 Call::~Call() {
+  record_.duration = absl::Now() - start_;
+  record_.peer = context_->peer();
+  service_.counters.CountCall(record_.status.code());
+  service_.metrics.RecordCall(method_metrics_, record_);
+  LogCall(record_);
+  // Last: once no call is in flight, all of them are counted and logged.
   if (entered_ && service_.in_flight.Exit()) service_.idle_heap_trim.Idle();
-  service_.counters.CountCall(status_.code());
-  spdlog::info("{} peer={} n={} k={} outcome={} status={}{} {:.3f}s", method_, context_->peer(), n_,
-               queens_given_, outcome_, absl::StatusCodeToString(status_.code()),
-               status_.ok() ? "" : absl::StrCat(" (", status_.message(), ")"),
-               absl::ToDoubleSeconds(absl::Now() - start_));
 }
 
 absl::Status Call::Enter() {
@@ -77,12 +109,13 @@ absl::Status Call::Enter() {
 
 absl::Status Call::Refuse(const char* limit, const std::string& message) {
   service_.counters.CountRefusal(limit);
-  spdlog::warn("{} refused by {}: {}", method_, limit, message);
+  spdlog::warn("{} request_id={} refused by {}: {}", record_.method, record_.request_id, limit,
+               message);
   return absl::ResourceExhaustedError(message);
 }
 
 absl::Status Call::CheckSize(uint64_t n) {
-  n_ = n;
+  record_.n = n;
   if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
   if (n > service_.options.max_n) {
     return Refuse("--max-n", absl::StrCat("n = ", n, " is above this server's limit of ",
@@ -101,7 +134,8 @@ absl::Status Call::CheckFits(uint64_t bytes) {
 }
 
 std::string Call::Needs(uint64_t bytes) const {
-  const std::string what = n_ != 0 ? absl::StrCat("n = ", n_) : "a request of this size";
+  const std::string what =
+      record_.n != 0 ? absl::StrCat("n = ", record_.n) : "a request of this size";
   return absl::StrCat(what, " needs about ", HumanBytes(bytes), " of memory");
 }
 
@@ -151,7 +185,10 @@ absl::Status Call::Schedule(uint64_t n, std::function<void()> job) {
                                     : WorkerPool::Size::kLarge;
   absl::MutexLock lock(&schedule_mutex_);
   if (cancelled()) return StoppedStatus();
-  ticket_ = service_.pool.Submit(size, std::move(job));
+  ticket_ = service_.pool.Submit(size, [this, queued = absl::Now(), job = std::move(job)] {
+    service_.metrics.RecordQueueWait(absl::Now() - queued);
+    job();
+  });
   if (ticket_.has_value()) return absl::OkStatus();
   return Refuse("--max-queued",
                 absl::StrCat("all ", service_.pool.workers(), " workers are busy and ",
@@ -191,7 +228,7 @@ absl::Status Call::Explain(absl::Status status) {
 bool Call::MarkFinished(const absl::Status& status) {
   bool expected = false;
   if (!finished_.compare_exchange_strong(expected, true)) return false;
-  status_ = status;
+  record_.status = status;
   return true;
 }
 

@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "byte_size.h"
+#include "metrics.h"
+#include "process_metrics.h"
 #include "wire/limits.h"
 
 namespace nqueens::server {
@@ -31,6 +33,18 @@ int MaxReceiveMessageBytes(uint64_t memory_budget) {
   return static_cast<int>(std::min<uint64_t>(wire::kMaxMessageBytes, memory_budget / 4));
 }
 
+// The series the metrics endpoint serves: the calls', the service's state
+// and the process's.
+absl::StatusOr<std::unique_ptr<MetricsEndpoint>> StartMetricsEndpoint(const std::string& address,
+                                                                      const ServiceState& state) {
+  std::shared_ptr<prometheus::Collectable> load = MakeServiceLoadGauges([&state] {
+    return ServiceLoad{state.in_flight.running(), state.pool.queued(), state.memory_budget.in_use(),
+                       state.memory_budget.capacity()};
+  });
+  return MetricsEndpoint::Start(
+      address, {state.metrics.collectable(), std::move(load), std::make_shared<ProcessMetrics>()});
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
@@ -45,6 +59,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         absl::StrCat("--memory-budget ", HumanBytes(state.memory_budget.capacity()),
                      " is below the ", HumanBytes(state.worker_bytes), " that ",
                      state.pool.workers(), " workers and the express lane hold (8 MiB each)"));
+  }
+
+  std::unique_ptr<MetricsEndpoint> metrics;
+  if (!options.metrics_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> started =
+        StartMetricsEndpoint(options.metrics_listen, state);
+    if (!started.ok()) return started.status();
+    metrics = *std::move(started);
   }
 
   std::vector<int> ports(options.listen_addresses.size(), 0);
@@ -73,6 +95,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   std::unique_ptr<Server> server(new Server(std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
+  if (metrics != nullptr) {
+    server->metrics_address_ = BoundAddress(options.metrics_listen, metrics->port());
+    server->metrics_ = std::move(metrics);
+  }
   server->ports_ = ports;
   for (size_t i = 0; i < ports.size(); ++i) {
     server->addresses_.push_back(BoundAddress(options.listen_addresses[i], ports[i]));
