@@ -33,7 +33,10 @@ struct RunOptions {
 
 // Errors are absl::Status: INVALID_ARGUMENT when the board was rejected (for
 // Complete: queens that attack each other), DEADLINE_EXCEEDED, and for the
-// remote backend any gRPC failure with its code.
+// remote backend any gRPC failure with its code, and the call's request id
+// (x-request-id, which the server logs) as the payload kRequestIdPayload.
+inline constexpr char kRequestIdPayload[] = "nqueens.request_id";
+
 class Backend {
  public:
   virtual ~Backend() = default;

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "progress.h"
@@ -30,8 +32,14 @@ std::string DescribeBackendError(const absl::Status& error) {
   }
 }
 
+// A remote call's error ends with its request id, by which the server's log
+// finds the call.
 int ReportBackendError(const absl::Status& error) {
-  return ReportError(ExitCodeFor(error), DescribeBackendError(error));
+  std::string message = DescribeBackendError(error);
+  if (const auto request_id = error.GetPayload(kRequestIdPayload)) {
+    absl::StrAppend(&message, " (request id ", std::string(*request_id), ")");
+  }
+  return ReportError(ExitCodeFor(error), message);
 }
 
 void WriteText(std::FILE* file, absl::string_view text) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "backend.h"
@@ -16,6 +17,7 @@
 #include "wire/chunks.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
+#include "wire/request_id.h"
 #include "wire/status.h"
 
 namespace nqueens::client {
@@ -158,6 +160,40 @@ auto WhileSolving(const RunOptions& options, Call call) {
   return call();
 }
 
+// A call's context: its deadline, and a request id (x-request-id) of its own,
+// which the server logs and echoes back.
+class CallContext {
+ public:
+  // The call's deadline, request id and bearer token (unless none).
+  CallContext(const RunOptions& options, const std::optional<std::string>& token)
+      : sent_request_id_(wire::NewRequestId()) {
+    if (options.deadline != absl::InfiniteDuration()) {
+      context_.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
+    }
+    context_.AddMetadata(wire::kRequestIdKey, sent_request_id_);
+    if (token.has_value()) context_.AddMetadata("authorization", "Bearer " + *token);
+  }
+
+  grpc::ClientContext* get() { return &context_; }
+
+  // Once the call has ended: the id the server echoed, or the one sent when
+  // no answer came (the server may still have logged the call).
+  std::string request_id() const {
+    // A server that refused the call at once sends it with the trailers.
+    for (const auto* metadata :
+         {&context_.GetServerInitialMetadata(), &context_.GetServerTrailingMetadata()}) {
+      const auto echoed = metadata->find(wire::kRequestIdKey);
+      if (echoed != metadata->end())
+        return std::string(echoed->second.data(), echoed->second.size());
+    }
+    return sent_request_id_;
+  }
+
+ private:
+  const std::string sent_request_id_;
+  grpc::ClientContext context_;
+};
+
 class RemoteBackend : public Backend {
  public:
   RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address,
@@ -172,81 +208,70 @@ class RemoteBackend : public Backend {
     request.set_n(n);
     request.set_method(wire::MethodToProto(method));
     SetRunOptions(options, request);
-    grpc::ClientContext context;
-    Prepare(options, context);
+    CallContext context(options, security_.token);
     if (n <= kStreamingThreshold) {
       v1::SolveResponse response;
       const grpc::Status status =
-          WhileSolving(options, [&] { return stub_->Solve(&context, request, &response); });
-      if (!status.ok()) return CallError(status);
+          WhileSolving(options, [&] { return stub_->Solve(context.get(), request, &response); });
+      if (!status.ok()) return CallError(status, context);
       return ResultFromResponse(response, n);
     }
-    auto stream = stub_->SolveStream(&context, request);
-    return ReceiveResult<v1::SolveStreamResponse>(*stream, n, options);
+    auto stream = stub_->SolveStream(context.get(), request);
+    return ReceiveResult<v1::SolveStreamResponse>(*stream, n, options, context);
   }
 
   absl::StatusOr<CompletionResult> Complete(Board composition, const RunOptions& options) override {
     if (absl::Status form = ChooseWireForm(composition); !form.ok()) {
       return form;
     }
-    grpc::ClientContext context;
-    Prepare(options, context);
+    CallContext context(options, security_.token);
     if (composition.n <= kStreamingThreshold) {
       v1::CompleteRequest request;
       SetBoard(composition, request);
       SetRunOptions(options, request);
       v1::CompleteResponse response;
       const grpc::Status status =
-          WhileSolving(options, [&] { return stub_->Complete(&context, request, &response); });
-      if (!status.ok()) return CallError(status);
+          WhileSolving(options, [&] { return stub_->Complete(context.get(), request, &response); });
+      if (!status.ok()) return CallError(status, context);
       return ResultFromResponse(response, composition.n);
     }
     v1::CompleteStreamRequest header;
     SetRunOptions(options, *header.mutable_header());
-    auto stream = stub_->CompleteStream(&context);
+    auto stream = stub_->CompleteStream(context.get());
     WriteBoardStream(composition, std::move(header), *stream, options.progress);
     stream->WritesDone();
     const uint64_t n = composition.n;
     composition = Board();  // sent: its memory is free for the result's
-    return ReceiveResult<v1::CompleteStreamResponse>(*stream, n, options);
+    return ReceiveResult<v1::CompleteStreamResponse>(*stream, n, options, context);
   }
 
   absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
     if (absl::Status form = ChooseWireForm(board); !form.ok()) return form;
-    grpc::ClientContext context;
-    Prepare(options, context);
+    CallContext context(options, security_.token);
     v1::ValidateResponse response;
     grpc::Status status;
     if (board.n <= kStreamingThreshold) {
       v1::ValidateRequest request;
       SetBoard(board, request);
-      status = stub_->Validate(&context, request, &response);
+      status = stub_->Validate(context.get(), request, &response);
     } else {
-      auto stream = stub_->ValidateStream(&context, &response);
+      auto stream = stub_->ValidateStream(context.get(), &response);
       WriteBoardStream(board, v1::ValidateStreamRequest(), *stream, options.progress);
       stream->WritesDone();
       ProgressPhase validating(options.progress, "validating", 0);
       status = stream->Finish();
     }
-    if (!status.ok()) return CallError(status);
+    if (!status.ok()) return CallError(status, context);
     return wire::ReportFromProto(response);
   }
 
  private:
-  // The call's deadline and token.
-  void Prepare(const RunOptions& options, grpc::ClientContext& context) const {
-    if (security_.token.has_value()) {
-      context.AddMetadata("authorization", "Bearer " + *security_.token);
-    }
-    if (options.deadline == absl::InfiniteDuration()) return;
-    context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
-  }
-
   // Reads a whole result stream, then its final status: the header once the
   // server has solved, then the board.
   template <typename Response, typename Stream>
   absl::StatusOr<CompletionResult> ReceiveResult(Stream& stream, uint64_t n,
-                                                 const RunOptions& options) {
+                                                 const RunOptions& options,
+                                                 const CallContext& context) {
     ResultCollector collector(n);
     Response message;
     const bool received = WhileSolving(options, [&] { return stream.Read(&message); });
@@ -259,20 +284,23 @@ class RemoteBackend : public Backend {
       }
     }
     const grpc::Status status = stream.Finish();
-    if (!status.ok()) return CallError(status);
+    if (!status.ok()) return CallError(status, context);
     return std::move(collector).Finish();
   }
 
-  // The status of a failed call: what TLS or the token did wrong, in one
-  // line; a server that cannot be reached is named.
-  absl::Status CallError(const grpc::Status& status) const {
-    if (std::optional<absl::Status> security = SecurityFailure(status, security_, address_)) {
-      return *security;
-    }
+  // The status of a failed call, with its request id (backend.h): what TLS
+  // or the token did wrong, in one line; a server that cannot be reached is
+  // named.
+  absl::Status CallError(const grpc::Status& status, const CallContext& context) const {
     absl::Status error = wire::FromGrpcStatus(status);
-    if (error.code() != absl::StatusCode::kUnavailable) return error;
-    return absl::UnavailableError(
-        absl::StrCat("cannot reach server ", address_, ": ", error.message()));
+    if (std::optional<absl::Status> security = SecurityFailure(status, security_, address_)) {
+      error = *security;
+    } else if (error.code() == absl::StatusCode::kUnavailable) {
+      error = absl::UnavailableError(
+          absl::StrCat("cannot reach server ", address_, ": ", error.message()));
+    }
+    error.SetPayload(kRequestIdPayload, absl::Cord(context.request_id()));
+    return error;
   }
 
   std::unique_ptr<v1::NQueens::Stub> stub_;

@@ -19,6 +19,8 @@ build_packages=(
   # The server's token digests and TLS file checks; the TLS tests make their
   # certificates with the openssl command.
   libssl-dev openssl
+  # The server's Prometheus metrics (brings civetweb, zlib and curl's -dev).
+  prometheus-cpp-dev
   python3 python3-grpcio python3-protobuf python3-yaml
   # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
   # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).
@@ -31,6 +33,7 @@ build_packages=(
 # The nqueens CLI needs only the C library (client/CMakeLists.txt).
 runtime_packages=(
   libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623 libspdlog1.10 libfmt9
+  libprometheus-cpp-pull1.0 libprometheus-cpp-core1.0
 )
 
 usage() {

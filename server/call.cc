@@ -1,5 +1,7 @@
 #include "call.h"
 
+#include <google/protobuf/descriptor.h>
+
 #include <algorithm>
 #include <random>
 #include <utility>
@@ -9,10 +11,13 @@
 #include "absl/time/clock.h"
 #include "byte_size.h"
 #include "cpu_count.h"
+#include "logging.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
+#include "wire/request_id.h"
 #include "worker_pool.h"
 
 namespace nqueens::server {
@@ -36,6 +41,27 @@ std::string PeerHost(const std::string& peer) {
   return has_port ? peer.substr(0, peer.rfind(':')) : peer;
 }
 
+// The names of the service's methods, as the calls give them.
+std::vector<std::string> ServiceMethods() {
+  const google::protobuf::ServiceDescriptor* service =
+      google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+          v1::NQueens::service_full_name());
+  std::vector<std::string> names;
+  for (int i = 0; i < service->method_count(); ++i) names.push_back(service->method(i)->name());
+  return names;
+}
+
+// The client's x-request-id when it is usable, else a new one.
+std::string RequestIdOf(const grpc::CallbackServerContext& context) {
+  const auto& metadata = context.client_metadata();
+  const auto given = metadata.find(wire::kRequestIdKey);
+  if (given != metadata.end()) {
+    const absl::string_view id(given->second.data(), given->second.size());
+    if (wire::IsUsableRequestId(id)) return std::string(id);
+  }
+  return wire::NewRequestId();
+}
+
 // min(asked or the default, the server's maximum); notes a lowered request.
 template <typename T>
 T Clamp(T asked, T default_value, T maximum, const char* field, const char* flag,
@@ -57,6 +83,7 @@ ServiceState::ServiceState(const ServiceOptions& options, BearerTokens* tokens)
       pool(EffectiveWorkers(options.workers), options.max_queued),
       idle_watchdog(options.stream_idle_timeout),
       idle_heap_trim(kIdleTrimDelay),
+      metrics(ServiceMethods()),
       // The express lane runs calls too (worker_pool.h).
       worker_bytes(kFixedCallBytes * (pool.workers() + 1)),
       worker_memory(memory_budget.Reserve(worker_bytes)) {}
@@ -64,20 +91,35 @@ ServiceState::ServiceState(const ServiceOptions& options, BearerTokens* tokens)
 Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method)
     : service_(service),
       context_(context),
-      method_(method),
+      method_metrics_(service.metrics.ForMethod(method)),
       start_(absl::Now()),
       deadline_(wire::DeadlineFromChrono(context->deadline())),
-      server_deadline_(start_ + service.options.limits.max_call_time) {}
+      server_deadline_(start_ + service.options.limits.max_call_time) {
+  record_.method = method;
+  record_.request_id = RequestIdOf(*context);
+}
 
 Call::~Call() {
+  LogCall(record_);
+  // Last: once no call is in flight, all of them are counted and logged.
   if (entered_ && service_.in_flight.Exit()) service_.idle_heap_trim.Idle();
-  spdlog::info("{} peer={} n={} k={} outcome={} status={}{} {:.3f}s", method_, context_->peer(), n_,
-               queens_given_, outcome_, absl::StatusCodeToString(status_.code()),
-               status_.ok() ? "" : absl::StrCat(" (", status_.message(), ")"),
-               absl::ToDoubleSeconds(absl::Now() - start_));
 }
 
 absl::Status Call::Enter() {
+  const absl::Status entered = Admit();
+  // The request id goes back in the initial metadata of a call that begins,
+  // and in the trailers of one refused here: gRPC commits a call once it has
+  // the server's initial metadata and never retries it then, and refusals
+  // such as a shutdown's UNAVAILABLE are just what clients retry elsewhere.
+  if (entered.ok()) {
+    context_->AddInitialMetadata(wire::kRequestIdKey, record_.request_id);
+  } else {
+    context_->AddTrailingMetadata(wire::kRequestIdKey, record_.request_id);
+  }
+  return entered;
+}
+
+absl::Status Call::Admit() {
   const absl::StatusOr<std::string> client = IdentifyClient();
   if (!client.ok()) return client.status();
   std::optional<ClientCalls::Slot> slot = service_.client_calls.Enter(*client);
@@ -104,12 +146,13 @@ absl::StatusOr<std::string> Call::IdentifyClient() const {
 
 absl::Status Call::Refuse(const char* limit, const std::string& message) {
   service_.counters.CountRefusal(limit);
-  spdlog::warn("{} refused by {}: {}", method_, limit, message);
+  spdlog::warn("{} request_id={} refused by {}: {}", record_.method, record_.request_id, limit,
+               message);
   return absl::ResourceExhaustedError(message);
 }
 
 absl::Status Call::CheckSize(uint64_t n) {
-  n_ = n;
+  record_.n = n;
   if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
   if (n > service_.options.max_n) {
     return Refuse("--max-n", absl::StrCat("n = ", n, " is above this server's limit of ",
@@ -128,7 +171,8 @@ absl::Status Call::CheckFits(uint64_t bytes) {
 }
 
 std::string Call::Needs(uint64_t bytes) const {
-  const std::string what = n_ != 0 ? absl::StrCat("n = ", n_) : "a request of this size";
+  const std::string what =
+      record_.n != 0 ? absl::StrCat("n = ", record_.n) : "a request of this size";
   return absl::StrCat(what, " needs about ", HumanBytes(bytes), " of memory");
 }
 
@@ -184,7 +228,10 @@ absl::Status Call::Schedule(uint64_t n, std::function<void()> job) {
                                     : WorkerPool::Size::kLarge;
   absl::MutexLock lock(&schedule_mutex_);
   if (cancelled()) return StoppedStatus();
-  ticket_ = service_.pool.Submit(size, std::move(job));
+  ticket_ = service_.pool.Submit(size, [this, queued = absl::Now(), job = std::move(job)] {
+    service_.metrics.RecordQueueWait(absl::Now() - queued);
+    job();
+  });
   if (ticket_.has_value()) return absl::OkStatus();
   return Refuse("--max-queued",
                 absl::StrCat("all ", service_.pool.workers(), " workers are busy and ",
@@ -224,10 +271,13 @@ absl::Status Call::Explain(absl::Status status) {
 bool Call::MarkFinished(const absl::Status& status) {
   bool expected = false;
   if (!finished_.compare_exchange_strong(expected, true)) return false;
-  status_ = status;
-  // Before the client can see the status: counts never lag behind what
-  // clients have seen.
+  record_.status = status;
+  record_.duration = absl::Now() - start_;
+  record_.peer = context_->peer();
+  // Before the client can see the status: counts and metrics never lag
+  // behind what clients have seen.
   service_.counters.CountCall(status.code());
+  service_.metrics.RecordCall(method_metrics_, record_);
   // A client may start its next call as soon as it has this one's status.
   client_slot_.reset();
   return true;

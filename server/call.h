@@ -1,8 +1,8 @@
 // Per-call bookkeeping shared by every method: admission to a service that
 // may be shutting down, the size check, the memory the call holds, its place
 // in the worker queue, the limits and stop condition it runs under, the one
-// Finish, and its log line. Handlers and reactors use a Call; none of this is
-// repeated per method.
+// Finish, its request id, and its log line and metrics. Handlers and reactors
+// use a Call; none of this is repeated per method.
 #ifndef NQUEENS_SERVER_CALL_H_
 #define NQUEENS_SERVER_CALL_H_
 
@@ -22,11 +22,13 @@
 #include "absl/time/time.h"
 #include "auth.h"
 #include "call_counters.h"
+#include "call_record.h"
 #include "client_calls.h"
 #include "idle_heap_trim.h"
 #include "idle_watchdog.h"
 #include "in_flight_calls.h"
 #include "memory_budget.h"
+#include "metrics.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "service_options.h"
@@ -51,6 +53,7 @@ struct ServiceState {
   IdleWatchdog idle_watchdog;
   IdleHeapTrim idle_heap_trim;
   CallCounters counters;
+  CallMetrics metrics;
   // The fixed part of a running call, once per thread that runs calls (see
   // memory_estimate.h); unset when the budget cannot hold it, which
   // Server::Start refuses.
@@ -60,8 +63,12 @@ struct ServiceState {
 
 class Call {
  public:
+  // Adds the call's request id (the client's x-request-id when usable, else
+  // a new one) to the response's initial metadata: the reactor's first write
+  // or Finish sends it, whichever way the call ends.
   Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method);
-  // Logs the call and counts its status. The reactor has finished it.
+  // Logs the call, counts it and records its metrics, then leaves the
+  // service. The reactor has finished it.
   ~Call();
 
   Call(const Call&) = delete;
@@ -74,13 +81,18 @@ class Call {
   // Enters the service. First thing: UNAUTHENTICATED without a good token
   // when tokens are required, RESOURCE_EXHAUSTED when the client has
   // --max-calls-per-client in flight already, UNAVAILABLE once the service is
-  // shutting down.
+  // shutting down. The request id goes back with the call's initial
+  // metadata, or with the refusal's trailers.
   absl::Status Enter();
 
-  // What the log line reports besides method, status and time.
-  void set_n(uint64_t n) { n_ = n; }
-  void set_queens_given(uint64_t k) { queens_given_ = k; }
-  void set_outcome(const char* outcome) { outcome_ = outcome; }
+  // What the log line and the metrics report besides method, status and
+  // time.
+  void set_queens_given(uint64_t k) { record_.queens_given = k; }
+  void set_outcome(CallOutcome outcome) { record_.outcome = outcome; }
+  void set_result(const CompletionResult& result) {
+    record_.outcome = CallOutcomeOf(result.outcome);
+    record_.exact_nodes = result.stats.exact_nodes;
+  }
 
   // INVALID_ARGUMENT for n = 0, RESOURCE_EXHAUSTED above --max-n.
   absl::Status CheckSize(uint64_t n);
@@ -103,7 +115,8 @@ class Call {
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }
 
   // Queues `job` on the worker pool, as a small or a large call by n:
-  // RESOURCE_EXHAUSTED when the queue is full.
+  // RESOURCE_EXHAUSTED when the queue is full. The metrics see how long it
+  // waited.
   absl::Status Schedule(uint64_t n, std::function<void()> job);
   // The call was cancelled (by the client, its deadline or a shutdown): a
   // running job stops. True when the job was still queued: it never runs,
@@ -123,6 +136,8 @@ class Call {
   bool finished() const { return finished_.load(); }
 
  private:
+  // Enter() but for the request id.
+  absl::Status Admit();
   // Who makes the call, for --max-calls-per-client: the digest of its token
   // (UNAUTHENTICATED without a good one) when tokens are required, else its
   // address without the port.
@@ -134,15 +149,14 @@ class Call {
 
   ServiceState& service_;
   grpc::CallbackServerContext* const context_;
-  const char* const method_;
+  const CallMetrics::Method& method_metrics_;
   const absl::Time start_;
   absl::Time deadline_;         // the client's
   absl::Time server_deadline_;  // start_ + --max-call-seconds
   std::optional<ClientCalls::Slot> client_slot_;
   bool entered_ = false;
-  uint64_t n_ = 0;
-  uint64_t queens_given_ = 0;
-  const char* outcome_ = "-";
+  // Its status is written once, before finished_ is set.
+  CallRecord record_;
   std::optional<MemoryBudget::Reservation> memory_;
   std::vector<std::string> lowered_limits_;
   // Cancel() and Schedule() may race (OnCancel against a stream's last read).
@@ -150,7 +164,6 @@ class Call {
   std::optional<WorkerPool::Ticket> ticket_ ABSL_GUARDED_BY(schedule_mutex_);
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> finished_{false};
-  absl::Status status_;  // written once, before finished_ is set
 };
 
 }  // namespace nqueens::server

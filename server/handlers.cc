@@ -57,7 +57,7 @@ absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
                                              const CompletionOptions& options) {
   call.set_queens_given(CountQueens(board));
   absl::StatusOr<CompletionResult> result = nqueens::Complete(std::move(board), options);
-  if (result.ok()) call.set_outcome(OutcomeName(result->outcome));
+  if (result.ok()) call.set_result(*result);
   return result;
 }
 
@@ -68,7 +68,7 @@ absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& re
   absl::StatusOr<CompletionResult> result =
       nqueens::Solve(static_cast<uint32_t>(request.n()), *method,
                      call.CompletionOptionsFor(SeedOf(request), request.limits()));
-  if (result.ok()) call.set_outcome(OutcomeName(result->outcome));
+  if (result.ok()) call.set_result(*result);
   return result;
 }
 
@@ -81,7 +81,9 @@ absl::StatusOr<grpc::ByteBuffer> RunValidate(Call& call, absl::Span<const uint32
   absl::StatusOr<ValidationReport> report = nqueens::Validate(board, options);
   if (!report.ok()) return report.status();
   call.set_queens_given(report->queen_count);
-  call.set_outcome(report->complete ? "complete" : report->valid ? "valid" : "invalid");
+  call.set_outcome(report->complete ? CallOutcome::kComplete
+                   : report->valid  ? CallOutcome::kValid
+                                    : CallOutcome::kInvalid);
   v1::ValidateResponse response;
   wire::ReportToProto(*report, &response);
   return SerializeMessage(response);

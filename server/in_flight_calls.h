@@ -33,6 +33,18 @@ class InFlightCalls {
     return closed_;
   }
 
+  int running() const {
+    absl::MutexLock lock(&mutex_);
+    return running_;
+  }
+
+  // Waits until no call is in flight or the deadline passed; true when none
+  // is. For tests and diagnostics.
+  bool AwaitIdle(absl::Time deadline) const {
+    absl::MutexLock lock(&mutex_);
+    return mutex_.AwaitWithDeadline(absl::Condition(this, &InFlightCalls::Idle), deadline);
+  }
+
   // Refuses further calls, then waits until the running ones have ended or
   // the deadline passed. True when none is left.
   bool CloseAndWait(absl::Time deadline) {

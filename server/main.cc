@@ -23,9 +23,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "byte_size.h"
+#include "logging.h"
 #include "memory_budget.h"
 #include "server.h"
-#include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
 namespace {
@@ -77,6 +77,13 @@ ABSL_FLAG(uint64_t, max_exact_nodes, 1'000'000'000,
 ABSL_FLAG(double, max_call_seconds, 120,
           "longest a call may take from its arrival, queueing included; then RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
+ABSL_FLAG(std::string, log_format, "text",
+          "text, or json: one JSON object per line (time, level, message; a call's line has its "
+          "method, peer, request_id, n, k, outcome, code, message and seconds)");
+ABSL_FLAG(
+    std::string, metrics_listen, "",
+    "HOST:PORT to serve Prometheus metrics on, at /metrics (HOST an IPv4 address; port 0 picks "
+    "a free one); empty: no metrics endpoint");
 ABSL_FLAG(absl::Duration, grace, absl::Seconds(10),
           "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
 ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{},
@@ -183,11 +190,21 @@ absl::StatusOr<nqueens::server::ServerOptions> CheckConnectionLimits(
   return options;
 }
 
+absl::StatusOr<nqueens::server::LogFormat> LogFormatFromFlag() {
+  const std::string name = absl::GetFlag(FLAGS_log_format);
+  const std::optional<nqueens::server::LogFormat> format = nqueens::server::ParseLogFormat(name);
+  if (!format.has_value()) {
+    return absl::InvalidArgumentError("unknown --log-format " + name + " (expected text or json)");
+  }
+  return *format;
+}
+
 absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   nqueens::server::ServerOptions options;
   options.listen_addresses = absl::GetFlag(FLAGS_listen);
   options.health_listen_addresses = absl::GetFlag(FLAGS_health_listen);
   options.grace = absl::GetFlag(FLAGS_grace);
+  options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   nqueens::server::ServiceOptions& service = options.service;
   service.max_n = absl::GetFlag(FLAGS_max_n);
   service.workers = absl::GetFlag(FLAGS_workers);
@@ -273,10 +290,11 @@ int main(int argc, char** argv) {
 
   const absl::StatusOr<spdlog::level::level_enum> level = LogLevelFromFlag();
   if (!level.ok()) return Fail(level.status());
+  const absl::StatusOr<nqueens::server::LogFormat> log_format = LogFormatFromFlag();
+  if (!log_format.ok()) return Fail(log_format.status());
   const absl::StatusOr<nqueens::server::ServerOptions> options = ServerOptionsFromFlags();
   if (!options.ok()) return Fail(options.status());
-  spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens-server"));
-  spdlog::set_level(*level);
+  nqueens::server::LogToStderr(*log_format, *level);
   nqueens::server::ReturnLargeFreedBuffersToTheKernel();
 
   // Block the signals before gRPC starts its threads, so that all of them
@@ -295,6 +313,9 @@ int main(int argc, char** argv) {
   std::cout << std::flush;
   for (const std::string& address : (*server)->health_addresses()) {
     spdlog::info("health checks only, in plaintext, on {}", address);
+  }
+  if (!(*server)->metrics_address().empty()) {
+    spdlog::info("serving metrics on http://{}/metrics", (*server)->metrics_address());
   }
   const nqueens::server::ServiceOptions& service = options->service;
   spdlog::info(

@@ -13,6 +13,8 @@
 #include "byte_size.h"
 #include "health_port.h"
 #include "memory_estimate.h"
+#include "metrics.h"
+#include "process_metrics.h"
 #include "wire/limits.h"
 
 namespace nqueens::server {
@@ -60,6 +62,18 @@ absl::StatusOr<std::unique_ptr<BearerTokens>> LoadTokens(const std::string& path
   return BearerTokens::Load(path);
 }
 
+// The series the metrics endpoint serves: the calls', the service's state
+// and the process's.
+absl::StatusOr<std::unique_ptr<MetricsEndpoint>> StartMetricsEndpoint(const std::string& address,
+                                                                      const ServiceState& state) {
+  std::shared_ptr<prometheus::Collectable> load = MakeServiceLoadGauges([&state] {
+    return ServiceLoad{state.in_flight.running(), state.pool.queued(), state.memory_budget.in_use(),
+                       state.memory_budget.capacity()};
+  });
+  return MetricsEndpoint::Start(
+      address, {state.metrics.collectable(), std::move(load), std::make_shared<ProcessMetrics>()});
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
@@ -80,6 +94,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         "--memory-budget ", HumanBytes(state.memory_budget.capacity()), " is below the ",
         HumanBytes(state.worker_bytes), " that ", state.pool.workers(),
         " workers and the express lane hold (", HumanBytes(kFixedCallBytes), " each)"));
+  }
+
+  std::unique_ptr<MetricsEndpoint> metrics;
+  if (!options.metrics_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> started =
+        StartMetricsEndpoint(options.metrics_listen, state);
+    if (!started.ok()) return started.status();
+    metrics = *std::move(started);
   }
 
   if (!options.health_listen_addresses.empty() && !options.tls.enabled()) {
@@ -125,6 +147,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   std::unique_ptr<Server> server(new Server(*std::move(tokens), std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
+  if (metrics != nullptr) {
+    server->metrics_address_ = BoundAddress(options.metrics_listen, metrics->port());
+    server->metrics_ = std::move(metrics);
+  }
   for (size_t i = 0; i < ports.size(); ++i) {
     const bool main_port = i < options.listen_addresses.size();
     if (main_port) server->ports_.push_back(ports[i]);

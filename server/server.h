@@ -17,6 +17,7 @@
 #include "auth.h"
 #include "call_counters.h"
 #include "memory_budget.h"
+#include "metrics_endpoint.h"
 #include "service.h"
 #include "service_options.h"
 #include "tls.h"
@@ -44,6 +45,9 @@ struct ConnectionLimits {
 struct ServerOptions {
   // HOST:PORT each; port 0 picks a free port (see Server::addresses()).
   std::vector<std::string> listen_addresses = {"0.0.0.0:50051"};
+  // HOST:PORT of the Prometheus metrics endpoint (HOST an IPv4 address; port 0
+  // picks a free port, see Server::metrics_port()); empty: none.
+  std::string metrics_listen;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration grace = absl::Seconds(10);
   // No files: plaintext.
@@ -59,9 +63,9 @@ struct ServerOptions {
 class Server {
  public:
   // UNAVAILABLE, naming the address, when one cannot be bound (taken, or not
-  // an address of this machine); INVALID_ARGUMENT when the memory budget is
-  // too small for the workers, or naming the flag and the file when a TLS or
-  // token file is missing or unusable.
+  // an address of this machine), the metrics' one included; INVALID_ARGUMENT
+  // when the memory budget is too small for the workers, or naming the flag
+  // and the file when a TLS or token file is missing or unusable.
   static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   ~Server();  // Shutdown()
 
@@ -75,11 +79,16 @@ class Server {
   const std::vector<std::string>& health_addresses() const { return health_addresses_; }
   const std::string& address() const { return addresses_.front(); }
   int port() const { return ports_.front(); }
+  // The metrics endpoint's address with the port actually bound, and that
+  // port; "" and 0 without one.
+  const std::string& metrics_address() const { return metrics_address_; }
+  int metrics_port() const { return metrics_ != nullptr ? metrics_->port() : 0; }
 
   // What the running calls have reserved, out of what capacity.
   const MemoryBudget& memory_budget() const { return service_->state().memory_budget; }
   const CallCounters& counters() const { return service_->state().counters; }
   const WorkerPool& pool() const { return service_->state().pool; }
+  const InFlightCalls& in_flight() const { return service_->state().in_flight; }
   int workers() const { return pool().workers(); }
 
   // Turns health to NOT_SERVING, refuses new calls (UNAVAILABLE), lets
@@ -95,6 +104,9 @@ class Server {
   std::unique_ptr<BearerTokens> tokens_;  // null: no token needed
   std::unique_ptr<NQueensService> service_;
   std::unique_ptr<grpc::Server> grpc_server_;
+  // Declared after service_: it stops before the state it reads goes.
+  std::unique_ptr<MetricsEndpoint> metrics_;
+  std::string metrics_address_;
   absl::Duration grace_;
   std::vector<int> ports_;
   std::vector<std::string> addresses_;

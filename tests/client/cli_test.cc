@@ -398,7 +398,11 @@ TEST_P(CliTest, NoProgressBarWhenStderrIsNotATerminal) {
       {"complete", "-", "--max-backtracks", "100000000", "--deadline", "400ms", "--seed", "1"},
       client::FormatBoard(RowOneBlocked(), BoardFormat::kQArray));
   EXPECT_EQ(result.exit_code, 3) << result.err;
-  EXPECT_EQ(result.err, "nqueens: deadline exceeded\n");
+  // A server's call is named by its request id.
+  const std::string request_id =
+      GetParam() == Where::kRemote ? " \\(request id [0-9a-f]{32}\\)" : "";
+  EXPECT_THAT(result.err,
+              ::testing::MatchesRegex("nqueens: deadline exceeded" + request_id + "\n"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CliTest, ::testing::Values(Where::kLocal, Where::kRemote),
@@ -488,6 +492,17 @@ TEST(CliRemoteErrorTest, ServerLimitExitsWithThree) {
   const ProcessResult result = Cli({"--server", server.address(), "solve", "2000"});
   EXPECT_EQ(result.exit_code, 3);
   ExpectOneErrorLine(result, "limit exceeded");
+}
+
+// The error ends with the call's request id, by which the server's log finds
+// the call.
+TEST(CliRemoteErrorTest, ErrorsNameTheRequestId) {
+  ServerProcess server({"--max-n", "1000"});
+  ASSERT_FALSE(server.address().empty());
+  const ProcessResult result = Cli({"--server", server.address(), "solve", "2000"});
+  EXPECT_EQ(result.exit_code, 3);
+  ExpectOneErrorLine(result, "limit exceeded");
+  EXPECT_THAT(result.err, ::testing::ContainsRegex("\\(request id [0-9a-f]{32}\\)\n$"));
 }
 
 }  // namespace

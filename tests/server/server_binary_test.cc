@@ -1,5 +1,8 @@
 // The nqueens-server binary as a subprocess: it reports the bound port on
-// stdout, answers calls, finishes an in-flight call after SIGTERM and exits 0.
+// stdout, answers calls, finishes an in-flight call after SIGTERM and exits 0,
+// refuses bad flags, and logs JSON lines when asked to.
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -12,14 +15,17 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "test_certificates.h"
 #include "test_server.h"
 #include "wire/chunks.h"
+#include "wire/request_id.h"
 
 extern char** environ;
 
@@ -28,22 +34,27 @@ namespace {
 
 constexpr char kListeningPrefix[] = "listening on ";
 
-// A child process whose stdout (and stderr too, when `with_stderr`) is a
-// pipe read line by line.
+// A child process whose stdout is a pipe read line by line, and its stderr
+// too when `capture_stderr` (else shared with the test).
 class Subprocess {
  public:
-  explicit Subprocess(std::vector<std::string> args, bool with_stderr = false) {
+  explicit Subprocess(std::vector<std::string> args, bool capture_stderr = false) {
     int pipe_fds[2];
-    if (pipe(pipe_fds) != 0) {
+    int err_fds[2] = {-1, -1};
+    if (pipe(pipe_fds) != 0 || (capture_stderr && pipe(err_fds) != 0)) {
       ADD_FAILURE() << "pipe failed: errno " << errno;
       return;
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-    if (with_stderr) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
     posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
     posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+    if (capture_stderr) {
+      posix_spawn_file_actions_adddup2(&actions, err_fds[1], STDERR_FILENO);
+      posix_spawn_file_actions_addclose(&actions, err_fds[0]);
+      posix_spawn_file_actions_addclose(&actions, err_fds[1]);
+    }
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
@@ -51,6 +62,10 @@ class Subprocess {
     posix_spawn_file_actions_destroy(&actions);
     close(pipe_fds[1]);
     stdout_fd_ = pipe_fds[0];
+    if (capture_stderr) {
+      close(err_fds[1]);
+      stderr_fd_ = err_fds[0];
+    }
     if (error != 0) {
       ADD_FAILURE() << "cannot start " << args[0] << ": errno " << error;
       pid_ = -1;
@@ -66,6 +81,7 @@ class Subprocess {
       Wait();
     }
     if (stdout_fd_ >= 0) close(stdout_fd_);
+    if (stderr_fd_ >= 0) close(stderr_fd_);
   }
 
   // The next line of the child's stdout without its newline; blocks until it
@@ -75,6 +91,16 @@ class Subprocess {
     char c;
     while (read(stdout_fd_, &c, 1) == 1 && c != '\n') line += c;
     return line;
+  }
+
+  // Everything the child writes on stderr, once it has exited (the pipe
+  // holds 64 KiB, plenty for a few log lines).
+  std::string ReadStderr() {
+    std::string err;
+    char buffer[4096];
+    ssize_t received;
+    while ((received = read(stderr_fd_, buffer, sizeof buffer)) > 0) err.append(buffer, received);
+    return err;
   }
 
   void Signal(int signal_number) { kill(pid_, signal_number); }
@@ -91,12 +117,13 @@ class Subprocess {
  private:
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
+  int stderr_fd_ = -1;
 };
 
-Subprocess StartServer(std::vector<std::string> flags) {
+Subprocess StartServer(std::vector<std::string> flags, bool capture_stderr = false) {
   std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--log-level=warn"};
   args.insert(args.end(), flags.begin(), flags.end());
-  return Subprocess(args);
+  return Subprocess(args, capture_stderr);
 }
 
 // The address from the "listening on HOST:PORT" line.
@@ -236,29 +263,28 @@ TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
   for (const auto& [flags, expected] : cases) {
     std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0"};
     args.insert(args.end(), flags.begin(), flags.end());
-    Subprocess server(args, /*with_stderr=*/true);
-    const std::string line = server.ReadLine();
-    EXPECT_EQ(line.rfind("nqueens-server: " + expected, 0), 0u) << line;
-    EXPECT_EQ(server.ReadLine(), "") << expected;  // one line, then the end
+    Subprocess server(args, /*capture_stderr=*/true);
+    EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
     const int status = server.Wait();
     ASSERT_TRUE(WIFEXITED(status)) << expected;
     EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
+    const std::string error = server.ReadStderr();
+    EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
+    EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;  // one line
   }
 }
 
-// The lines the server writes on stdout and stderr from its start to its
-// exit after SIGTERM.
+// The lines the server logs (on stderr) from its start to its exit after
+// SIGTERM.
 std::vector<std::string> LinesUntilExit(std::vector<std::string> flags) {
   std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0"};
   args.insert(args.end(), flags.begin(), flags.end());
-  Subprocess server(args, /*with_stderr=*/true);
-  std::vector<std::string> lines;
+  Subprocess server(args, /*capture_stderr=*/true);
   for (std::string line = server.ReadLine(); !line.empty(); line = server.ReadLine()) {
-    lines.push_back(line);
     if (line.rfind(kListeningPrefix, 0) == 0) server.Signal(SIGTERM);
   }
   server.Wait();
-  return lines;
+  return absl::StrSplit(server.ReadStderr(), '\n', absl::SkipEmpty());
 }
 
 int CountContaining(const std::vector<std::string>& lines, const std::string& needle) {
@@ -277,6 +303,105 @@ TEST(ServerBinaryTest, SaysOnceWhetherItServesPlaintextOrTls) {
       LinesUntilExit({"--tls-cert=" + identity.cert_file, "--tls-key=" + identity.key_file});
   EXPECT_EQ(CountContaining(tls, "serving in plaintext"), 0);
   EXPECT_EQ(CountContaining(tls, "serving TLS with " + identity.cert_file), 1);
+}
+
+TEST(ServerBinaryTest, BadLogFormatOrMetricsAddressExitsWithTwoNamingTheFlag) {
+  for (const auto& [flag, name] :
+       {std::pair{"--log-format=xml", "--log-format"},
+        std::pair{"--metrics-listen=nonsense", "--metrics-listen"},
+        std::pair{"--metrics-listen=127.0.0.1:99999", "--metrics-listen"}}) {
+    Subprocess server = StartServer({flag}, /*capture_stderr=*/true);
+    EXPECT_EQ(server.ReadLine(), "") << flag;  // no "listening on" line
+    const int status = server.Wait();
+    ASSERT_TRUE(WIFEXITED(status)) << flag;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << flag;
+    EXPECT_THAT(server.ReadStderr(), ::testing::HasSubstr(name)) << flag;
+  }
+}
+
+using google::protobuf::Struct;
+using google::protobuf::Value;
+
+// Each line of `log` as a JSON object; a line that is not one fails the test.
+std::vector<Struct> JsonLines(const std::string& log) {
+  std::vector<Struct> lines;
+  for (absl::string_view line : absl::StrSplit(log, '\n', absl::SkipEmpty())) {
+    Struct object;
+    const auto parsed = google::protobuf::util::JsonStringToMessage(std::string(line), &object);
+    EXPECT_TRUE(parsed.ok()) << parsed.ToString() << ": " << line;
+    lines.push_back(object);
+  }
+  return lines;
+}
+
+// The call's line by its request id; an empty object when there is none.
+Struct CallLine(const std::vector<Struct>& lines, const std::string& request_id) {
+  for (const Struct& line : lines) {
+    const auto id = line.fields().find("request_id");
+    if (id != line.fields().end() && id->second.string_value() == request_id) return line;
+  }
+  ADD_FAILURE() << "no line for request id " << request_id;
+  return Struct();
+}
+
+// The field's value; a null one when it is missing.
+Value Field(const Struct& line, const std::string& name) {
+  const auto field = line.fields().find(name);
+  EXPECT_NE(field, line.fields().end()) << name;
+  return field == line.fields().end() ? Value() : field->second;
+}
+
+grpc::Status SolveWithRequestId(v1::NQueens::Stub& stub, uint32_t n, const std::string& id) {
+  grpc::ClientContext context;
+  context.AddMetadata(wire::kRequestIdKey, id);
+  v1::SolveRequest request;
+  request.set_n(n);
+  v1::SolveResponse response;
+  return stub.Solve(&context, request, &response);
+}
+
+TEST(ServerBinaryTest, JsonLogIsOneObjectPerLineWithEachCallsFields) {
+  Subprocess server =
+      StartServer({"--log-format=json", "--log-level=info"}, /*capture_stderr=*/true);
+  const std::string address = ReadListeningAddress(server);
+  // Quotes and a backslash, which the log must escape.
+  const std::string ok_id = R"(json-"ok"\1)";
+  {
+    auto stub =
+        v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    ASSERT_TRUE(SolveWithRequestId(*stub, 8, ok_id).ok());
+    ASSERT_EQ(SolveWithRequestId(*stub, 0, "json-bad").error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  server.Signal(SIGTERM);
+  const int status = server.Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+
+  const std::vector<Struct> lines = JsonLines(server.ReadStderr());
+  ASSERT_GE(lines.size(), 4u);  // at least: serving with, two calls, shut down
+  for (const Struct& line : lines) {
+    EXPECT_THAT(Field(line, "time").string_value(),
+                ::testing::MatchesRegex(
+                    "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z"));
+    EXPECT_THAT(Field(line, "level").string_value(),
+                ::testing::MatchesRegex("trace|debug|info|warning|error|critical"));
+    EXPECT_EQ(Field(line, "message").kind_case(), Value::kStringValue);
+  }
+  const Struct ok = CallLine(lines, ok_id);
+  EXPECT_EQ(Field(ok, "method").string_value(), "Solve");
+  EXPECT_THAT(Field(ok, "peer").string_value(), ::testing::StartsWith("ipv4:127.0.0.1:"));
+  EXPECT_EQ(Field(ok, "n").number_value(), 8);
+  EXPECT_EQ(Field(ok, "k").number_value(), 0);
+  EXPECT_EQ(Field(ok, "outcome").string_value(), "SOLVED");
+  EXPECT_EQ(Field(ok, "code").string_value(), "OK");
+  EXPECT_EQ(Field(ok, "message").string_value(), "");
+  EXPECT_GE(Field(ok, "seconds").number_value(), 0);
+  EXPECT_EQ(Field(ok, "seconds").kind_case(), Value::kNumberValue);
+  const Struct bad = CallLine(lines, "json-bad");
+  EXPECT_EQ(Field(bad, "code").string_value(), "INVALID_ARGUMENT");
+  EXPECT_EQ(Field(bad, "outcome").kind_case(), Value::kNullValue);
+  EXPECT_NE(Field(bad, "message").string_value(), "");
 }
 
 }  // namespace

@@ -16,7 +16,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
@@ -49,34 +48,6 @@ std::unique_ptr<v1::NQueens::Stub> StubFor(const server::Server& server) {
   return v1::NQueens::NewStub(
       grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
 }
-
-// A Solve on its own thread, so that the test can look at the server and
-// cancel it meanwhile.
-class BackgroundSolve {
- public:
-  BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Duration deadline = kPatience) {
-    request_.set_n(n);
-    request_.set_method(v1::RANDOM);
-    context_.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
-    thread_ = std::thread([this, &stub] { status_ = stub.Solve(&context_, request_, &response_); });
-  }
-  ~BackgroundSolve() {
-    context_.TryCancel();
-    if (thread_.joinable()) thread_.join();
-  }
-  void Cancel() { context_.TryCancel(); }
-  grpc::Status Wait() {
-    thread_.join();
-    return status_;
-  }
-
- private:
-  v1::SolveRequest request_;
-  v1::SolveResponse response_;
-  grpc::ClientContext context_;
-  grpc::Status status_;
-  std::thread thread_;
-};
 
 // n = 100 with 22 free rows: 78 queens of a known solution.
 v1::CompleteRequest SmallComposition() {

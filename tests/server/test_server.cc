@@ -3,6 +3,7 @@
 #include <google/protobuf/unknown_field_set.h>
 #include <grpcpp/generic/generic_stub.h>
 
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "nqueens/solver.h"
@@ -28,6 +29,23 @@ void ServerTest::SetUpTestSuite() {
 void ServerTest::TearDownTestSuite() {
   channel_.reset();
   server_.reset();
+}
+
+BackgroundSolve::BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Duration deadline) {
+  request_.set_n(n);
+  request_.set_method(v1::RANDOM);
+  context_.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
+  thread_ = std::thread([this, &stub] { status_ = stub.Solve(&context_, request_, &response_); });
+}
+
+BackgroundSolve::~BackgroundSolve() {
+  context_.TryCancel();
+  if (thread_.joinable()) thread_.join();
+}
+
+grpc::Status BackgroundSolve::Wait() {
+  thread_.join();
+  return status_;
 }
 
 Columns ToColumns(const google::protobuf::RepeatedField<uint32_t>& columns) {

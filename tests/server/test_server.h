@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
@@ -33,6 +35,26 @@ class ServerTest : public ::testing::Test {
   static inline std::unique_ptr<server::Server> server_;
   static inline std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::NQueens::Stub> stub_ = v1::NQueens::NewStub(channel_);
+};
+
+// A RANDOM Solve on its own thread, so that the test can look at the server
+// and cancel it meanwhile.
+class BackgroundSolve {
+ public:
+  BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Duration deadline = absl::Seconds(60));
+  ~BackgroundSolve();  // cancels the call and waits for it
+  BackgroundSolve(const BackgroundSolve&) = delete;
+  BackgroundSolve& operator=(const BackgroundSolve&) = delete;
+
+  void Cancel() { context_.TryCancel(); }
+  grpc::Status Wait();
+
+ private:
+  v1::SolveRequest request_;
+  v1::SolveResponse response_;
+  grpc::ClientContext context_;
+  grpc::Status status_;
+  std::thread thread_;
 };
 
 Columns ToColumns(const google::protobuf::RepeatedField<uint32_t>& columns);

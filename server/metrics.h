@@ -1,0 +1,88 @@
+// The service's Prometheus metrics. Calls feed them at two points: when a
+// call leaves the worker queue (its wait) and when it ends (Call's
+// destructor: its method, status, time, board size, outcome and exact-search
+// nodes). The gauges of the service's state (calls in flight and queued,
+// memory) are read when scraped instead of kept up to date by every call.
+//
+// Every series a call touches is created up front, so recording a call is a
+// few atomic adds and prometheus-cpp's per-histogram mutex: no allocation,
+// hashing or lock of ours.
+#ifndef NQUEENS_SERVER_METRICS_H_
+#define NQUEENS_SERVER_METRICS_H_
+
+#include <prometheus/collectable.h>
+#include <prometheus/counter.h>
+#include <prometheus/histogram.h>
+#include <prometheus/metric_family.h>
+#include <prometheus/registry.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "call_record.h"
+
+namespace nqueens::server {
+
+// absl::StatusCode runs from kOk (0) to kUnauthenticated (16).
+inline constexpr int kStatusCodeCount = 17;
+
+class CallMetrics {
+ public:
+  // The series of one method.
+  struct Method {
+    std::array<prometheus::Counter*, kStatusCodeCount> calls_by_code{};
+    prometheus::Histogram* seconds = nullptr;
+    prometheus::Histogram* board_rows = nullptr;
+  };
+
+  // `methods`: every method a call may name, e.g. "Solve".
+  explicit CallMetrics(const std::vector<std::string>& methods);
+
+  CallMetrics(const CallMetrics&) = delete;
+  CallMetrics& operator=(const CallMetrics&) = delete;
+
+  // `name` must be one of the constructor's methods.
+  const Method& ForMethod(absl::string_view name) const { return methods_.at(name); }
+
+  void RecordCall(const Method& method, const CallRecord& call);
+  // How long a call waited for a worker.
+  void RecordQueueWait(absl::Duration wait) { queue_wait_->Observe(absl::ToDoubleSeconds(wait)); }
+
+  // What a scrape reads.
+  std::shared_ptr<prometheus::Collectable> collectable() const { return registry_; }
+
+ private:
+  // Owns every series below.
+  const std::shared_ptr<prometheus::Registry> registry_;
+  // Filled once: the references ForMethod gives stay valid.
+  const absl::flat_hash_map<std::string, Method> methods_;
+  const std::array<prometheus::Counter*, kCallOutcomeCount> outcome_counters_;  // by CallOutcome
+  prometheus::Counter* const exact_nodes_;
+  prometheus::Histogram* const queue_wait_;
+};
+
+// The service's state that its gauges show.
+struct ServiceLoad {
+  int calls_in_flight = 0;  // entered and not yet ended, queued ones included
+  int calls_queued = 0;     // waiting for a worker
+  uint64_t memory_reserved_bytes = 0;
+  uint64_t memory_budget_bytes = 0;
+};
+
+// The gauges of ServiceLoad, from `read` at each scrape.
+std::shared_ptr<prometheus::Collectable> MakeServiceLoadGauges(std::function<ServiceLoad()> read);
+
+// A family of one series without labels.
+prometheus::MetricFamily OneSeries(std::string name, std::string help, prometheus::MetricType type,
+                                   double value);
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_METRICS_H_

@@ -1,0 +1,43 @@
+// The HTTP endpoint Prometheus scrapes (--metrics-listen): GET /metrics in
+// the text format, served by prometheus-cpp's embedded web server on threads
+// and a port of its own, apart from gRPC's.
+#ifndef NQUEENS_SERVER_METRICS_ENDPOINT_H_
+#define NQUEENS_SERVER_METRICS_ENDPOINT_H_
+
+#include <prometheus/collectable.h>
+#include <prometheus/exposer.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace nqueens::server {
+
+class MetricsEndpoint {
+ public:
+  // Serves `collectables` on `address` (HOST:PORT, HOST an IPv4 address; port
+  // 0 picks a free port). INVALID_ARGUMENT when `address` is not HOST:PORT,
+  // UNAVAILABLE, naming it, when it cannot be served.
+  static absl::StatusOr<std::unique_ptr<MetricsEndpoint>> Start(
+      const std::string& address,
+      std::vector<std::shared_ptr<prometheus::Collectable>> collectables);
+
+  // The port actually bound.
+  int port() const { return port_; }
+
+ private:
+  MetricsEndpoint(std::vector<std::shared_ptr<prometheus::Collectable>> collectables,
+                  std::unique_ptr<prometheus::Exposer> exposer);
+
+  // Declared before the exposer, which holds only weak pointers to them:
+  // they go after it has stopped serving.
+  const std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+  const std::unique_ptr<prometheus::Exposer> exposer_;
+  const int port_;
+};
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_METRICS_ENDPOINT_H_

@@ -1,0 +1,228 @@
+// The Prometheus endpoint of a real server, scraped over HTTP before and
+// after real calls on loopback: the counters move by what the calls did, the
+// gauges show the server's state, the process metrics are there, and the
+// endpoint is off unless asked for.
+//
+// A call's metrics are recorded when gRPC is done with it, which can be just
+// after its client has the answer: each scrape first waits (bounded) until
+// no call is in flight, i.e. every call so far has been recorded.
+#include <grpcpp/grpcpp.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "metrics_scrape.h"
+#include "nqueens/board.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
+#include "process_metrics.h"
+#include "server.h"
+#include "test_server.h"
+
+namespace nqueens::testing {
+namespace {
+
+constexpr absl::Duration kPatience = absl::Seconds(60);
+constexpr uint64_t kBudget = uint64_t{1} << 30;
+constexpr uint64_t kLongN = 50'000'000;
+
+std::unique_ptr<server::Server> StartServer(server::ServerOptions options) {
+  options.listen_addresses = {"127.0.0.1:0"};
+  options.grace = absl::Seconds(1);
+  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? *std::move(server) : nullptr;
+}
+
+std::unique_ptr<server::Server> StartServerWithMetrics(server::ServiceOptions service) {
+  server::ServerOptions options;
+  options.metrics_listen = "127.0.0.1:0";
+  options.service = service;
+  return StartServer(options);
+}
+
+std::unique_ptr<v1::NQueens::Stub> StubFor(const server::Server& server) {
+  return v1::NQueens::NewStub(
+      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+}
+
+// The samples once every call so far has been recorded.
+Samples ScrapeSettled(const server::Server& server) {
+  EXPECT_TRUE(server.in_flight().AwaitIdle(absl::Now() + kPatience));
+  absl::StatusOr<Samples> samples = Scrape(server.metrics_port());
+  EXPECT_TRUE(samples.ok()) << samples.status();
+  return samples.value_or(Samples{});
+}
+
+grpc::Status Solve(v1::NQueens::Stub& stub, uint32_t n, v1::SolveResponse& response) {
+  grpc::ClientContext context;
+  v1::SolveRequest request;
+  request.set_n(n);
+  return stub.Solve(&context, request, &response);
+}
+
+class MetricsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server::ServiceOptions service;
+    service.memory_budget = kBudget;
+    service.workers = 2;
+    server_ = StartServerWithMetrics(service).release();
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_NE(server_, nullptr);
+    ASSERT_NE(server_->metrics_port(), 0);
+  }
+
+  static server::Server* server_;
+};
+
+server::Server* MetricsTest::server_ = nullptr;
+
+TEST_F(MetricsTest, CallsMoveTheCountersByWhatTheyDid) {
+  auto stub = StubFor(*server_);
+  const Samples before = ScrapeSettled(*server_);
+
+  v1::SolveResponse solved, unsolvable, refused;
+  ASSERT_TRUE(Solve(*stub, 8, solved).ok());
+  ASSERT_EQ(solved.outcome(), v1::SOLVED);
+  ASSERT_TRUE(Solve(*stub, 3, unsolvable).ok());  // the exact search proves it
+  ASSERT_EQ(unsolvable.outcome(), v1::UNSOLVABLE);
+  ASSERT_EQ(Solve(*stub, 0, refused).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  grpc::ClientContext context;
+  v1::ValidateRequest validate;
+  validate.set_n(8);
+  validate.mutable_columns()->Add(solved.columns().begin(), solved.columns().end());
+  v1::ValidateResponse report;
+  ASSERT_TRUE(stub->Validate(&context, validate, &report).ok());
+  ASSERT_TRUE(report.complete());
+
+  const Samples after = ScrapeSettled(*server_);
+  const auto moved = [&](const std::string& series) {
+    return ValueOf(after, series) - ValueOf(before, series);
+  };
+  EXPECT_EQ(moved(R"(nqueens_calls_total{code="OK",method="Solve"})"), 2);
+  EXPECT_EQ(moved(R"(nqueens_calls_total{code="INVALID_ARGUMENT",method="Solve"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_calls_total{code="OK",method="Validate"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_calls_total{code="OK",method="Complete"})"), 0);
+  EXPECT_EQ(moved(R"(nqueens_call_seconds_count{method="Solve"})"), 3);
+  EXPECT_GT(moved(R"(nqueens_call_seconds_sum{method="Solve"})"), 0);
+  EXPECT_EQ(moved(R"(nqueens_call_seconds_bucket{method="Solve",le="+Inf"})"), 3);
+  // n = 0 is no board.
+  EXPECT_EQ(moved(R"(nqueens_board_rows_count{method="Solve"})"), 2);
+  EXPECT_EQ(moved(R"(nqueens_board_rows_sum{method="Solve"})"), 8 + 3);
+  EXPECT_EQ(moved(R"(nqueens_board_rows_bucket{method="Solve",le="10"})"), 2);
+  EXPECT_EQ(moved(R"(nqueens_board_rows_count{method="Validate"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_outcomes_total{outcome="SOLVED"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_outcomes_total{outcome="UNSOLVABLE"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_outcomes_total{outcome="complete"})"), 1);
+  ASSERT_GT(unsolvable.stats().exact_nodes(), 0u);
+  EXPECT_EQ(moved("nqueens_exact_nodes_total"),
+            solved.stats().exact_nodes() + unsolvable.stats().exact_nodes());
+  // Every call that reached a worker: not the refused one.
+  EXPECT_EQ(moved("nqueens_queue_wait_seconds_count"), 3);
+}
+
+TEST_F(MetricsTest, GaugesShowTheIdleServer) {
+  const Samples samples = ScrapeSettled(*server_);
+  EXPECT_EQ(ValueOf(samples, "nqueens_memory_budget_bytes"), kBudget);
+  // The workers' fixed part stays reserved.
+  EXPECT_EQ(ValueOf(samples, "nqueens_memory_reserved_bytes"), server_->memory_budget().in_use());
+  EXPECT_GT(ValueOf(samples, "nqueens_memory_reserved_bytes"), 0);
+  EXPECT_EQ(samples.count("nqueens_calls_in_flight"), 1u);
+  EXPECT_EQ(ValueOf(samples, "nqueens_calls_in_flight"), 0);
+  EXPECT_EQ(samples.count("nqueens_calls_queued"), 1u);
+  EXPECT_EQ(ValueOf(samples, "nqueens_calls_queued"), 0);
+}
+
+TEST_F(MetricsTest, ProcessMetricsAreThere) {
+  const Samples samples = ScrapeSettled(*server_);
+  ASSERT_EQ(samples.count("process_cpu_seconds_total"), 1u);
+  EXPECT_GE(ValueOf(samples, "process_cpu_seconds_total"), 0);
+  EXPECT_GT(ValueOf(samples, "process_resident_memory_bytes"), 1 << 20);
+  EXPECT_GE(ValueOf(samples, "process_virtual_memory_bytes"),
+            ValueOf(samples, "process_resident_memory_bytes"));
+  const double now = absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch());
+  EXPECT_LE(ValueOf(samples, "process_start_time_seconds"), now + 1);
+  EXPECT_GT(ValueOf(samples, "process_start_time_seconds"), now - 24 * 3600);
+  EXPECT_GT(ValueOf(samples, "process_open_fds"), 0);
+  EXPECT_GE(ValueOf(samples, "process_max_fds"), ValueOf(samples, "process_open_fds"));
+}
+
+TEST_F(MetricsTest, OnlyMetricsIsServed) {
+  const absl::StatusOr<std::string> other = HttpGet(server_->metrics_port(), "/other");
+  EXPECT_FALSE(other.ok());
+}
+
+TEST_F(MetricsTest, ATakenAddressIsAnError) {
+  server::ServerOptions options;
+  options.listen_addresses = {"127.0.0.1:0"};
+  options.metrics_listen = server_->metrics_address();
+  const absl::StatusOr<std::unique_ptr<server::Server>> second = server::Server::Start(options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(second.status().message(), ::testing::HasSubstr(server_->metrics_address()));
+}
+
+TEST(MetricsEndpointTest, IsOffByDefault) {
+  EXPECT_EQ(server::ServerOptions().metrics_listen, "");
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  EXPECT_EQ(server->metrics_port(), 0);
+  EXPECT_EQ(server->metrics_address(), "");
+}
+
+// One worker computing a long call and one large call queued behind it.
+TEST(MetricsEndpointTest, GaugesFollowCallsInFlightAndQueued) {
+  server::ServiceOptions service;
+  service.workers = 1;
+  service.max_n = kLongN;
+  std::unique_ptr<server::Server> server = StartServerWithMetrics(service);
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  BackgroundSolve running(*stub, kLongN);
+  ASSERT_TRUE(server->pool().AwaitLoad(1, 0, absl::Now() + kPatience));
+  BackgroundSolve queued(*stub, 1'000'000);
+  ASSERT_TRUE(server->pool().AwaitLoad(1, 1, absl::Now() + kPatience));
+
+  const absl::StatusOr<Samples> loaded = Scrape(server->metrics_port());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(ValueOf(*loaded, "nqueens_calls_in_flight"), 2);
+  EXPECT_EQ(ValueOf(*loaded, "nqueens_calls_queued"), 1);
+  EXPECT_EQ(ValueOf(*loaded, "nqueens_memory_reserved_bytes"), server->memory_budget().in_use());
+
+  queued.Cancel();
+  running.Cancel();
+  EXPECT_EQ(queued.Wait().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(running.Wait().error_code(), grpc::StatusCode::CANCELLED);
+  const Samples idle = ScrapeSettled(*server);
+  EXPECT_EQ(ValueOf(idle, "nqueens_calls_in_flight"), 0);
+  EXPECT_EQ(ValueOf(idle, "nqueens_calls_queued"), 0);
+  EXPECT_EQ(ValueOf(idle, R"(nqueens_calls_total{code="CANCELLED",method="Solve"})"), 2);
+}
+
+TEST(ProcStatTest, ReadsTheFieldsAfterTheCommandName) {
+  // The command name may hold spaces and parentheses.
+  const std::optional<server::ProcStat> stat = server::ParseProcStat(
+      "42 (a b) c) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 9 0 12345 678901 234 "
+      "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n");
+  ASSERT_TRUE(stat.has_value());
+  EXPECT_EQ(stat->cpu_ticks, 300u);
+  EXPECT_EQ(stat->start_ticks, 12345u);
+  EXPECT_EQ(stat->virtual_bytes, 678901u);
+  EXPECT_EQ(stat->resident_pages, 234u);
+  EXPECT_FALSE(server::ParseProcStat("42 (short) S 1 2 3").has_value());
+  EXPECT_FALSE(server::ParseProcStat("").has_value());
+}
+
+}  // namespace
+}  // namespace nqueens::testing
