@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -148,6 +149,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   std::unique_ptr<Server> server(new Server(*std::move(tokens), std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
   if (metrics != nullptr) {
+    server->metrics_port_ = metrics->port();
     server->metrics_address_ = BoundAddress(options.metrics_listen, metrics->port());
     server->metrics_ = std::move(metrics);
   }
@@ -176,10 +178,14 @@ void Server::Shutdown() {
   // handshake, kept the process for the whole grace period. Both steps are
   // idempotent.
   const bool drained = service_->Drain(deadline);
+  // The metrics' web server takes about a second to stop: meanwhile, not
+  // after. It served the drain, and the calls are all counted by now.
+  std::thread stop_metrics([this] { metrics_.reset(); });
   const absl::Time connections_deadline =
       drained ? std::min(deadline, absl::Now() + kConnectionGrace) : deadline;
   grpc_server_->Shutdown(absl::ToChronoTime(connections_deadline));
   grpc_server_->Wait();
+  stop_metrics.join();
 }
 
 }  // namespace nqueens::server

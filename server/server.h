@@ -82,7 +82,7 @@ class Server {
   // The metrics endpoint's address with the port actually bound, and that
   // port; "" and 0 without one.
   const std::string& metrics_address() const { return metrics_address_; }
-  int metrics_port() const { return metrics_ != nullptr ? metrics_->port() : 0; }
+  int metrics_port() const { return metrics_port_; }
 
   // What the running calls have reserved, out of what capacity.
   const MemoryBudget& memory_budget() const { return service_->state().memory_budget; }
@@ -107,6 +107,7 @@ class Server {
   // Declared after service_: it stops before the state it reads goes.
   std::unique_ptr<MetricsEndpoint> metrics_;
   std::string metrics_address_;
+  int metrics_port_ = 0;
   absl::Duration grace_;
   std::vector<int> ports_;
   std::vector<std::string> addresses_;
