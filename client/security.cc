@@ -1,10 +1,6 @@
 #include "security.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -13,24 +9,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "wire/flag_file.h"
 
 namespace nqueens::client {
 namespace {
 
-absl::StatusOr<std::string> ReadFile(const char* flag, const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    return absl::InvalidArgumentError(absl::StrCat(flag, " ", path, ": ", std::strerror(errno)));
-  }
-  std::stringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
-
 // An unset flag reads as empty.
 absl::Status ReadInto(const char* flag, const std::string& path, std::string& content) {
   if (path.empty()) return absl::OkStatus();
-  absl::StatusOr<std::string> read = ReadFile(flag, path);
+  absl::StatusOr<std::string> read = wire::ReadFlagFile(flag, path);
   if (!read.ok()) return read.status();
   content = *std::move(read);
   return absl::OkStatus();
@@ -44,7 +31,7 @@ absl::StatusOr<std::optional<std::string>> LoadToken(const std::string& token_fi
     if (token.empty()) return std::nullopt;
     return std::string(token);
   }
-  absl::StatusOr<std::string> content = ReadFile("--auth-token-file", token_file);
+  absl::StatusOr<std::string> content = wire::ReadFlagFile("--auth-token-file", token_file);
   if (!content.ok()) return content.status();
   for (absl::string_view line : absl::StrSplit(*content, '\n')) {
     const absl::string_view token = absl::StripAsciiWhitespace(line);

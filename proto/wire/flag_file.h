@@ -1,7 +1,7 @@
-// Reads a file that a flag names, such as --tls-cert or --auth-token-file,
-// with an error that names both.
-#ifndef NQUEENS_SERVER_FLAG_FILE_H_
-#define NQUEENS_SERVER_FLAG_FILE_H_
+// Reads a file that a flag names, such as --tls-cert or --auth-token-file
+// (the server's and the CLI's), with an error that names both.
+#ifndef NQUEENS_WIRE_FLAG_FILE_H_
+#define NQUEENS_WIRE_FLAG_FILE_H_
 
 #include <cerrno>
 #include <cstring>
@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
-namespace nqueens::server {
+namespace nqueens::wire {
 
 // The whole file; INVALID_ARGUMENT "--flag PATH: <reason>" when it cannot
 // be read.
@@ -27,6 +27,6 @@ inline absl::StatusOr<std::string> ReadFlagFile(absl::string_view flag, const st
   return content.str();
 }
 
-}  // namespace nqueens::server
+}  // namespace nqueens::wire
 
-#endif  // NQUEENS_SERVER_FLAG_FILE_H_
+#endif  // NQUEENS_WIRE_FLAG_FILE_H_
