@@ -84,10 +84,12 @@ for stage in $stages; do
     asan)
       # The whole suite, the server binary the Python test starts included.
       # UBSan aborts (-fno-sanitize-recover) with a stack; LeakSanitizer
-      # runs at every exit.
+      # runs at every exit, with tests/lsan_suppressions.txt.
       if configure_and_build asan "$repo/build-asan" \
           -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_BENCH=OFF "${sanitizer_flags[@]}"; then
-        UBSAN_OPTIONS=print_stacktrace=1 run_ctest asan "$repo/build-asan"
+        UBSAN_OPTIONS=print_stacktrace=1 \
+          LSAN_OPTIONS="suppressions=$repo/tests/lsan_suppressions.txt" \
+          run_ctest asan "$repo/build-asan"
       fi
       ;;
     tsan)
