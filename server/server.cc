@@ -75,6 +75,32 @@ absl::StatusOr<std::unique_ptr<MetricsEndpoint>> StartMetricsEndpoint(const std:
       address, {state.metrics.collectable(), std::move(load), std::make_shared<ProcessMetrics>()});
 }
 
+// The main ports, then the health ports, in one list: gRPC binds them in
+// this order. Only the main ports speak TLS.
+std::vector<std::string> AddPorts(const ServerOptions& options,
+                                  const std::shared_ptr<grpc::ServerCredentials>& credentials,
+                                  std::vector<int>& ports, grpc::ServerBuilder& builder) {
+  std::vector<std::string> listen = options.listen_addresses;
+  listen.insert(listen.end(), options.health_listen_addresses.begin(),
+                options.health_listen_addresses.end());
+  ports.assign(listen.size(), 0);
+  for (size_t i = 0; i < ports.size(); ++i) {
+    builder.AddListeningPort(
+        listen[i],
+        i < options.listen_addresses.size() ? credentials : grpc::InsecureServerCredentials(),
+        &ports[i]);
+  }
+  return listen;
+}
+
+// The interceptors that refuse calls before any handler (call_gate.h).
+void SetGates(const ServerOptions& options, BearerTokens* tokens, grpc::ServerBuilder& builder) {
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> gates;
+  if (tokens != nullptr) gates.push_back(TokenInterceptors(*tokens));
+  if (!options.health_listen_addresses.empty()) gates.push_back(HealthPortInterceptors());
+  if (!gates.empty()) builder.experimental().SetInterceptorCreators(std::move(gates));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
@@ -82,6 +108,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
+  if (!options.health_listen_addresses.empty() && !options.tls.enabled()) {
+    return absl::InvalidArgumentError(
+        "--health-listen is for servers with TLS (--tls-cert): without it, probes can use the "
+        "main port");
+  }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(options.tls);
   if (!credentials.ok()) return credentials.status();
@@ -105,28 +136,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     metrics = *std::move(started);
   }
 
-  if (!options.health_listen_addresses.empty() && !options.tls.enabled()) {
-    return absl::InvalidArgumentError(
-        "--health-listen is for servers with TLS (--tls-cert): without it, probes can use the "
-        "main port");
-  }
-  // The main ports, then the health ports, in one list: gRPC binds them in
-  // this order.
-  std::vector<std::string> listen = options.listen_addresses;
-  listen.insert(listen.end(), options.health_listen_addresses.begin(),
-                options.health_listen_addresses.end());
-  std::vector<int> ports(listen.size(), 0);
   grpc::ServerBuilder builder;
-  for (size_t i = 0; i < ports.size(); ++i) {
-    builder.AddListeningPort(
-        listen[i],
-        i < options.listen_addresses.size() ? *credentials : grpc::InsecureServerCredentials(),
-        &ports[i]);
-  }
-  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> gates;
-  if (*tokens != nullptr) gates.push_back(TokenInterceptors(**tokens));
-  if (!options.health_listen_addresses.empty()) gates.push_back(HealthPortInterceptors());
-  if (!gates.empty()) builder.experimental().SetInterceptorCreators(std::move(gates));
+  std::vector<int> ports;
+  const std::vector<std::string> listen = AddPorts(options, *credentials, ports, builder);
+  SetGates(options, tokens->get(), builder);
   SetConnectionLimits(options.connections, builder);
   // Without this, a second server on a taken port would start and share its
   // calls with the first.
