@@ -126,6 +126,14 @@ Subprocess StartServer(std::vector<std::string> flags, bool capture_stderr = fal
   return Subprocess(args, capture_stderr);
 }
 
+// Sends SIGTERM and expects the server to exit 0.
+void ExpectCleanExitOnSigterm(Subprocess& server) {
+  server.Signal(SIGTERM);
+  const int status = server.Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 // The address from the "listening on HOST:PORT" line.
 std::string ReadListeningAddress(Subprocess& server) {
   const std::string line = server.ReadLine();
@@ -154,10 +162,7 @@ TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
     ExpectSolutionExtending(ToColumns(response.columns()), Columns(8, kEmptyRow));
   }
 
-  server.Signal(SIGTERM);
-  const int status = server.Wait();
-  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ExpectCleanExitOnSigterm(server);
 }
 
 // SIGTERM while a SolveStream is mid-way (its header already received): the
@@ -196,10 +201,7 @@ TEST(ServerBinaryTest, ListensOnEveryAddressGiven) {
       {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--listen", "[::1]:0", "--log-level=warn"});
   EXPECT_EQ(ReadListeningAddress(server).rfind("127.0.0.1:", 0), 0u);
   EXPECT_EQ(ReadListeningAddress(server).rfind("[::1]:", 0), 0u);
-  server.Signal(SIGTERM);
-  const int status = server.Wait();
-  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ExpectCleanExitOnSigterm(server);
 }
 
 TEST(ServerBinaryTest, ATakenAddressIsAnErrorAtOnce) {
