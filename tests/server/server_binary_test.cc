@@ -126,6 +126,18 @@ Subprocess StartServer(std::vector<std::string> flags, bool capture_stderr = fal
   return Subprocess(args, capture_stderr);
 }
 
+// Solve(8) over `channel`, or over a channel of its own to `address`.
+grpc::Status SolveEight(const std::shared_ptr<grpc::Channel>& channel,
+                        v1::SolveResponse& response) {
+  grpc::ClientContext context;
+  v1::SolveRequest request;
+  request.set_n(8);
+  return v1::NQueens::NewStub(channel)->Solve(&context, request, &response);
+}
+grpc::Status SolveEight(const std::string& address, v1::SolveResponse& response) {
+  return SolveEight(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()), response);
+}
+
 // Sends SIGTERM and expects the server to exit 0.
 void ExpectCleanExitOnSigterm(Subprocess& server) {
   server.Signal(SIGTERM);
@@ -151,13 +163,8 @@ TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
   {
     // Closed before SIGTERM: the server waits for open connections to go
     // (up to --grace), and an idle sync client notices only every 5 s.
-    auto stub =
-        v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
-    v1::SolveRequest request;
-    request.set_n(8);
-    grpc::ClientContext context;
     v1::SolveResponse response;
-    ASSERT_TRUE(stub->Solve(&context, request, &response).ok());
+    ASSERT_TRUE(SolveEight(address, response).ok());
     ASSERT_EQ(response.outcome(), v1::SOLVED);
     ExpectSolutionExtending(ToColumns(response.columns()), Columns(8, kEmptyRow));
   }
@@ -219,13 +226,11 @@ TEST(ServerBinaryTest, ATakenAddressIsAnErrorAtOnce) {
 TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
   Subprocess server = StartServer({"--grace=600s"});
   const std::string address = ReadListeningAddress(server);
-  auto stub =
-      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
-  v1::SolveRequest request;
-  request.set_n(8);
-  grpc::ClientContext context;
+  // Its channel stays open, idle, until the server has exited.
+  const std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   v1::SolveResponse response;
-  ASSERT_TRUE(stub->Solve(&context, request, &response).ok());
+  ASSERT_TRUE(SolveEight(channel, response).ok());
 
   const absl::Time signalled = absl::Now();
   server.Signal(SIGTERM);
