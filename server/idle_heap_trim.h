@@ -1,5 +1,5 @@
 // Gives malloc's free pages back to the kernel once the server has been idle
-// for a moment. glibc keeps what calls free in its per-thread arenas: after
+// for a moment. glibc keeps what calls free in its heap: after
 // a load run of small calls the server stayed at 28 MB against 18 MB idle,
 // and nothing in a later call's estimate accounts for that. A trim costs
 // about a millisecond, so it runs only after no call has been in flight for

@@ -3,11 +3,19 @@
 // own Shutdown() closes a connection as soon as its last call ends on the
 // server side, which can cut off the final bytes of a call that was
 // mid-stream when shutdown began.)
+//
+// After the last call, shutdown goes on refusing for a moment while calls
+// still arrive: gRPC ends a call that reaches it during its own Shutdown()
+// with CANCELLED (grpc/grpc#41785), which clients cannot tell from their own
+// cancellation, whereas our refusal says UNAVAILABLE, which they retry.
 #ifndef NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
 #define NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
 
+#include <algorithm>
+
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 
 namespace nqueens::server {
@@ -17,7 +25,10 @@ class InFlightCalls {
   // False once Close() was called: the call must be refused.
   bool Enter() {
     absl::MutexLock lock(&mutex_);
-    if (closed_) return false;
+    if (closed_) {
+      last_refusal_ = absl::Now();
+      return false;
+    }
     ++running_;
     return true;
   }
@@ -53,12 +64,27 @@ class InFlightCalls {
     return mutex_.AwaitWithDeadline(absl::Condition(this, &InFlightCalls::Idle), deadline);
   }
 
+  // Once closed: waits until no call was refused for `quiet`, or the deadline.
+  void AwaitNoRefusalFor(absl::Duration quiet, absl::Time deadline) const {
+    for (;;) {
+      absl::Time until;
+      {
+        absl::MutexLock lock(&mutex_);
+        until = std::min(last_refusal_ + quiet, deadline);
+      }
+      const absl::Time now = absl::Now();
+      if (until <= now) return;
+      absl::SleepFor(until - now);
+    }
+  }
+
  private:
   bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return running_ == 0; }
 
   mutable absl::Mutex mutex_;
   int running_ ABSL_GUARDED_BY(mutex_) = 0;
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
+  absl::Time last_refusal_ ABSL_GUARDED_BY(mutex_) = absl::InfinitePast();
 };
 
 }  // namespace nqueens::server

@@ -41,10 +41,17 @@ class NQueensService final : public RawNQueensService {
                                                             grpc::ByteBuffer* response) override;
 
   // Refuses new calls (UNAVAILABLE) and waits until the running and queued
-  // ones ended or the deadline passed. True when none is left.
-  bool Drain(absl::Time deadline) { return state_.in_flight.CloseAndWait(deadline); }
+  // ones ended or the deadline passed, then until none was refused for
+  // kRefusalQuiet (see in_flight_calls.h). True when no call is left.
+  bool Drain(absl::Time deadline) {
+    if (!state_.in_flight.CloseAndWait(deadline)) return false;
+    state_.in_flight.AwaitNoRefusalFor(kRefusalQuiet, deadline);
+    return true;
+  }
 
   const ServiceState& state() const { return state_; }
+
+  static constexpr absl::Duration kRefusalQuiet = absl::Milliseconds(100);
 
  private:
   ServiceState state_;
