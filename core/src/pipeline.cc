@@ -11,8 +11,10 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "exact_search.h"
 #include "known_solutions.h"
+#include "min_conflicts.h"
 #include "stages.h"
 
 namespace nqueens {
@@ -232,11 +234,43 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   }
 }
 
+// CompleteMethod::kExact: the complete search alone.
+absl::StatusOr<CompletionResult> SearchExactly(const BoardState& state,
+                                               const PipelineParams& params, StopPoller& stop,
+                                               CompletionStats& stats) {
+  const uint32_t free_rows = state.n() - stats.queens_given;
+  if (free_rows > internal::kExactMaxFreeRows) {
+    return absl::InvalidArgumentError(absl::StrCat("method EXACT searches boards of at most ",
+                                                   internal::kExactMaxFreeRows,
+                                                   " free rows; this one has ", free_rows));
+  }
+  stats.start_block = Block::kExact;
+  absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
+  if (!decided.ok()) return decided.status();
+  if (decided->has_value()) return std::move(**decided);
+  return CompletionResult{};  // kUndecided
+}
+
 }  // namespace
+
+const char* CompleteMethodName(CompleteMethod method) {
+  switch (method) {
+    case CompleteMethod::kPipeline:
+      return "PIPELINE";
+    case CompleteMethod::kMinConflicts:
+      return "MIN_CONFLICTS";
+    case CompleteMethod::kExact:
+      return "EXACT";
+  }
+  return "UNKNOWN";
+}
 
 absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionOptions& options) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
+  if (options.complete_method == CompleteMethod::kMinConflicts) {
+    return internal::MinConflictsComplete(std::move(composition), options);
+  }
   StopPoller stop(options.stop);
   absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition), stop);
   if (!state.ok()) return state.status();
@@ -246,9 +280,12 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionO
   absl::StatusOr<CompletionResult> result =
       state->queens() == state->n()
           ? CompletionResult{Outcome::kSolved, std::move(*state).TakeColumns(), {}}
+      : options.complete_method == CompleteMethod::kExact
+          ? SearchExactly(*state, options.params, stop, stats)
           : Search(*state, options, stop, stats);
   if (!result.ok()) return result.status();
   stats.total_time = absl::Now() - start;
+  stats.method = CompleteMethodName(options.complete_method);
   result->stats = stats;
   return result;
 }

@@ -1,10 +1,15 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "backtracking.h"
 #include "construction.h"
 #include "exact_search.h"
+#include "formula.h"
+#include "genetic.h"
 #include "huge_pages.h"
+#include "min_conflicts.h"
 #include "nqueens/solver.h"
 #include "stop_poller.h"
 
@@ -70,7 +75,45 @@ absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const CompletionO
   return Complete(*std::move(board), options);
 }
 
+absl::StatusOr<CompletionResult> SolveBy(uint32_t n, SolveMethod method,
+                                         const CompletionOptions& options) {
+  if (n == 2 || n == 3) return SolveByExactSearch(n, options);
+  switch (method) {
+    case SolveMethod::kConstructive:
+      return SolveByConstruction(n, options);
+    case SolveMethod::kRandom:
+      return SolveByCompletion(n, options);
+    case SolveMethod::kMinConflicts:
+      return internal::MinConflictsSolve(n, options);
+    case SolveMethod::kBacktracking:
+      return internal::BacktrackingSolve(n, options);
+    case SolveMethod::kGenetic:
+      return internal::GeneticSolve(n, options);
+    case SolveMethod::kFormula:
+      return internal::FormulaSolve(n, options);
+  }
+  return absl::InvalidArgumentError("unknown solve method");
+}
+
 }  // namespace
+
+const char* SolveMethodName(SolveMethod method) {
+  switch (method) {
+    case SolveMethod::kConstructive:
+      return "CONSTRUCTIVE";
+    case SolveMethod::kRandom:
+      return "RANDOM";
+    case SolveMethod::kMinConflicts:
+      return "MIN_CONFLICTS";
+    case SolveMethod::kBacktracking:
+      return "BACKTRACKING";
+    case SolveMethod::kGenetic:
+      return "GENETIC";
+    case SolveMethod::kFormula:
+      return "FORMULA";
+  }
+  return "UNKNOWN";
+}
 
 const char* OutcomeName(Outcome outcome) {
   switch (outcome) {
@@ -87,14 +130,19 @@ const char* OutcomeName(Outcome outcome) {
 absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                        const CompletionOptions& options) {
   if (absl::Status status = CheckBoardSize(n); !status.ok()) return status;
-  if (n == 2 || n == 3) return SolveByExactSearch(n, options);
-  switch (method) {
-    case SolveMethod::kConstructive:
-      return SolveByConstruction(n, options);
-    case SolveMethod::kRandom:
-      return SolveByCompletion(n, options);
+  if (options.symmetry >= kSymmetryCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("symmetry must be 0..", kSymmetryCount - 1, ", not ", options.symmetry));
   }
-  return absl::InvalidArgumentError("unknown solve method");
+  absl::StatusOr<CompletionResult> result = SolveBy(n, method, options);
+  if (!result.ok()) return result.status();
+  result->stats.method = SolveMethodName(method);
+  if (options.symmetry != 0 && result->outcome == Outcome::kSolved) {
+    absl::StatusOr<Columns> image = ApplySymmetry(result->columns, options.symmetry);
+    if (!image.ok()) return image.status();
+    result->columns = *std::move(image);
+  }
+  return result;
 }
 
 }  // namespace nqueens

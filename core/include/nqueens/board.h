@@ -56,6 +56,16 @@ absl::StatusOr<Columns> DenseFromQueens(uint64_t n, absl::Span<const Queen> quee
 // The queens of a dense board, in row order.
 std::vector<Queen> QueensFromDense(absl::Span<const uint32_t> columns);
 
+// The eight symmetries of the square (the dihedral group), numbered 0..7:
+// 0 identity, 1-3 rotations by 90, 180 and 270 degrees, 4 the mirror
+// left-right, 5-7 that mirror followed by the rotations. Each maps
+// solutions to solutions and compositions to compositions.
+inline constexpr uint32_t kSymmetryCount = 8;
+
+// The image of a dense board (any n, empty rows allowed) under `symmetry`.
+// INVALID_ARGUMENT for symmetry >= 8.
+absl::StatusOr<Columns> ApplySymmetry(absl::Span<const uint32_t> columns, uint32_t symmetry);
+
 }  // namespace nqueens
 
 #endif  // NQUEENS_BOARD_H_

@@ -87,6 +87,18 @@ struct PipelineParams {
   // Search nodes the exact search may visit before giving up (UNDECIDED).
   // The RPCs' max_exact_nodes.
   uint64_t exact_node_budget = 20'000'000;
+
+  // --- The other methods (beyond the pipeline). ---
+  // MIN_CONFLICTS: queen moves per row before giving up (UNDECIDED); the
+  // repair needs about 1 move a row on the empty board.
+  uint32_t min_conflicts_moves_per_row = 50;
+  // BACKTRACKING: nodes before giving up (UNDECIDED).
+  uint64_t backtracking_node_budget = 100'000'000;
+  // GENETIC (arXiv paper in docs/methods.md): population, mutation rate, and
+  // generations before giving up (UNDECIDED).
+  uint32_t genetic_population = 75;
+  double genetic_mutation_rate = 0.03;
+  uint64_t genetic_max_generations = 100'000;
 };
 
 // The two return points of the pipeline (section 4.1), in queens placed.

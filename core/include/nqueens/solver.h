@@ -1,4 +1,5 @@
 // Completion and solving: the public entry points of the core.
+// (Counting and enumerating every solution: nqueens/count.h.)
 //
 // Complete() extends a composition to a full solution with the staged
 // pipeline of Grigoryan (2019): randSet&randSet pairing up to baseLevel2,
@@ -12,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -42,13 +44,31 @@ enum class Block : int {
 };
 inline constexpr int kBlockCount = 8;
 
+// How Complete() extends a composition.
+enum class CompleteMethod {
+  kPipeline,      // the staged pipeline above, then the exact search
+  kMinConflicts,  // iterative repair with the given queens fixed (heuristic)
+  kExact,         // the complete search alone
+};
+
+const char* CompleteMethodName(CompleteMethod method);  // "PIPELINE", ...
+
 struct CompletionOptions {
   // Same seed and input give the same output.
   uint64_t seed = 0;
   StopCondition stop;
   // Every tunable, search limits included (tot_sim_bound, max_restarts,
-  // exact_node_budget); the defaults reproduce the paper.
+  // exact_node_budget, and each method's own); the defaults reproduce the
+  // papers.
   PipelineParams params;
+  // Complete() only.
+  CompleteMethod complete_method = CompleteMethod::kPipeline;
+  // Solve() with SolveMethod::kFormula only: which member of the explicit
+  // families, 0 .. FormulaVariantCount(n) - 1.
+  uint64_t formula_variant = 0;
+  // Solve() only: the image of the square applied to the result, 0..7
+  // (see Symmetry in nqueens/board.h).
+  uint32_t symmetry = 0;
 };
 
 struct CompletionStats {
@@ -63,6 +83,14 @@ struct CompletionStats {
   std::array<absl::Duration, kBlockCount> time_in_block{};
   absl::Duration total_time;
   uint64_t exact_nodes = 0;  // nodes visited by the exact search, if it ran
+  // What ran: a SolveMethodName() or CompleteMethodName().
+  const char* method = "";
+  uint64_t search_nodes = 0;  // BACKTRACKING: nodes visited
+  uint64_t generations = 0;   // GENETIC: generations bred
+  uint64_t repairs = 0;       // MIN_CONFLICTS: queen moves (swaps)
+  // FORMULA: the family and its parameters, e.g. "modular (n = 6K+1):
+  // shift 0, step 2"; empty for the other methods.
+  std::string formula;
 };
 
 struct CompletionResult {
@@ -81,16 +109,30 @@ absl::StatusOr<CompletionResult> Complete(Columns composition,
 enum class SolveMethod {
   kConstructive,  // deterministic explicit construction, O(n)
   kRandom,        // the completion pipeline from the empty board
+  kMinConflicts,  // iterative repair (Minton et al.; Sosic & Gu), O(n) memory
+  kBacktracking,  // row-by-row bitwise search, first solution (node budget)
+  kGenetic,       // genetic algorithm on permutations (generation budget)
+  kFormula,       // one member of the explicit families (formula_variant)
 };
 
-// A full solution of the n x n board. n = 2 and n = 3 are UNSOLVABLE (proved
-// by the exact search); every other n is SOLVED.
+const char* SolveMethodName(SolveMethod method);  // "CONSTRUCTIVE", ...
+
+// A full solution of the n x n board, by `method`, then mapped by
+// options.symmetry. n = 2 and n = 3 are UNSOLVABLE (proved by the exact
+// search); every other n is SOLVED by CONSTRUCTIVE, RANDOM and FORMULA, and
+// SOLVED or UNDECIDED (budget spent) by the other methods.
+// INVALID_ARGUMENT for a symmetry above 7 or a formula_variant out of range
+// (the message names the valid range).
 absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                        const CompletionOptions& options = {});
 
 // The explicit construction behind kConstructive: a solution for every
 // n >= 4 and n = 1, nullopt for n = 2, 3 (and n = 0).
 std::optional<Columns> ConstructSolution(uint32_t n);
+
+// How many members the explicit families of kFormula have for n (0 when
+// none: n = 2, 3).
+uint64_t FormulaVariantCount(uint32_t n);
 
 }  // namespace nqueens
 

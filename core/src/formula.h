@@ -1,0 +1,21 @@
+// The explicit families of placements (G. Usov): the prototype variants,
+// modular placements for n = 6K+1 and 6K+5 and their cyclic shifts, and the
+// product of an M x M solution and a modular N x N one.
+#ifndef NQUEENS_SRC_FORMULA_H_
+#define NQUEENS_SRC_FORMULA_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "nqueens/solver.h"
+
+namespace nqueens::internal {
+
+// Member options.formula_variant (0 .. FormulaVariantCount(n) - 1) of the
+// families; stats.formula names it. INVALID_ARGUMENT naming the valid range
+// for a variant out of it.
+absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const CompletionOptions& options);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_FORMULA_H_
