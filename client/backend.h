@@ -5,6 +5,7 @@
 #define NQUEENS_CLIENT_BACKEND_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "board_io.h"
+#include "nqueens/count.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 #include "wire/limits.h"
@@ -23,8 +25,11 @@ class Channel;
 namespace nqueens::client {
 
 struct RunOptions {
-  std::optional<uint64_t> seed;                        // unset: the backend picks one (see stats)
-  uint64_t max_backtracks = 0;                         // 0: the backend's default
+  std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
+  uint64_t max_backtracks = 0;   // 0: the backend's default
+  uint64_t formula_variant = 0;  // solve --method formula
+  uint32_t symmetry = 0;         // solve: image of the result
+  CompleteMethod complete_method = CompleteMethod::kPipeline;
   absl::Duration deadline = absl::InfiniteDuration();  // from the call's start
   // Where the long phases of a call (upload, solve, download) are shown;
   // null: nowhere.
@@ -46,6 +51,14 @@ class Backend {
   virtual absl::StatusOr<CompletionResult> Complete(Board composition,
                                                     const RunOptions& options) = 0;
   virtual absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) = 0;
+  // The solutions of the empty board, or completions of `composition`
+  // (nqueens/count.h); options.progress shows the share of the search done.
+  virtual absl::StatusOr<CountResult> Count(Board composition, const RunOptions& options) = 0;
+  // Hands each solution or completion, in order, to `sink` until it returns
+  // false or `limit` boards (0: no limit) were handed; returns how many were.
+  virtual absl::StatusOr<uint64_t> Enumerate(Board composition, uint64_t limit,
+                                             const RunOptions& options,
+                                             const std::function<bool(const Columns&)>& sink) = 0;
 };
 
 // Runs the core in this process.

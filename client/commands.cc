@@ -91,6 +91,19 @@ int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOp
   return kExitOk;
 }
 
+// N (the empty N x N board) or a board file.
+absl::StatusOr<Board> BoardFromArgument(const std::string& n_or_path,
+                                        const CommandOptions& options) {
+  uint64_t n = 0;
+  if (!absl::SimpleAtoi(n_or_path, &n)) {
+    return LoadBoard(n_or_path, options.input_format, options.run.progress);
+  }
+  if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
+  Board board;
+  board.n = n;
+  return board;
+}
+
 }  // namespace
 
 ExitCode ExitCodeFor(Outcome outcome) {
@@ -151,6 +164,37 @@ int RunValidate(Backend& backend, const std::string& input_path, const CommandOp
       options.output_path, [&](std::FILE* file) { WriteText(file, ValidationText(*report)); });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return report->valid ? kExitOk : kExitRejected;
+}
+
+int RunCount(Backend& backend, const std::string& n_or_path, const CommandOptions& options) {
+  absl::StatusOr<Board> board = BoardFromArgument(n_or_path, options);
+  if (!board.ok()) return ReportError(kExitUsage, board.status().message());
+  const uint64_t n = board->n;
+  absl::StatusOr<CountResult> result = backend.Count(*std::move(board), options.run);
+  if (!result.ok()) return ReportBackendError(result.status());
+  if (!options.quiet) WriteText(stderr, CountLine(*result, n));
+  const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
+    WriteText(file, absl::StrCat(result->solutions, "\n"));
+  });
+  if (!written.ok()) return ReportError(kExitUsage, written.message());
+  return kExitOk;
+}
+
+int RunEnumerate(Backend& backend, const std::string& n_or_path, const CommandOptions& options) {
+  absl::StatusOr<Board> board = BoardFromArgument(n_or_path, options);
+  if (!board.ok()) return ReportError(kExitUsage, board.status().message());
+  absl::StatusOr<uint64_t> printed;
+  const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
+    printed = backend.Enumerate(*std::move(board), options.limit, options.run,
+                                [&](const Columns& solution) {
+                                  WriteText(file, QLine(solution));
+                                  return std::ferror(file) == 0;
+                                });
+  });
+  if (!printed.ok()) return ReportBackendError(printed.status());
+  if (!written.ok()) return ReportError(kExitUsage, written.message());
+  if (!options.quiet) WriteText(stderr, absl::StrCat(*printed, " boards\n"));
+  return kExitOk;
 }
 
 }  // namespace nqueens::client

@@ -1,4 +1,5 @@
-// The CLI's commands -- solve, complete, validate -- from their argument to
+// The CLI's commands -- solve, complete, validate, count, enumerate -- from
+// their argument to
 // the output and the exit status. main.cc turns flags into CommandOptions and
 // picks the backend; everything after that happens here.
 #ifndef NQUEENS_CLIENT_COMMANDS_H_
@@ -38,6 +39,7 @@ struct CommandOptions {
   BoardFormat output_format = BoardFormat::kQArray;
   std::string output_path;  // empty: stdout
   bool quiet = false;       // nothing on stderr but errors
+  uint64_t limit = 0;       // enumerate: the most boards to print; 0: all
 };
 
 // Each command takes its one positional argument: N for solve, a file name
@@ -45,6 +47,9 @@ struct CommandOptions {
 int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptions& options);
 int RunComplete(Backend& backend, const std::string& input_path, const CommandOptions& options);
 int RunValidate(Backend& backend, const std::string& input_path, const CommandOptions& options);
+// count and enumerate take N (the empty board) or a file.
+int RunCount(Backend& backend, const std::string& n_or_path, const CommandOptions& options);
+int RunEnumerate(Backend& backend, const std::string& n_or_path, const CommandOptions& options);
 
 // Prints "nqueens: <message>" as one line on stderr and returns `code`.
 int ReportError(ExitCode code, absl::string_view message);

@@ -1,6 +1,9 @@
 // The backend behind --local: the core, called directly.
+#include <algorithm>
 #include <random>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "backend.h"
@@ -24,6 +27,9 @@ CompletionOptions ToCompletionOptions(const RunOptions& options) {
     completion.params.tot_sim_bound = options.max_backtracks;
   }
   completion.stop.deadline = absl::Now() + options.deadline;
+  completion.formula_variant = options.formula_variant;
+  completion.symmetry = options.symmetry;
+  completion.complete_method = options.complete_method;
   return completion;
 }
 
@@ -49,6 +55,46 @@ class LocalBackend : public Backend {
     if (absl::Status dense = MakeDense(board); !dense.ok()) return dense;
     return nqueens::Validate(board.columns);
   }
+
+  absl::StatusOr<CountResult> Count(Board composition, const RunOptions& options) override {
+    if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
+    CountOptions count;
+    count.stop.deadline = absl::Now() + options.deadline;
+    count.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
+    uint64_t shown = 0;
+    count.on_progress = [&](const CountProgress& progress) {
+      const auto done = static_cast<uint64_t>(progress.fraction_done * kProgressSteps);
+      if (done > shown) counting.Advance(done - shown);
+      shown = std::max(shown, done);
+    };
+    return CountSolutions(std::move(composition.columns), count);
+  }
+
+  absl::StatusOr<uint64_t> Enumerate(Board composition, uint64_t limit, const RunOptions& options,
+                                     const std::function<bool(const Columns&)>& sink) override {
+    if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
+    absl::StatusOr<SolutionEnumerator> enumerator =
+        SolutionEnumerator::Make(std::move(composition.columns));
+    if (!enumerator.ok()) return enumerator.status();
+    StopCondition stop;
+    stop.deadline = absl::Now() + options.deadline;
+    uint64_t handed = 0;
+    while (!enumerator->done() && (limit == 0 || handed < limit)) {
+      const size_t wanted = limit == 0 ? kBatch : std::min<uint64_t>(kBatch, limit - handed);
+      absl::StatusOr<std::vector<Columns>> boards = enumerator->Next(wanted, stop);
+      if (!boards.ok()) return boards.status();
+      for (const Columns& board : *boards) {
+        ++handed;
+        if (!sink(board)) return handed;
+      }
+    }
+    return handed;
+  }
+
+ private:
+  static constexpr uint64_t kProgressSteps = 1000;
+  static constexpr size_t kBatch = 256;
 };
 
 }  // namespace

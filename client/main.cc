@@ -13,6 +13,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "backend.h"
 #include "board_io.h"
@@ -26,7 +27,12 @@ ABSL_FLAG(std::string, server, "localhost:50051",
 ABSL_FLAG(bool, local, false, "run in this process instead of on a server");
 ABSL_FLAG(std::optional<uint64_t>, seed, std::nullopt,
           "random seed (unset: a random one, reported on stderr)");
-ABSL_FLAG(std::string, method, "constructive", "solve: constructive or random");
+ABSL_FLAG(std::string, method, "",
+          "solve: constructive (default), random, min-conflicts, backtracking, genetic or "
+          "formula; complete: pipeline (default), min-conflicts or exact");
+ABSL_FLAG(uint64_t, variant, 0, "solve --method formula: which member of the families");
+ABSL_FLAG(uint32_t, symmetry, 0, "solve: the image of the square (0..7) applied to the result");
+ABSL_FLAG(uint64_t, limit, 0, "enumerate: the most boards to print (0: all)");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
           "give up after this long, e.g. 5s or 500ms");
 ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
@@ -50,10 +56,17 @@ namespace {
 constexpr char kUsage[] = R"(usage: nqueens [flags] solve N
        nqueens [flags] complete FILE
        nqueens [flags] validate FILE
+       nqueens [flags] count N|FILE
+       nqueens [flags] enumerate N|FILE
 
   solve N          a full solution of the N x N board
   complete FILE    extend the composition in FILE ("-" for stdin) to a solution
   validate FILE    check the board in FILE for attacking queens
+  count N|FILE     the number of solutions of the N x N board, or of
+                   completions of the composition in FILE (at most 64 free
+                   rows), on stdout; with the fundamental solutions (up to
+                   the symmetries of the square) for the empty board
+  enumerate N|FILE every such solution, one per line as its Q array
 
 Boards are read as a Q array, a 0/1 matrix, a sparse list or binary; see
 --format. solve and complete print the outcome (SOLVED, UNSOLVABLE, UNDECIDED)
@@ -75,7 +88,16 @@ flags:
                          the calls: dns:///HOST:PORT, ipv4:A:P,B:Q
   --local                run in this process instead of on a server
   --seed N               random seed (default: a random one, reported)
-  --method M             solve: constructive (default) or random
+  --method M             solve: constructive (default), random,
+                         min-conflicts, backtracking, genetic or formula;
+                         complete: pipeline (default), min-conflicts or exact
+                         (the only ones that may answer UNSOLVABLE are
+                         pipeline and exact); docs/methods.md compares them
+  --variant V            solve --method formula: which member of the
+                         explicit families (0 .. their number - 1)
+  --symmetry S           solve: map the result by symmetry S of the square,
+                         0 (identity) .. 7
+  --limit K              enumerate: print at most K boards (default: all)
   --deadline D           give up after D, e.g. 5s or 500ms (default: none)
   --output FILE          write the board (or validate's report) to FILE
   --format F             input: auto (default: binary for FILE names ending
@@ -118,7 +140,53 @@ int UsageError(absl::string_view message) {
   return ReportError(kExitUsage, absl::StrCat(message, " (see nqueens --help)"));
 }
 
-absl::StatusOr<CommandOptions> OptionsFromFlags() {
+// --method's names, as the CLI spells them.
+const std::map<std::string, SolveMethod>& SolveMethods() {
+  static const auto* methods =
+      new std::map<std::string, SolveMethod>{{"constructive", SolveMethod::kConstructive},
+                                             {"random", SolveMethod::kRandom},
+                                             {"min-conflicts", SolveMethod::kMinConflicts},
+                                             {"backtracking", SolveMethod::kBacktracking},
+                                             {"genetic", SolveMethod::kGenetic},
+                                             {"formula", SolveMethod::kFormula}};
+  return *methods;
+}
+
+const std::map<std::string, CompleteMethod>& CompleteMethods() {
+  static const auto* methods =
+      new std::map<std::string, CompleteMethod>{{"pipeline", CompleteMethod::kPipeline},
+                                                {"min-conflicts", CompleteMethod::kMinConflicts},
+                                                {"exact", CompleteMethod::kExact}};
+  return *methods;
+}
+
+template <typename Method>
+absl::Status LookUpMethod(const std::map<std::string, Method>& methods, const std::string& name,
+                          const std::string& command, Method& method) {
+  const auto found = methods.find(name);
+  if (found != methods.end()) {
+    method = found->second;
+    return absl::OkStatus();
+  }
+  std::vector<std::string> names;
+  for (const auto& [known, unused] : methods) names.push_back(known);
+  return absl::InvalidArgumentError(absl::StrCat("unknown --method \"", name, "\" for ", command,
+                                                 " (expected ", absl::StrJoin(names, ", "), ")"));
+}
+
+// --method for the command that takes one; an error for the others.
+absl::Status MethodFromFlag(const std::string& command, CommandOptions& options) {
+  const std::string name = absl::GetFlag(FLAGS_method);
+  if (name.empty()) return absl::OkStatus();
+  if (command == "solve") return LookUpMethod(SolveMethods(), name, command, options.method);
+  if (command == "complete") {
+    return LookUpMethod(CompleteMethods(), name, command, options.run.complete_method);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--method applies to solve and complete, not to ", command));
+}
+
+absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   CommandOptions options;
   options.run.seed = absl::GetFlag(FLAGS_seed);
   options.run.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
@@ -126,13 +194,10 @@ absl::StatusOr<CommandOptions> OptionsFromFlags() {
   if (options.run.deadline <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--deadline must be positive");
   }
-  const std::string method = absl::GetFlag(FLAGS_method);
-  if (method == "random") {
-    options.method = SolveMethod::kRandom;
-  } else if (method != "constructive") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown --method \"", method, "\" (expected constructive or random)"));
-  }
+  if (absl::Status method = MethodFromFlag(command, options); !method.ok()) return method;
+  options.run.formula_variant = absl::GetFlag(FLAGS_variant);
+  options.run.symmetry = absl::GetFlag(FLAGS_symmetry);
+  options.limit = absl::GetFlag(FLAGS_limit);
   absl::StatusOr<BoardFormat> input = ParseBoardFormat(absl::GetFlag(FLAGS_format));
   absl::StatusOr<BoardFormat> output = ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
   if (!input.ok()) return input.status();
@@ -184,16 +249,20 @@ int Main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return kExitOk;
   }
-  absl::StatusOr<CommandOptions> options = OptionsFromFlags();
+  const std::map<std::string, Command> commands = {{"solve", RunSolve},
+                                                   {"complete", RunComplete},
+                                                   {"validate", RunValidate},
+                                                   {"count", RunCount},
+                                                   {"enumerate", RunEnumerate}};
+  if (arguments->size() != 2 || commands.count((*arguments)[0]) == 0) {
+    return UsageError(
+        "expected solve N, complete FILE, validate FILE, count N|FILE or enumerate N|FILE");
+  }
+  absl::StatusOr<CommandOptions> options = OptionsFromFlags((*arguments)[0]);
   if (!options.ok()) return UsageError(options.status().message());
   const absl::StatusOr<ClientSecurity> security = SecurityFromFlags();
   if (!security.ok()) return UsageError(security.status().message());
 
-  const std::map<std::string, Command> commands = {
-      {"solve", RunSolve}, {"complete", RunComplete}, {"validate", RunValidate}};
-  if (arguments->size() != 2 || commands.count((*arguments)[0]) == 0) {
-    return UsageError("expected solve N, complete FILE or validate FILE");
-  }
   std::unique_ptr<Backend> backend = MakeBackend(*security);
   const std::unique_ptr<ProgressBar> progress = MakeStderrProgressBar(options->quiet);
   options->run.progress = progress.get();

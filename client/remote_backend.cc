@@ -3,6 +3,7 @@
 // between the wire messages and the core's types.
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -207,6 +208,8 @@ class RemoteBackend : public Backend {
     v1::SolveRequest request;
     request.set_n(n);
     request.set_method(wire::MethodToProto(method));
+    request.set_variant(options.formula_variant);
+    request.set_symmetry(options.symmetry);
     SetRunOptions(options, request);
     CallContext context(options, security_.token);
     if (n <= kStreamingThreshold) {
@@ -229,6 +232,7 @@ class RemoteBackend : public Backend {
       v1::CompleteRequest request;
       SetBoard(composition, request);
       SetRunOptions(options, request);
+      request.set_method(wire::CompleteMethodToProto(options.complete_method));
       v1::CompleteResponse response;
       const grpc::Status status =
           WhileSolving(options, [&] { return stub_->Complete(context.get(), request, &response); });
@@ -237,6 +241,7 @@ class RemoteBackend : public Backend {
     }
     v1::CompleteStreamRequest header;
     SetRunOptions(options, *header.mutable_header());
+    header.mutable_header()->set_method(wire::CompleteMethodToProto(options.complete_method));
     auto stream = stub_->CompleteStream(context.get());
     WriteBoardStream(composition, std::move(header), *stream, options.progress);
     stream->WritesDone();
@@ -265,7 +270,67 @@ class RemoteBackend : public Backend {
     return wire::ReportFromProto(response);
   }
 
+  absl::StatusOr<CountResult> Count(Board composition, const RunOptions& options) override {
+    if (absl::Status form = ChooseWireForm(composition); !form.ok()) return form;
+    v1::CountRequest request;
+    SetBoard(composition, request);
+    CallContext context(options, security_.token);
+    auto stream = stub_->Count(context.get(), request);
+    ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
+    uint64_t shown = 0;
+    std::optional<v1::CountResult> result;
+    v1::CountResponse message;
+    while (stream->Read(&message)) {
+      if (message.has_result()) result = message.result();
+      const auto done = static_cast<uint64_t>(message.progress().fraction_done() * kProgressSteps);
+      if (done > shown) counting.Advance(done - shown);
+      shown = std::max(shown, done);
+    }
+    const grpc::Status status = stream->Finish();
+    if (!status.ok()) return CallError(status, context);
+    if (!result.has_value()) return MalformedResult("no count");
+    return wire::CountResultFromProto(*result);
+  }
+
+  absl::StatusOr<uint64_t> Enumerate(Board composition, uint64_t limit, const RunOptions& options,
+                                     const std::function<bool(const Columns&)>& sink) override {
+    if (absl::Status form = ChooseWireForm(composition); !form.ok()) return form;
+    const uint64_t n = composition.n;
+    v1::EnumerateRequest request;
+    SetBoard(composition, request);
+    request.set_limit(limit);
+    CallContext context(options, security_.token);
+    auto stream = stub_->Enumerate(context.get(), request);
+    uint64_t handed = 0;
+    v1::EnumerateResponse message;
+    absl::Status malformed;
+    bool wanted = true;
+    while (wanted && stream->Read(&message)) {
+      for (const v1::Board& board : message.boards()) {
+        if (static_cast<uint64_t>(board.columns_size()) != n) {
+          malformed = MalformedResult(
+              absl::StrCat("a board of ", board.columns_size(), " rows for n = ", n));
+          wanted = false;
+          break;
+        }
+        ++handed;
+        if (!sink(Columns(board.columns().begin(), board.columns().end()))) {
+          wanted = false;
+          break;
+        }
+      }
+    }
+    if (!wanted) context.get()->TryCancel();  // the rest is not needed
+    const grpc::Status status = stream->Finish();
+    if (!malformed.ok()) return malformed;
+    if (!wanted) return handed;
+    if (!status.ok()) return CallError(status, context);
+    return handed;
+  }
+
  private:
+  static constexpr uint64_t kProgressSteps = 1000;
+
   // Reads a whole result stream, then its final status: the header once the
   // server has solved, then the board.
   template <typename Response, typename Stream>

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 
 namespace nqueens::client {
@@ -13,10 +14,29 @@ const char* YesNo(bool value) { return value ? "yes" : "no"; }
 
 std::string OutcomeLine(const CompletionResult& result, uint64_t n) {
   const CompletionStats& stats = result.stats;
-  return absl::StrCat(
+  std::string line = absl::StrCat(
       OutcomeName(result.outcome), " n=", n, " seed=", stats.seed, " backtracks=", stats.backtracks,
       " restarts=", stats.restarts,
-      " time=", absl::StrFormat("%.3f", absl::ToDoubleMilliseconds(stats.total_time)), "ms\n");
+      " time=", absl::StrFormat("%.3f", absl::ToDoubleMilliseconds(stats.total_time)), "ms");
+  if (!stats.method.empty()) absl::StrAppend(&line, " method=", stats.method);
+  if (!stats.formula.empty()) absl::StrAppend(&line, " formula=\"", stats.formula, "\"");
+  if (stats.repairs != 0) absl::StrAppend(&line, " repairs=", stats.repairs);
+  if (stats.search_nodes != 0) absl::StrAppend(&line, " search_nodes=", stats.search_nodes);
+  if (stats.generations != 0) absl::StrAppend(&line, " generations=", stats.generations);
+  if (stats.exact_nodes != 0) absl::StrAppend(&line, " exact_nodes=", stats.exact_nodes);
+  return line + "\n";
+}
+
+std::string CountLine(const CountResult& result, uint64_t n) {
+  std::string line = absl::StrCat("n=", n, " solutions=", result.solutions);
+  if (result.fundamental.has_value()) absl::StrAppend(&line, " fundamental=", *result.fundamental);
+  return absl::StrCat(line, " nodes=", result.nodes,
+                      " time=", absl::StrFormat("%.3f", absl::ToDoubleSeconds(result.elapsed)),
+                      "s\n");
+}
+
+std::string QLine(absl::Span<const uint32_t> columns) {
+  return absl::StrCat(absl::StrJoin(columns, " "), "\n");
 }
 
 std::string DrawBoard(absl::Span<const uint32_t> columns) {

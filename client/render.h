@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/types/span.h"
+#include "nqueens/count.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 
@@ -23,8 +24,16 @@ namespace nqueens::client {
 inline constexpr uint64_t kMaxDrawnSize = 64;
 
 // One line: the outcome and a short summary of the stats, e.g.
-// "SOLVED n=8 seed=42 backtracks=3 restarts=0 time=1.250ms".
+// "SOLVED n=8 seed=42 backtracks=3 restarts=0 time=1.250ms method=RANDOM",
+// then what the method reports (formula, repairs, nodes, generations).
 std::string OutcomeLine(const CompletionResult& result, uint64_t n);
+
+// count's summary on stderr: "n=8 solutions=92 fundamental=12 nodes=1965
+// time=0.001s".
+std::string CountLine(const CountResult& result, uint64_t n);
+
+// A full board as one line of its columns, for enumerate: "2 4 1 3".
+std::string QLine(absl::Span<const uint32_t> columns);
 
 // The board as rows of `Q` and `.` cells separated by spaces.
 std::string DrawBoard(absl::Span<const uint32_t> columns);

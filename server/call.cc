@@ -222,10 +222,12 @@ StopCondition Call::Stop() {
   return stop;
 }
 
-absl::Status Call::Schedule(uint64_t n, std::function<void()> job) {
-  const WorkerPool::Size size = n <= service_.options.small_call_max_rows
-                                    ? WorkerPool::Size::kSmall
-                                    : WorkerPool::Size::kLarge;
+WorkerPool::Size Call::SizeOf(uint64_t n) const {
+  return n <= service_.options.small_call_max_rows ? WorkerPool::Size::kSmall
+                                                   : WorkerPool::Size::kLarge;
+}
+
+absl::Status Call::Schedule(WorkerPool::Size size, std::function<void()> job) {
   absl::MutexLock lock(&schedule_mutex_);
   if (cancelled()) return StoppedStatus();
   ticket_ = service_.pool.Submit(size, [this, queued = absl::Now(), job = std::move(job)] {

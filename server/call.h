@@ -114,10 +114,14 @@ class Call {
   // (--max-backtracks)", for the response's stats.
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }
 
-  // Queues `job` on the worker pool, as a small or a large call by n:
-  // RESOURCE_EXHAUSTED when the queue is full. The metrics see how long it
-  // waited.
-  absl::Status Schedule(uint64_t n, std::function<void()> job);
+  // Small or large for the worker pool, by the rows of the board it works on
+  // (--small-call-max-rows); searches whose cost n does not tell (Count,
+  // Enumerate) are large.
+  WorkerPool::Size SizeOf(uint64_t n) const;
+  // Queues `job` on the worker pool: RESOURCE_EXHAUSTED when the queue is
+  // full. The metrics see how long it waited. A call may schedule one job
+  // after another (Enumerate's batches), never two at once.
+  absl::Status Schedule(WorkerPool::Size size, std::function<void()> job);
   // The call was cancelled (by the client, its deadline or a shutdown): a
   // running job stops. True when the job was still queued: it never runs,
   // and the reactor finishes the call at once with StoppedStatus().

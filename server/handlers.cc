@@ -9,6 +9,7 @@
 #include "absl/types/span.h"
 #include "memory_estimate.h"
 #include "nqueens/validate.h"
+#include "pool_count.h"
 #include "stream_io.h"
 #include "wire/convert.h"
 
@@ -18,6 +19,8 @@ namespace {
 constexpr uint32_t kDefaultMaxConflicts = 10;
 // A response lists at most this many conflicts, whatever the client asks.
 constexpr uint32_t kMaxConflictsCap = 1000;
+// Count's progress messages come at least this often.
+constexpr double kMaxProgressSeconds = 3600;
 
 // The request parsed, shared by the job (which may outlive the handler).
 template <typename Request>
@@ -64,10 +67,12 @@ absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
 absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& request) {
   absl::StatusOr<SolveMethod> method = wire::MethodFromProto(request.method());
   if (!method.ok()) return method.status();
+  CompletionOptions options = call.CompletionOptionsFor(SeedOf(request), request.limits());
+  options.formula_variant = request.variant();
+  options.symmetry = request.symmetry();
   // CheckSize() bounds n by kMaxBoardSize, which fits in uint32_t.
   absl::StatusOr<CompletionResult> result =
-      nqueens::Solve(static_cast<uint32_t>(request.n()), *method,
-                     call.CompletionOptionsFor(SeedOf(request), request.limits()));
+      nqueens::Solve(static_cast<uint32_t>(request.n()), *method, options);
   if (result.ok()) call.set_result(*result);
   return result;
 }
@@ -101,9 +106,27 @@ absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
   return SerializeMessage(response);
 }
 
-Work SolveWork(v1::Method method) {
-  // An unknown method is refused later, by RunSolve.
-  return method == v1::CONSTRUCTIVE ? Work::kConstruction : Work::kCompletion;
+Work SolveWork(const v1::SolveRequest& request) {
+  switch (request.method()) {
+    case v1::CONSTRUCTIVE:
+    case v1::FORMULA:
+      // The symmetry's image is a second board.
+      return request.symmetry() == 0 ? Work::kConstruction : Work::kCompletion;
+    case v1::GENETIC:
+      return Work::kGenetic;
+    default:  // an unknown method is refused later, by RunSolve
+      return Work::kCompletion;
+  }
+}
+
+// The core's options for a Complete request (or stream header).
+template <typename Request>
+absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& request) {
+  absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
+  if (!method.ok()) return method.status();
+  CompletionOptions options = call.CompletionOptionsFor(SeedOf(request), request.limits());
+  options.complete_method = *method;
+  return options;
 }
 
 }  // namespace
@@ -112,8 +135,7 @@ absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& bytes) {
   absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request = Parse<v1::SolveRequest>(bytes);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  if (absl::Status admitted =
-          Admit(call, n, SolveWork((*request)->method()), {}, ResponseBoard::kOneMessage);
+  if (absl::Status admitted = Admit(call, n, SolveWork(**request), {}, ResponseBoard::kOneMessage);
       !admitted.ok()) {
     return admitted;
   }
@@ -134,13 +156,13 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
   }
   return ResponseJob{
       n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+        absl::StatusOr<CompletionOptions> options = CompleteOptionsFor(call, *request);
+        if (!options.ok()) return options.status();
         absl::StatusOr<Columns> board =
             wire::BoardFromRequest(n, request->columns(), request->queens());
         if (!board.ok()) return board.status();
-        return OneMessage<v1::CompleteResponse>(
-            call, n,
-            RunComplete(call, *std::move(board),
-                        call.CompletionOptionsFor(SeedOf(*request), request->limits())));
+        return OneMessage<v1::CompleteResponse>(call, n,
+                                                RunComplete(call, *std::move(board), *options));
       }};
 }
 
@@ -175,13 +197,63 @@ absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& bytes
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
   if (absl::Status admitted =
-          Admit(call, n, SolveWork((*request)->method()), {}, ResponseBoard::kNoneOrChunked);
+          Admit(call, n, SolveWork(**request), {}, ResponseBoard::kNoneOrChunked);
       !admitted.ok()) {
     return admitted;
   }
   const uint32_t chunk_size = (*request)->chunk_size();
   return ResultJob{n, chunk_size,
                    [&call, request = *std::move(request)] { return RunSolve(call, *request); }};
+}
+
+absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::CountRequest>> request = Parse<v1::CountRequest>(bytes);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
+  if (absl::Status admitted = Admit(call, n, Work::kValidation, SizeOfRequestBoard(**request),
+                                    ResponseBoard::kNoneOrChunked);
+      !admitted.ok()) {
+    return admitted;
+  }
+  const double seconds = (*request)->progress_seconds();
+  if (!(seconds >= 0 && seconds <= kMaxProgressSeconds)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("progress_seconds must be 0 (the default, 1 s) .. ", kMaxProgressSeconds,
+                     ", not ", seconds));
+  }
+  const absl::Duration interval = seconds == 0 ? absl::Seconds(1) : absl::Seconds(seconds);
+  return CountJob{n, interval,
+                  [&call, request = *std::move(request), n,
+                   interval](const std::function<void(const CountProgress&)>& on_progress)
+                      -> absl::StatusOr<CountResult> {
+                    absl::StatusOr<Columns> board =
+                        wire::BoardFromRequest(n, request->columns(), request->queens());
+                    if (!board.ok()) return board.status();
+                    call.set_queens_given(CountQueens(*board));
+                    absl::StatusOr<CountPlan> plan = CountPlan::Make(*std::move(board));
+                    if (!plan.ok()) return plan.status();
+                    return CountOnPool(call.service().pool, *std::move(plan), call.Stop(), interval,
+                                       on_progress);
+                  }};
+}
+
+absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::EnumerateRequest>> request =
+      Parse<v1::EnumerateRequest>(bytes);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
+  if (absl::Status admitted = Admit(call, n, Work::kValidation, SizeOfRequestBoard(**request),
+                                    ResponseBoard::kNoneOrChunked);
+      !admitted.ok()) {
+    return admitted;
+  }
+  return EnumerateJob{n, (*request)->limit(), [&call, request = *std::move(request), n] {
+                        absl::StatusOr<Columns> board =
+                            wire::BoardFromRequest(n, request->columns(), request->queens());
+                        if (!board.ok()) return absl::StatusOr<SolutionEnumerator>(board.status());
+                        call.set_queens_given(CountQueens(*board));
+                        return SolutionEnumerator::Make(*std::move(board));
+                      }};
 }
 
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board) {
@@ -192,11 +264,13 @@ ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header
 }
 
 ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board) {
-  CompletionOptions options = call.CompletionOptionsFor(SeedOf(header), header.limits());
-  return ResultJob{header.n(), header.chunk_size(),
-                   [&call, board = std::move(board), options = std::move(options)]() mutable {
-                     return RunComplete(call, std::move(board), options);
-                   }};
+  return ResultJob{
+      header.n(), header.chunk_size(),
+      [&call, board = std::move(board),
+       options = CompleteOptionsFor(call, header)]() mutable -> absl::StatusOr<CompletionResult> {
+        if (!options.ok()) return options.status();
+        return RunComplete(call, std::move(board), *options);
+      }};
 }
 
 }  // namespace nqueens::server

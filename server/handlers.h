@@ -11,8 +11,10 @@
 #include <functional>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "call.h"
 #include "nqueens/board.h"
+#include "nqueens/count.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
 
@@ -32,10 +34,26 @@ struct ResultJob {
   std::function<absl::StatusOr<CompletionResult>()> run;
 };
 
+// Count's work: the count, reporting progress as it goes.
+struct CountJob {
+  uint64_t n = 0;
+  absl::Duration progress_interval;
+  std::function<absl::StatusOr<CountResult>(const std::function<void(const CountProgress&)>&)> run;
+};
+
+// Enumerate's work: the enumerator, made on the first batch's worker.
+struct EnumerateJob {
+  uint64_t n = 0;
+  uint64_t limit = 0;  // 0: every board
+  std::function<absl::StatusOr<SolutionEnumerator>()> make;
+};
+
 absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& request);
 absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& request);
 absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& request);
 absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& request);
+absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& request);
+absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& request);
 
 // The streams' work once the whole board is in.
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board);

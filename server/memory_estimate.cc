@@ -7,6 +7,9 @@ namespace {
 
 constexpr uint64_t kBytesPerDenseColumn = 8;
 constexpr uint64_t kBytesPerSparseQueen = 96;
+// Two generations of the default population of permutations (4 bytes a row
+// each) and their diagonal counts.
+constexpr uint64_t kGeneticBytesPerRow = 4 * (2 * 75 + 4);
 
 uint64_t WorkBytesPerRow(Work work) {
   switch (work) {
@@ -16,6 +19,8 @@ uint64_t WorkBytesPerRow(Work work) {
       return 4;
     case Work::kValidation:
       return 5;
+    case Work::kGenetic:
+      return kGeneticBytesPerRow;
   }
   return 20;
 }

@@ -13,7 +13,11 @@
 //   work, bytes per row, its input board included:
 //     completion (Complete, Solve RANDOM)  20
 //     construction (Solve CONSTRUCTIVE)     4   the board
-//     validation (Validate)                 5   the board + 5 bits of line flags
+//     validation (Validate, Count)          5   the board + 5 bits of line flags
+//     genetic (Solve GENETIC)             616   two generations of 75
+//                                               permutations and their counts
+//   Solve MIN_CONFLICTS and BACKTRACKING count as completions; a symmetry
+//   makes a construction one too (its image is a second board).
 //   response:
 //     none or in chunks (Validate, streams) 0   one chunk at a time
 //     whole in one message (Solve, Complete) 8  the response's copy of the
@@ -43,7 +47,7 @@
 
 namespace nqueens::server {
 
-enum class Work { kCompletion, kConstruction, kValidation };
+enum class Work { kCompletion, kConstruction, kValidation, kGenetic };
 
 // Where the response carries the board: nowhere or in chunks (Validate, the
 // stream methods), or whole in one message (Solve, Complete).

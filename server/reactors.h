@@ -32,6 +32,13 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* StartResultStreamCall(
 // ValidateStream.
 grpc::ServerReadReactor<grpc::ByteBuffer>* StartValidateStreamCall(
     ServiceState& service, grpc::CallbackServerContext* context, grpc::ByteBuffer* response);
+// Count and Enumerate (counting_reactors.cc).
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StartCountCall(ServiceState& service,
+                                                           grpc::CallbackServerContext* context,
+                                                           const grpc::ByteBuffer* request);
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StartEnumerateCall(ServiceState& service,
+                                                               grpc::CallbackServerContext* context,
+                                                               const grpc::ByteBuffer* request);
 // CompleteStream.
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* StartCompleteStreamCall(
     ServiceState& service, grpc::CallbackServerContext* context);

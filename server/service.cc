@@ -38,4 +38,14 @@ grpc::ServerReadReactor<grpc::ByteBuffer>* NQueensService::ValidateStream(
   return StartValidateStreamCall(state_, context, response);
 }
 
+grpc::ServerWriteReactor<grpc::ByteBuffer>* NQueensService::Count(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
+  return StartCountCall(state_, context, request);
+}
+
+grpc::ServerWriteReactor<grpc::ByteBuffer>* NQueensService::Enumerate(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
+  return StartEnumerateCall(state_, context, request);
+}
+
 }  // namespace nqueens::server

@@ -18,7 +18,9 @@ using RawNQueensService =
     v1::NQueens::WithRawCallbackMethod_Solve<v1::NQueens::WithRawCallbackMethod_Complete<
         v1::NQueens::WithRawCallbackMethod_Validate<v1::NQueens::WithRawCallbackMethod_SolveStream<
             v1::NQueens::WithRawCallbackMethod_CompleteStream<
-                v1::NQueens::WithRawCallbackMethod_ValidateStream<v1::NQueens::Service>>>>>>;
+                v1::NQueens::WithRawCallbackMethod_ValidateStream<
+                    v1::NQueens::WithRawCallbackMethod_Count<
+                        v1::NQueens::WithRawCallbackMethod_Enumerate<v1::NQueens::Service>>>>>>>>;
 
 class NQueensService final : public RawNQueensService {
  public:
@@ -39,6 +41,11 @@ class NQueensService final : public RawNQueensService {
       grpc::CallbackServerContext* context) override;
   grpc::ServerReadReactor<grpc::ByteBuffer>* ValidateStream(grpc::CallbackServerContext* context,
                                                             grpc::ByteBuffer* response) override;
+
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* Count(grpc::CallbackServerContext* context,
+                                                    const grpc::ByteBuffer* request) override;
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* Enumerate(grpc::CallbackServerContext* context,
+                                                        const grpc::ByteBuffer* request) override;
 
   // Refuses new calls (UNAVAILABLE) and waits until the running and queued
   // ones ended or the deadline passed, then until none was refused for

@@ -72,20 +72,40 @@ absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns
   return board;
 }
 
+// The core's enums follow the proto's numbering.
+static_assert(static_cast<int>(SolveMethod::kConstructive) == v1::CONSTRUCTIVE);
+static_assert(static_cast<int>(SolveMethod::kRandom) == v1::RANDOM);
+static_assert(static_cast<int>(SolveMethod::kMinConflicts) == v1::MIN_CONFLICTS);
+static_assert(static_cast<int>(SolveMethod::kBacktracking) == v1::BACKTRACKING);
+static_assert(static_cast<int>(SolveMethod::kGenetic) == v1::GENETIC);
+static_assert(static_cast<int>(SolveMethod::kFormula) == v1::FORMULA);
+static_assert(static_cast<int>(CompleteMethod::kPipeline) == v1::COMPLETE_METHOD_PIPELINE);
+static_assert(static_cast<int>(CompleteMethod::kMinConflicts) == v1::COMPLETE_METHOD_MIN_CONFLICTS);
+static_assert(static_cast<int>(CompleteMethod::kExact) == v1::COMPLETE_METHOD_EXACT);
+
 absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {
-  switch (method) {
-    case v1::CONSTRUCTIVE:
-      return SolveMethod::kConstructive;
-    case v1::RANDOM:
-      return SolveMethod::kRandom;
-    default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "method ", static_cast<int>(method), " is neither CONSTRUCTIVE (0) nor RANDOM (1)"));
+  if (!v1::Method_IsValid(method)) {
+    return absl::InvalidArgumentError(absl::StrCat("method ", static_cast<int>(method),
+                                                   " is not one of CONSTRUCTIVE (0) .. FORMULA (",
+                                                   static_cast<int>(v1::Method_MAX), ")"));
   }
+  return static_cast<SolveMethod>(method);
 }
 
-v1::Method MethodToProto(SolveMethod method) {
-  return method == SolveMethod::kRandom ? v1::RANDOM : v1::CONSTRUCTIVE;
+v1::Method MethodToProto(SolveMethod method) { return static_cast<v1::Method>(method); }
+
+absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method) {
+  if (!v1::CompleteMethod_IsValid(method)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("method ", static_cast<int>(method),
+                     " is not one of COMPLETE_METHOD_PIPELINE (0) .. COMPLETE_METHOD_EXACT (",
+                     static_cast<int>(v1::CompleteMethod_MAX), ")"));
+  }
+  return static_cast<CompleteMethod>(method);
+}
+
+v1::CompleteMethod CompleteMethodToProto(CompleteMethod method) {
+  return static_cast<v1::CompleteMethod>(method);
 }
 
 absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline) {
@@ -135,6 +155,11 @@ CompletionStats StatsFromProto(const v1::Stats& proto) {
   }
   stats.total_time = absl::Seconds(proto.total_seconds());
   stats.exact_nodes = proto.exact_nodes();
+  stats.method = proto.method();
+  stats.search_nodes = proto.search_nodes();
+  stats.generations = proto.generations();
+  stats.repairs = proto.repairs();
+  stats.formula = proto.formula();
   return stats;
 }
 
@@ -156,6 +181,11 @@ v1::Stats StatsToProto(const CompletionStats& stats) {
   }
   result.set_total_seconds(absl::ToDoubleSeconds(stats.total_time));
   result.set_exact_nodes(stats.exact_nodes);
+  result.set_method(stats.method);
+  result.set_search_nodes(stats.search_nodes);
+  result.set_generations(stats.generations);
+  result.set_repairs(stats.repairs);
+  result.set_formula(stats.formula);
   return result;
 }
 
@@ -186,6 +216,38 @@ ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
                                         LineFromProto(conflict.line())});
   }
   return report;
+}
+
+v1::CountProgress CountProgressToProto(const CountProgress& progress) {
+  v1::CountProgress proto;
+  proto.set_fraction_done(progress.fraction_done);
+  proto.set_nodes(progress.nodes);
+  proto.set_elapsed_seconds(absl::ToDoubleSeconds(progress.elapsed));
+  return proto;
+}
+
+CountProgress CountProgressFromProto(const v1::CountProgress& proto) {
+  return CountProgress{proto.fraction_done(), proto.nodes(),
+                       absl::Seconds(proto.elapsed_seconds())};
+}
+
+v1::CountResult CountResultToProto(uint64_t n, const CountResult& result) {
+  v1::CountResult proto;
+  proto.set_n(n);
+  proto.set_solutions(result.solutions);
+  if (result.fundamental.has_value()) proto.set_fundamental(*result.fundamental);
+  proto.set_nodes(result.nodes);
+  proto.set_elapsed_seconds(absl::ToDoubleSeconds(result.elapsed));
+  return proto;
+}
+
+CountResult CountResultFromProto(const v1::CountResult& proto) {
+  CountResult result;
+  result.solutions = proto.solutions();
+  if (proto.has_fundamental()) result.fundamental = proto.fundamental();
+  result.nodes = proto.nodes();
+  result.elapsed = absl::Seconds(proto.elapsed_seconds());
+  return result;
 }
 
 }  // namespace nqueens::wire

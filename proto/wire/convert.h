@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "google/protobuf/repeated_field.h"
 #include "nqueens/board.h"
+#include "nqueens/count.h"
 #include "nqueens/params.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
@@ -38,6 +39,8 @@ void QueensToProto(const std::vector<Queen>& queens, ProtoQueens* out);
 
 absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method);
 v1::Method MethodToProto(SolveMethod method);
+absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method);
+v1::CompleteMethod CompleteMethodToProto(CompleteMethod method);
 // gRPC's "no deadline" (time_point::max()) becomes absl::InfiniteFuture().
 absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline);
 
@@ -49,6 +52,10 @@ std::optional<Outcome> OutcomeFromProto(v1::Outcome outcome);
 v1::Stats StatsToProto(const CompletionStats& stats);
 CompletionStats StatsFromProto(const v1::Stats& stats);
 void ReportToProto(const ValidationReport& report, v1::ValidateResponse* response);
+v1::CountProgress CountProgressToProto(const CountProgress& progress);
+CountProgress CountProgressFromProto(const v1::CountProgress& proto);
+v1::CountResult CountResultToProto(uint64_t n, const CountResult& result);
+CountResult CountResultFromProto(const v1::CountResult& proto);
 ValidationReport ReportFromProto(const v1::ValidateResponse& response);
 
 }  // namespace nqueens::wire

@@ -435,13 +435,19 @@ TEST_P(CliUsageTest, ExitsWithTwo) {
 INSTANTIATE_TEST_SUITE_P(
     Errors, CliUsageTest,
     ::testing::Values(
-        UsageCase{{}, "", "expected solve N, complete FILE or validate FILE"},
+        UsageCase{{}, "", "expected solve N, complete FILE, validate FILE, count N|FILE"},
         UsageCase{{"draw", "8"}, "", "expected solve N"},
         UsageCase{{"solve", "8", "9"}, "", "expected solve N"},
         UsageCase{{"--bogus", "solve", "8"}, "", "unknown flag --bogus"},
         UsageCase{{"solve", "8", "--seed", "x"}, "", "for --seed"},
         UsageCase{{"solve", "8", "--seed"}, "", "missing value for --seed"},
         UsageCase{{"solve", "8", "--method", "magic"}, "", "unknown --method"},
+        UsageCase{{"complete", "-", "--method", "random"},
+                  "",
+                  "unknown --method \"random\" for complete"},
+        UsageCase{
+            {"count", "8", "--method", "random"}, "", "--method applies to solve and complete"},
+        UsageCase{{"count", "0"}, "", "n must be at least 1"},
         UsageCase{{"solve", "8", "--deadline", "0s"}, "", "--deadline"},
         UsageCase{{"solve", "8", "--format", "csv"}, "", "unknown board format"},
         UsageCase{{"solve", "8", "--output-format", "csv"}, "", "--output-format must be"},

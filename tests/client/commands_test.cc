@@ -25,6 +25,11 @@ class ScriptedBackend : public Backend {
   absl::StatusOr<ValidationReport> Validate(Board, const RunOptions&) override {
     return answer_.status();
   }
+  absl::StatusOr<CountResult> Count(Board, const RunOptions&) override { return answer_.status(); }
+  absl::StatusOr<uint64_t> Enumerate(Board, uint64_t, const RunOptions&,
+                                     const std::function<bool(const Columns&)>&) override {
+    return answer_.status();
+  }
 
  private:
   absl::StatusOr<CompletionResult> answer_;

@@ -15,6 +15,21 @@ TEST(RenderTest, OutcomeLineSummarizesTheStats) {
   result.stats.total_time = absl::Microseconds(1250);
   EXPECT_EQ(OutcomeLine(result, 200),
             "UNDECIDED n=200 seed=42 backtracks=1000 restarts=10 time=1.250ms\n");
+  result.stats.method = "GENETIC";
+  result.stats.generations = 7;
+  EXPECT_EQ(OutcomeLine(result, 200),
+            "UNDECIDED n=200 seed=42 backtracks=1000 restarts=10 time=1.250ms method=GENETIC "
+            "generations=7\n");
+}
+
+TEST(RenderTest, CountLineNamesTheFundamentalCountWhenThereIsOne) {
+  CountResult result;
+  result.solutions = 92;
+  result.nodes = 100;
+  result.elapsed = absl::Milliseconds(2);
+  EXPECT_EQ(CountLine(result, 8), "n=8 solutions=92 nodes=100 time=0.002s\n");
+  result.fundamental = 12;
+  EXPECT_EQ(CountLine(result, 8), "n=8 solutions=92 fundamental=12 nodes=100 time=0.002s\n");
 }
 
 TEST(RenderTest, DrawsQueensAndEmptyCells) {

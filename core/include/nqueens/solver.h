@@ -84,7 +84,7 @@ struct CompletionStats {
   absl::Duration total_time;
   uint64_t exact_nodes = 0;  // nodes visited by the exact search, if it ran
   // What ran: a SolveMethodName() or CompleteMethodName().
-  const char* method = "";
+  std::string method;
   uint64_t search_nodes = 0;  // BACKTRACKING: nodes visited
   uint64_t generations = 0;   // GENETIC: generations bred
   uint64_t repairs = 0;       // MIN_CONFLICTS: queen moves (swaps)

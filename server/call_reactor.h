@@ -1,0 +1,141 @@
+// What every call's reactor shares (reactors.cc, counting_reactors.cc): the
+// call's bookkeeping and its one Finish, the idle watch of its stream, and
+// running a job to the answer.
+#ifndef NQUEENS_SERVER_CALL_REACTOR_H_
+#define NQUEENS_SERVER_CALL_REACTOR_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <new>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "call.h"
+#include "handlers.h"
+#include "stream_io.h"
+#include "wire/status.h"
+
+namespace nqueens::server {
+
+// A job's answer; a job that runs out of memory despite its reservation is
+// refused rather than taking the server down.
+template <typename T>
+inline absl::StatusOr<T> RunGuarded(const std::function<absl::StatusOr<T>()>& job) {
+  try {
+    return job();
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("the server has no memory left for this request");
+  }
+}
+
+// What a unary request holds before and while it is parsed: the bytes as
+// received and the parsed message.
+inline uint64_t ReceivedRequestBytes(const grpc::ByteBuffer& request) {
+  return 2 * request.Length();
+}
+
+// The base of every reactor.
+template <typename Base>
+class CallReactor : public Base {
+ public:
+  CallReactor(ServiceState& service, grpc::CallbackServerContext* context, const char* method)
+      : call_(service, context, method) {}
+
+  // The client cancelled, the deadline passed, or the server shuts down.
+  void OnCancel() override {
+    if (call_.Cancel()) End(call_.StoppedStatus());
+  }
+  void OnDone() override { delete this; }
+
+ protected:
+  void End(const absl::Status& status) {
+    if (call_.MarkFinished(status)) this->Finish(wire::ToGrpcStatus(status));
+  }
+  // Ends the call unless `status` is OK; true when it did.
+  bool EndUnlessOk(const absl::Status& status) {
+    if (status.ok()) return false;
+    End(status);
+    return true;
+  }
+
+  // Watches the stream while the server waits on the client.
+  void WatchStream(bool writing) {
+    writing_ = writing;
+    watch_.emplace(call_.service().idle_watchdog, [this] { OnIdle(); });
+  }
+  void UnwatchStream() { watch_.reset(); }
+  void Touch() { watch_->Touch(); }
+  // Why a stream broke off: the idle timeout, or the call's end.
+  absl::Status BrokenStreamStatus() const {
+    if (!idle_.load()) return call_.StoppedStatus();
+    return absl::CancelledError(absl::StrCat(
+        "no message moved for ", absl::FormatDuration(call_.service().idle_watchdog.timeout()),
+        "; the stream was cut (--stream-idle-timeout)"));
+  }
+
+  // Runs `job` (on a worker) and finishes the call with its one message.
+  void FinishWithResponse(ResponseJob& job, grpc::ByteBuffer* response) {
+    absl::StatusOr<grpc::ByteBuffer> answer = RunGuarded(job.run);
+    job.run = nullptr;  // frees the request before the response goes out
+    if (answer.ok()) *response = *std::move(answer);
+    End(call_.Explain(answer.status()));
+  }
+
+  // Runs `job` (on a worker), then writes its result as a stream of
+  // `Response` messages, one at a time, from gRPC's threads.
+  template <typename Response>
+  void StreamResult(ResultJob& job) {
+    absl::StatusOr<CompletionResult> result = RunGuarded(job.run);
+    job.run = nullptr;
+    if (!result.ok()) return End(call_.Explain(result.status()));
+    auto writer = std::make_shared<ResultStreamWriter<Response>>(
+        job.n, *std::move(result), job.chunk_size, call_.lowered_limits());
+    next_message_ = [writer] { return writer->Next(); };
+    WatchStream(true);
+    WriteNext();
+  }
+  // For OnWriteDone.
+  void AfterWrite(bool ok) {
+    if (!ok) return End(BrokenStreamStatus());
+    Touch();
+    WriteNext();
+  }
+
+  Call call_;
+
+ private:
+  void OnIdle() {
+    idle_.store(true);
+    // A write the client does not read holds the call until it is cancelled;
+    // a pending read ends with the call.
+    if (writing_) {
+      call_.context()->TryCancel();
+    } else {
+      End(BrokenStreamStatus());
+    }
+  }
+
+  void WriteNext() {
+    std::optional<grpc::ByteBuffer> next = next_message_();
+    if (!next.has_value()) {
+      UnwatchStream();
+      return End(absl::OkStatus());
+    }
+    out_ = *std::move(next);
+    this->StartWrite(&out_);
+  }
+
+  std::optional<IdleWatchdog::Watch> watch_;
+  std::atomic<bool> idle_{false};
+  bool writing_ = false;
+  std::function<std::optional<grpc::ByteBuffer>()> next_message_;
+  grpc::ByteBuffer out_;  // the message being written
+};
+
+}  // namespace nqueens::server
+
+#endif  // NQUEENS_SERVER_CALL_REACTOR_H_

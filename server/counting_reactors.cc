@@ -1,0 +1,209 @@
+// The reactors of Count and Enumerate: a request, then a stream of
+// responses that the search produces as it goes.
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "call_reactor.h"
+#include "reactors.h"
+#include "wire/convert.h"
+
+namespace nqueens::server {
+namespace {
+
+// Enumerate sends at most this many boards in a message, and a worker
+// searches no more than that at a time: between batches the call waits for
+// the network without holding a worker.
+constexpr size_t kBoardsPerMessage = 256;
+
+class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBuffer>> {
+ public:
+  CountCall(ServiceState& service, grpc::CallbackServerContext* context,
+            const grpc::ByteBuffer& request)
+      : CallReactor(service, context, "Count") {
+    EndUnlessOk(Start(request));
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::optional<absl::Status> end;
+    {
+      absl::MutexLock lock(&mutex_);
+      writing_ = false;
+      if (!ok) {
+        end = BrokenStreamStatus();
+      } else if (final_written_) {
+        end = absl::OkStatus();
+      } else if (final_.has_value()) {
+        end = SendFinalLocked();
+      }
+    }
+    if (end.has_value()) End(*end);
+  }
+
+ private:
+  absl::Status Start(const grpc::ByteBuffer& request) {
+    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
+    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
+      return memory;
+    }
+    grpc::ByteBuffer bytes(request);
+    absl::StatusOr<CountJob> job = PrepareCount(call_, bytes);
+    if (!job.ok()) return job.status();
+    job_ = *std::move(job);
+    return call_.Schedule(WorkerPool::Size::kLarge, [this] { Run(); });
+  }
+
+  // On a worker.
+  void Run() {
+    absl::StatusOr<CountResult> result = RunGuarded<CountResult>(
+        [this] { return job_.run([this](const CountProgress& p) { SendProgress(p); }); });
+    job_.run = nullptr;
+    Final final;
+    if (result.ok()) {
+      v1::CountResponse response;
+      *response.mutable_result() = wire::CountResultToProto(job_.n, *result);
+      final.has_message = true;
+      final.message = SerializeMessage(response);
+    } else {
+      final.status = call_.Explain(result.status());
+    }
+    std::optional<absl::Status> end;
+    {
+      absl::MutexLock lock(&mutex_);
+      final_ = std::move(final);
+      if (!writing_) end = SendFinalLocked();
+    }
+    if (end.has_value()) End(*end);
+  }
+
+  // Progress is dropped while an earlier message is still on its way.
+  void SendProgress(const CountProgress& progress) {
+    v1::CountResponse response;
+    *response.mutable_progress() = wire::CountProgressToProto(progress);
+    absl::MutexLock lock(&mutex_);
+    if (writing_) return;
+    StartWriteLocked(SerializeMessage(response));
+  }
+
+  // The result's message, or the status to end with at once.
+  std::optional<absl::Status> SendFinalLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (!final_->has_message) return final_->status;
+    final_written_ = true;
+    StartWriteLocked(std::move(final_->message));
+    return std::nullopt;
+  }
+
+  void StartWriteLocked(grpc::ByteBuffer message) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (!watching_) {
+      watching_ = true;
+      WatchStream(true);
+    } else {
+      Touch();
+    }
+    writing_ = true;
+    out_ = std::move(message);
+    StartWrite(&out_);
+  }
+
+  // The result's message, or the status to end with.
+  struct Final {
+    bool has_message = false;
+    grpc::ByteBuffer message;
+    absl::Status status;
+  };
+
+  CountJob job_;
+  absl::Mutex mutex_;
+  bool writing_ ABSL_GUARDED_BY(mutex_) = false;
+  bool watching_ ABSL_GUARDED_BY(mutex_) = false;
+  bool final_written_ ABSL_GUARDED_BY(mutex_) = false;
+  std::optional<Final> final_ ABSL_GUARDED_BY(mutex_);
+  grpc::ByteBuffer out_ ABSL_GUARDED_BY(mutex_);
+};
+
+class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBuffer>> {
+ public:
+  EnumerateCall(ServiceState& service, grpc::CallbackServerContext* context,
+                const grpc::ByteBuffer& request)
+      : CallReactor(service, context, "Enumerate") {
+    EndUnlessOk(Start(request));
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!ok) return End(BrokenStreamStatus());
+    Touch();
+    if (last_) return End(absl::OkStatus());
+    EndUnlessOk(ScheduleBatch());
+  }
+
+ private:
+  absl::Status Start(const grpc::ByteBuffer& request) {
+    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
+    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
+      return memory;
+    }
+    grpc::ByteBuffer bytes(request);
+    absl::StatusOr<EnumerateJob> job = PrepareEnumerate(call_, bytes);
+    if (!job.ok()) return job.status();
+    job_ = *std::move(job);
+    return ScheduleBatch();
+  }
+
+  absl::Status ScheduleBatch() {
+    return call_.Schedule(WorkerPool::Size::kLarge, [this] {
+      if (std::optional<absl::Status> end = SendBatch(); end.has_value()) End(*end);
+    });
+  }
+
+  // On a worker: the next boards, then their message on its way (nullopt),
+  // or the status to end the call with.
+  std::optional<absl::Status> SendBatch() {
+    size_t wanted = kBoardsPerMessage;
+    if (job_.limit != 0) wanted = std::min<uint64_t>(wanted, job_.limit - sent_);
+    absl::StatusOr<std::vector<Columns>> boards =
+        RunGuarded<std::vector<Columns>>([&]() -> absl::StatusOr<std::vector<Columns>> {
+          if (!enumerator_.has_value()) {
+            absl::StatusOr<SolutionEnumerator> made = job_.make();
+            if (!made.ok()) return made.status();
+            enumerator_.emplace(*std::move(made));
+          }
+          return enumerator_->Next(wanted, call_.Stop());
+        });
+    if (!boards.ok()) return call_.Explain(boards.status());
+    if (boards->empty()) return absl::OkStatus();  // none left
+    if (sent_ == 0) WatchStream(true);
+    sent_ += boards->size();
+    last_ = enumerator_->done() || (job_.limit != 0 && sent_ >= job_.limit);
+    v1::EnumerateResponse response;
+    for (const Columns& board : *boards) {
+      response.add_boards()->mutable_columns()->Assign(board.begin(), board.end());
+    }
+    out_ = SerializeMessage(response);
+    StartWrite(&out_);
+    return std::nullopt;
+  }
+
+  EnumerateJob job_;
+  std::optional<SolutionEnumerator> enumerator_;
+  uint64_t sent_ = 0;
+  bool last_ = false;
+  grpc::ByteBuffer out_;
+};
+
+}  // namespace
+
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StartCountCall(ServiceState& service,
+                                                           grpc::CallbackServerContext* context,
+                                                           const grpc::ByteBuffer* request) {
+  return new CountCall(service, context, *request);
+}
+
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StartEnumerateCall(ServiceState& service,
+                                                               grpc::CallbackServerContext* context,
+                                                               const grpc::ByteBuffer* request) {
+  return new EnumerateCall(service, context, *request);
+}
+
+}  // namespace nqueens::server
