@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -35,7 +36,13 @@ namespace {
 // row + column and row - column + n - 1), and the attacking pairs.
 class Diagonals {
  public:
-  explicit Diagonals(uint32_t n) : n_(n), sum_(2 * size_t{n}), difference_(2 * size_t{n}) {}
+  explicit Diagonals(uint32_t n) : n_(n) {}
+
+  // The zeroed counts, written in polled stretches; false once `stop` fires.
+  bool Allocate(StopPoller& stop) {
+    return AppendPolled(sum_, 2 * size_t{n_}, 0, stop) &&
+           AppendPolled(difference_, 2 * size_t{n_}, 0, stop);
+  }
 
   void Add(uint32_t row, uint32_t column) {
     pairs_ += sum_[row + column]++;
@@ -63,25 +70,30 @@ class Diagonals {
 
 class Genetic {
  public:
-  Genetic(uint32_t n, const CompletionOptions& options)
+  Genetic(uint32_t n, const CompletionOptions& options, StopPoller& stop)
       : n_(n),
         size_(options.params.genetic_population),
         params_(options.params),
+        stop_(stop),
         rng_(options.seed),
-        genes_(size_t{n} * size_),
+        // Not initialized: each individual is written (and its pages
+        // faulted in) when it is created, under the stop's polls.
+        genes_(new uint32_t[size_t{n} * size_]),
         hits_(size_),
-        diagonals_(n),
-        taken_(n) {}
+        diagonals_(n) {}
 
   // The index of a solution, or -1 once the generation budget is spent;
-  // the poller's status once it fires.
-  absl::StatusOr<int64_t> Run(StopPoller& stop, uint64_t& generations) {
+  // the poller's status once it fires. Every O(n) loop polls it per element,
+  // so that one individual of a huge board cannot outlast a stop request.
+  absl::StatusOr<int64_t> Run(uint64_t& generations) {
+    if (!diagonals_.Allocate(stop_) || !AppendPolled(taken_, n_, 0, stop_)) return stop_.status();
     for (uint32_t i = 0; i < size_; ++i) {
       uint32_t* genes = Individual(i);
       std::iota(genes, genes + n_, 0);
-      rng_.Shuffle(genes, genes + n_);
-      if (Settle(i)) return i;
-      if (stop.ShouldStop(n_)) return stop.status();
+      rng_.Shuffle(genes, genes + n_, [this] { return stop_.ShouldStop(1 << 14); });
+      const bool solved = Settle(i);
+      if (!stop_.status().ok()) return stop_.status();
+      if (solved) return i;
     }
     std::vector<uint32_t> order(size_);
     while (generations < params_.genetic_max_generations) {
@@ -98,8 +110,9 @@ class Genetic {
           uint32_t* genes = Individual(child);
           std::swap(genes[rng_.Below(n_)], genes[rng_.Below(n_)]);
         }
-        if (Settle(child)) return child;
-        if (stop.ShouldStop(n_)) return stop.status();
+        const bool solved = Settle(child);
+        if (!stop_.status().ok()) return stop_.status();
+        if (solved) return child;
       }
     }
     return -1;
@@ -107,13 +120,13 @@ class Genetic {
 
   Columns Board(uint32_t i) const {
     Columns columns(n_);
-    const uint32_t* genes = genes_.data() + size_t{i} * n_;
+    const uint32_t* genes = genes_.get() + size_t{i} * n_;
     for (uint32_t row = 0; row < n_; ++row) columns[row] = genes[row] + 1;
     return columns;
   }
 
  private:
-  uint32_t* Individual(uint32_t i) { return genes_.data() + size_t{i} * n_; }
+  uint32_t* Individual(uint32_t i) { return genes_.get() + size_t{i} * n_; }
 
   bool Chance(double probability) {
     return static_cast<double>(rng_.Next() >> 11) * 0x1.0p-53 < probability;
@@ -127,7 +140,7 @@ class Genetic {
     uint32_t* genes = Individual(child);
     std::fill(taken_.begin(), taken_.end(), 0);
     holes_.clear();
-    for (uint32_t row = 0; row < n_; ++row) {
+    for (uint32_t row = 0; row < n_ && !stop_.ShouldStop(); ++row) {
       if (a[row] == b[row]) {
         genes[row] = a[row];
         taken_[a[row]] = 1;
@@ -139,7 +152,7 @@ class Genetic {
     for (uint32_t value = 0; value < n_; ++value) {
       if (!taken_[value]) rest_.push_back(value);
     }
-    rng_.Shuffle(rest_.begin(), rest_.end());
+    rng_.Shuffle(rest_.begin(), rest_.end(), [this] { return stop_.ShouldStop(1 << 14); });
     for (size_t k = 0; k < holes_.size(); ++k) genes[holes_[k]] = rest_[k];
   }
 
@@ -147,9 +160,10 @@ class Genetic {
   // hits; true for a solution.
   bool Settle(uint32_t i) {
     uint32_t* genes = Individual(i);
-    for (uint32_t row = 0; row < n_; ++row) diagonals_.Add(row, genes[row]);
+    for (uint32_t row = 0; row < n_ && !stop_.ShouldStop(); ++row) diagonals_.Add(row, genes[row]);
     const uint64_t swaps = uint64_t{params_.genetic_repair_swaps_per_row} * n_;
-    for (uint64_t attempt = 0; attempt < swaps && diagonals_.pairs() > 0; ++attempt) {
+    for (uint64_t attempt = 0; attempt < swaps && diagonals_.pairs() > 0 && !stop_.ShouldStop();
+         ++attempt) {
       const uint32_t row = rng_.Below(n_);
       if (!diagonals_.Attacked(row, genes[row])) continue;
       TrySwap(genes, row, rng_.Below(n_));
@@ -179,11 +193,13 @@ class Genetic {
   const uint32_t n_;
   const uint32_t size_;
   const PipelineParams& params_;
+  StopPoller& stop_;
   Rng rng_;
-  std::vector<uint32_t> genes_;  // size_ permutations of 0..n-1, one after another
-  std::vector<uint64_t> hits_;   // attacking pairs of each
-  Diagonals diagonals_;          // of the individual being settled
-  std::vector<uint8_t> taken_;   // crossover: values kept from the parents
+  // size_ permutations of 0..n-1, one after another.
+  std::unique_ptr<uint32_t[]> genes_;
+  std::vector<uint64_t> hits_;  // attacking pairs of each
+  Diagonals diagonals_;         // of the individual being settled
+  std::vector<uint8_t> taken_;  // crossover: values kept from the parents
   std::vector<uint32_t> holes_, rest_;
 };
 
@@ -196,9 +212,9 @@ absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOption
   }
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
-  Genetic genetic(n, options);
+  Genetic genetic(n, options, stop);
   CompletionResult result;
-  absl::StatusOr<int64_t> solution = genetic.Run(stop, result.stats.generations);
+  absl::StatusOr<int64_t> solution = genetic.Run(result.stats.generations);
   if (!solution.ok()) return solution.status();
   if (*solution >= 0) {
     result.outcome = Outcome::kSolved;
