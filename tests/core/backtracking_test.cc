@@ -29,7 +29,8 @@ std::optional<Columns> FirstByBruteForce(uint32_t n) {
 }
 
 TEST(BacktrackingTest, SolutionsValidate) {
-  for (uint32_t n = 1; n <= 30; ++n) {
+  // Up to 29: n = 30 takes 56 million nodes (0.6 s, 8 s under ASan).
+  for (uint32_t n = 1; n <= 29; ++n) {
     if (n == 2 || n == 3) continue;
     absl::StatusOr<CompletionResult> result = Solve(n, SolveMethod::kBacktracking);
     ASSERT_TRUE(result.ok()) << result.status();
