@@ -51,6 +51,7 @@ TEST(FormulaTest, CountsMatchTheArticle) {
 }
 
 TEST(FormulaTest, EveryVariantValidatesForSmallN) {
+  ExpectValidMember(1, 0);
   for (uint32_t n = 4; n <= 60; ++n) {
     const uint64_t count = FormulaVariantCount(n);
     ASSERT_GT(count, 0u) << "n = " << n;

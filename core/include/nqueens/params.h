@@ -94,8 +94,8 @@ struct PipelineParams {
   uint32_t min_conflicts_moves_per_row = 50;
   // BACKTRACKING: nodes before giving up (UNDECIDED).
   uint64_t backtracking_node_budget = 100'000'000;
-  // GENETIC (arXiv paper in docs/methods.md): population, mutation rate, and
-  // generations before giving up (UNDECIDED).
+  // GENETIC (the survey of constraint-satisfaction methods, docs/methods.md):
+  // population, mutation rate, and generations before giving up (UNDECIDED).
   uint32_t genetic_population = 75;
   double genetic_mutation_rate = 0.03;
   uint64_t genetic_max_generations = 100'000;
