@@ -1,14 +1,15 @@
 #include "nqueens/count.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
-#include <bit>
 #include <optional>
 #include <thread>
 #include <utility>
 #include <variant>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -65,10 +66,92 @@ absl::StatusOr<CountPart> CountBelow(const G& geometry, size_t levels,
         ++part.solutions;
         return true;
       },
-      [&part](uint64_t open) { part.solutions += std::popcount(open); }, stop);
+      [&part](uint64_t open) { part.solutions += absl::popcount(open); }, stop);
   if (run == Dfs<G>::Run::kStopped) return stop.status();
   part.nodes = dfs.nodes();
   return part;
+}
+
+// The completions of the last two levels below masks of the second last:
+// with B the open columns of the last level before the second last's queen
+// is placed, a queen at bit a leaves B minus a and its two diagonal bits
+// there (three distinct bits, as gap >= 1), so the sum over a in `open` is
+// popcount(open) * popcount(B) minus the three overlaps below. No branch:
+// the second last level is never walked.
+uint64_t CountLastTwo(uint64_t open, uint64_t left, uint64_t down, uint64_t right, uint32_t gap,
+                      uint64_t blocked_last) {
+  const uint64_t last = ~((left << gap) | down | (right >> gap) | blocked_last);
+  return absl::popcount(open) * absl::popcount(last) - absl::popcount(open & last) -
+         absl::popcount((open << gap) & last) - absl::popcount((open >> gap) & last);
+}
+
+// CountBelow's hot case, the classic bitwise search (where nearly all the
+// time of counting the empty board goes): the masks of the current level in
+// registers, those of the levels above in arrays on the stack, the tables
+// copied next to them, the last two levels counted by CountLastTwo.
+absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, size_t levels,
+                                     absl::Span<const uint64_t> prefix, StopPoller& stop) {
+  if (levels < 3 || prefix.size() + 3 > levels) {
+    return CountBelow<internal::ShiftGeometry>(geometry, levels, prefix, stop);
+  }
+  std::array<uint64_t, 64> blocked, lefts, downs, rights, opens;
+  std::array<uint32_t, 64> gaps;
+  for (size_t level = 0; level < levels; ++level) {
+    blocked[level] = geometry.blocked(level);
+    gaps[level] = geometry.gap(level);
+  }
+  uint64_t left = 0, down = 0, right = 0;
+  for (size_t level = 0; level < prefix.size(); ++level) {
+    const uint64_t bit = prefix[level];
+    left = (left | bit) << gaps[level];
+    down |= bit;
+    right = (right | bit) >> gaps[level];
+  }
+  const size_t base = prefix.size(), third_last = levels - 3;
+  const uint32_t last_gap = gaps[levels - 2];
+  const uint64_t blocked_last = blocked[levels - 1];
+  size_t level = base;
+  uint64_t open = ~(left | down | right | blocked[level]);
+  uint64_t solutions = 0, nodes = 0, until_poll = StopPoller::kStride;
+  for (;;) {
+    if (open == 0) {
+      if (level == base) break;
+      --level;
+      left = lefts[level];
+      down = downs[level];
+      right = rights[level];
+      open = opens[level];
+      continue;
+    }
+    if (--until_poll == 0) {
+      until_poll = StopPoller::kStride;
+      if (stop.CheckNow()) return stop.status();
+    }
+    ++nodes;
+    const uint64_t bit = open & (~open + 1);
+    open ^= bit;
+    const uint32_t gap = gaps[level];
+    const uint64_t child_left = (left | bit) << gap, child_down = down | bit,
+                   child_right = (right | bit) >> gap;
+    const uint64_t child_open = ~(child_left | child_down | child_right | blocked[level + 1]);
+    if (level == third_last) {
+      solutions +=
+          CountLastTwo(child_open, child_left, child_down, child_right, last_gap, blocked_last);
+    } else if (child_open != 0 &&
+               ~((child_left << gaps[level + 1]) | child_down | (child_right >> gaps[level + 1]) |
+                 blocked[level + 2]) != 0) {
+      lefts[level] = left;
+      downs[level] = down;
+      rights[level] = right;
+      opens[level] = open;
+      ++level;
+      left = child_left;
+      down = child_down;
+      right = child_right;
+      open = child_open;
+    }
+  }
+  return CountPart{solutions, 0, nodes};
 }
 
 // The solutions of the empty board whose constellation is one of the
@@ -79,8 +162,7 @@ absl::StatusOr<CountPart> CountBelow(const G& geometry, size_t levels,
 // completions.
 template <typename G>
 absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& residual,
-                                             const Constellation& constellation,
-                                             StopPoller& stop) {
+                                             const Constellation& constellation, StopPoller& stop) {
   const uint64_t images = 8 / constellation.stabilizer.size();
   const size_t levels = residual.rows.size();
   if (constellation.stabilizer.size() == 1) {
@@ -139,8 +221,8 @@ absl::StatusOr<CountPlan> CountPlan::Make(Columns composition) {
   }
   state->geometry = internal::MakeGeometry(*residual);
   const size_t levels = residual->rows.size();
-  state->prefixes = std::visit([levels](const auto& g) { return Prefixes(g, levels); },
-                               *state->geometry);
+  state->prefixes =
+      std::visit([levels](const auto& g) { return Prefixes(g, levels); }, *state->geometry);
   state->residual = *std::move(residual);
   return CountPlan(std::move(state));
 }
@@ -165,10 +247,9 @@ absl::StatusOr<CountPart> CountPlan::Count(size_t index, const StopCondition& st
   }
   if (state_->constellations.empty()) return CountPart{};
   const Constellation& constellation = state_->constellations[index];
-  absl::StatusOr<Residual> residual = internal::MakeResidual(constellation.board);
-  if (!residual.ok()) return residual.status();
-  const internal::ShiftGeometry geometry(*residual);
-  return CountConstellation(geometry, *residual, constellation, poller);
+  const Residual residual = internal::ResidualOf(constellation.board);
+  const internal::ShiftGeometry geometry(residual);
+  return CountConstellation(geometry, residual, constellation, poller);
 }
 
 CountResult CountPlan::Sum(const std::vector<CountPart>& parts) const {
