@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -195,21 +196,28 @@ absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& 
 
 // The image of a constellation to search: any image has as many
 // completions, and the search is cheapest where its first rows are the most
-// constrained. Measured (n = 14, 15: nodes 30% fewer than the canonical
-// image): the first row's queen as central as possible, then the queens of
-// the first and last columns as low as possible. A constellation with
-// symmetries is searched as it is, since its stabilizer refers to it.
+// constrained. Each image is scored by an estimate of its tree's top: the sum
+// over its first kEstimateLevels levels of the product of the open cells of
+// the levels down to there. (Measured at n = 14, 15: 38% fewer nodes than the
+// canonical image; 30% by putting the first row's queen in the middle.) A
+// constellation with symmetries is searched as it is, since its stabilizer
+// refers to it.
+constexpr size_t kEstimateLevels = 6;
+
 Columns SearchOrientation(const Constellation& constellation) {
   if (constellation.stabilizer.size() > 1) return constellation.board;
-  const auto n = static_cast<int64_t>(constellation.board.size());
   Columns best;
-  int64_t best_score = INT64_MIN;
+  double best_score = HUGE_VAL;
   for (uint32_t symmetry = 0; symmetry < 8; ++symmetry) {
     Columns image = internal::TransformBoard(constellation.board, symmetry);
-    const int64_t top = image[0] - 1;
-    int64_t score = n * n * std::min(top, n - 1 - top);
-    for (int64_t row = 1; row + 1 < n; ++row) score += image[row] != kEmptyRow ? row : 0;
-    if (score > best_score) {
+    const Residual residual = internal::ResidualOf(image);
+    const internal::ShiftGeometry geometry(residual);
+    double score = 0, product = 1;
+    for (size_t level = 0; level < residual.rows.size() && level < kEstimateLevels; ++level) {
+      product *= absl::popcount(~geometry.blocked(level));
+      score += product;
+    }
+    if (score < best_score) {
       best_score = score;
       best = std::move(image);
     }
