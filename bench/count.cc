@@ -25,7 +25,7 @@
 #include "absl/time/clock.h"
 
 ABSL_FLAG(std::vector<std::string>, n, (std::vector<std::string>{"12", "13", "14", "15", "16"}),
-          "board sizes, comma-separated");
+          "board sizes, comma-separated (published counts known up to 20)");
 ABSL_FLAG(int, runs, 5, "runs per thread count for n <= 15 (the median is reported)");
 ABSL_FLAG(int, long_runs, 3, "runs per thread count for n >= 16");
 ABSL_FLAG(std::vector<std::string>, threads, (std::vector<std::string>{"1", "2"}),
@@ -77,7 +77,7 @@ double Median(std::vector<double> values) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  absl::ParseCommandLine(argc, argv);
   std::vector<int> threads;
   for (const std::string& t : absl::GetFlag(FLAGS_threads)) threads.push_back(std::stoi(t));
   std::string table = absl::StrFormat(
@@ -86,8 +86,10 @@ int main(int argc, char** argv) {
       "|---|---|---|---|---|%s---|---|---|\n",
       absl::StrJoin(argv, argv + argc, " "),
       absl::StrJoin(threads, " | ",
-                    [](std::string* out, int t) { absl::StrAppend(out, t, " thread(s), s"); }),
-      std::string(4 * threads.size(), '-'));
+                    [](std::string* out, int t) {
+                      absl::StrAppend(out, t, t == 1 ? " thread, s" : " threads, s");
+                    }),
+      absl::StrJoin(std::vector<std::string>(threads.size(), "---|"), ""));
   std::fputs(table.c_str(), stdout);
   bool all_match = true;
   for (const std::string& n_text : absl::GetFlag(FLAGS_n)) {
@@ -131,6 +133,5 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_markdown).empty()) {
     std::ofstream(absl::GetFlag(FLAGS_markdown)) << table;
   }
-  (void)positional;
   return all_match ? 0 : 2;
 }
