@@ -43,11 +43,13 @@ constexpr uint32_t kGreedyTries = 32;
 // (a random restart of a stuck queen: it also gets small boards out of
 // local minima).
 constexpr uint32_t kPartnerTries = 4096;
+// Partners drawn and fetched together; divides kPartnerTries.
+constexpr uint32_t kPartnerBatch = 8;
 // Partners are drawn this many slots either side of the queen moved.
 constexpr uint32_t kPartnerWindow = 4096;
 // Draws of the greedy start in flight: each fetches its slot of the board at
 // once, and its diagonal bits half way through the ring.
-constexpr uint32_t kAhead = 16;
+constexpr uint32_t kAhead = 32;
 
 // How many queens lie on each diagonal and anti-diagonal (index n + c - r
 // and r + c): one bit says whether a line holds a queen, and a small map
@@ -254,20 +256,34 @@ class Repair {
   uint32_t& Column(uint32_t slot) { return board_[rows_.Row(slot) - 1]; }
 
   // Swaps the queen of `slot` with the first partner that lowers the
-  // attacks, or with a random one.
+  // attacks, or with a random one. Partners are drawn kPartnerBatch at a
+  // time and the lines they would touch fetched at once, so that their cache
+  // misses overlap.
   void Move(uint32_t slot) {
     const uint32_t row = rows_.Row(slot), column = Column(slot);
     lines_.Remove(row, column);
-    for (uint32_t tries = 0;; ++tries) {
-      const uint32_t partner = DrawPartner(slot);
-      const uint32_t partner_row = rows_.Row(partner), partner_column = Column(partner);
-      lines_.Remove(partner_row, partner_column);
-      if (tries == kPartnerTries || Attacks(row, partner_column, partner_row, column) <
-                                        Attacks(row, column, partner_row, partner_column)) {
-        return Swap(slot, partner, partner_column, column);
+    std::array<uint32_t, kPartnerBatch> partners;
+    for (uint32_t tries = 0; tries < kPartnerTries; tries += kPartnerBatch) {
+      for (uint32_t& partner : partners) {
+        partner = DrawPartner(slot);
+        const uint32_t partner_column = Column(partner);
+        lines_.Prefetch(rows_.Row(partner), partner_column);
+        lines_.Prefetch(row, partner_column);
       }
-      lines_.Add(partner_row, partner_column);
+      for (uint32_t partner : partners) {
+        const uint32_t partner_row = rows_.Row(partner), partner_column = Column(partner);
+        lines_.Remove(partner_row, partner_column);
+        if (Attacks(row, partner_column, partner_row, column) <
+            Attacks(row, column, partner_row, partner_column)) {
+          return Swap(slot, partner, partner_column, column);
+        }
+        lines_.Add(partner_row, partner_column);
+      }
     }
+    const uint32_t partner = DrawPartner(slot);
+    const uint32_t partner_column = Column(partner);
+    lines_.Remove(rows_.Row(partner), partner_column);
+    Swap(slot, partner, partner_column, column);
   }
 
   // Another slot within kPartnerWindow of `slot` (there are two or more):

@@ -36,7 +36,13 @@ uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given);
 uint64_t CompletePeakBytes(uint64_t n);
 
 // Solve(n, method): RANDOM is Complete from the empty board; CONSTRUCTIVE
-// only writes the board it returns (4 bytes a row).
+// only writes the board it returns (4 bytes a row); MIN_CONFLICTS adds a bit
+// per diagonal and per row (4.625 bytes a row).
+//
+// Complete with CompleteMethod::kMinConflicts stays within
+// CompletePeakBytes(n, queens_given): it holds the same arrays as the
+// pipeline's first block (the board, a bit per line, the free rows and
+// columns), and nothing like the exact search's.
 uint64_t SolvePeakBytes(uint64_t n, SolveMethod method);
 
 // Validate on an n-row board whose queens attack along few lines: the board
