@@ -11,6 +11,7 @@
 //   Complete, 10 free rows      9.30    9.38    9.25   exact search: 9.375
 //   Solve RANDOM               13.28   13.78   13.67
 //   Solve CONSTRUCTIVE          3.88    3.97    4.00
+//   Solve MIN_CONFLICTS         4.53     TBD    5.04   4.625 + rounding
 //   Validate, a solution        4.54    5.13    5.05   4.625 + rounding
 //
 // Earlier, from the server's estimate (server/memory_estimate.h at a4b12bf):
@@ -132,6 +133,11 @@ uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry) {
   switch (method) {
     case SolveMethod::kRandom:
       return CompletePeakBytes(n, 0) + image;
+    case SolveMethod::kMinConflicts:
+      // The board it shuffles in place, a bit per diagonal of each kind and,
+      // in the repair, a bit per row (its sparse counts and list of queens
+      // in conflict are small, and fixed-size at these n).
+      return kFixedBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n) + image;
     case SolveMethod::kBacktracking:
       // A byte per column and per diagonal of each kind (backtracking.cc).
       return kFixedBytes + Board(n) + HugeArray(5 * n) + image;

@@ -269,7 +269,10 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionO
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   if (options.complete_method == CompleteMethod::kMinConflicts) {
-    return internal::MinConflictsComplete(std::move(composition), options);
+    absl::StatusOr<CompletionResult> result =
+        internal::MinConflictsComplete(std::move(composition), options);
+    if (result.ok()) result->stats.method = CompleteMethodName(options.complete_method);
+    return result;
   }
   StopPoller stop(options.stop);
   absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition), stop);

@@ -171,6 +171,23 @@ TEST_F(MemoryTest, CompleteStaysWithinItsEstimate) {
                        }));
 }
 
+TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
+  CompletionOptions options;
+  options.seed = 5;
+  options.complete_method = CompleteMethod::kMinConflicts;
+  absl::StatusOr<CompletionResult> random = Solve(kRows, SolveMethod::kMinConflicts, options);
+  ASSERT_TRUE(random.ok());
+  ASSERT_TRUE(IsSolution(random->columns));
+  const Columns& solution = random->columns;
+  ExpectEstimateCovers("Complete MIN_CONFLICTS, empty board", CompletePeakBytes(kRows, 0),
+                       CompleteCall([] { return Columns(kRows, kEmptyRow); }, options));
+  ExpectEstimateCovers(
+      "Complete MIN_CONFLICTS, every other row given", CompletePeakBytes(kRows, kRows / 2),
+      CompleteCall(
+          [&solution] { return KeepRows(solution, [](size_t row) { return row % 2 == 0; }); },
+          options));
+}
+
 TEST_F(MemoryTest, CompleteFromTheConstructionStaysWithinItsEstimate) {
   // The known-solution stage answers with a copy of the construction's image.
   ExpectEstimateCovers("Complete, construction", CompletePeakBytes(kRows, kRows / 2),
@@ -208,6 +225,11 @@ TEST_F(MemoryTest, SolveAndValidateStayWithinTheirEstimates) {
     absl::StatusOr<CompletionResult> result = Solve(kRows, SolveMethod::kRandom);
     return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
   });
+  ExpectEstimateCovers(
+      "Solve MIN_CONFLICTS", SolvePeakBytes(kRows, SolveMethod::kMinConflicts), [] {
+        absl::StatusOr<CompletionResult> result = Solve(kRows, SolveMethod::kMinConflicts);
+        return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
+      });
   ExpectEstimateCovers("Solve CONSTRUCTIVE", SolvePeakBytes(kRows, SolveMethod::kConstructive), [] {
     absl::StatusOr<CompletionResult> result = Solve(kRows, SolveMethod::kConstructive);
     return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
