@@ -329,7 +329,7 @@ class ParallelCount {
           +[](int* running) { return *running == 0; }, &running_);
       const absl::Duration interval =
           options.on_progress ? options.progress_interval : absl::InfiniteDuration();
-      while (!mutex_.AwaitWithTimeout(finished, interval)) {
+      while (!mutex_.AwaitWithDeadline(finished, absl::Now() + interval)) {
         const CountProgress progress{static_cast<double>(done_) / parts_.size(), nodes_,
                                      absl::Now() - start};
         mutex_.Unlock();
