@@ -64,6 +64,15 @@ std::array<uint32_t, 4> Key(const std::vector<Point>& points, uint32_t n, uint32
 
 }  // namespace
 
+Columns Constellation::Board(uint32_t n) const {
+  Columns board(n, kEmptyRow);
+  board[0] = i + 1;
+  board[n - 1] = j + 1;
+  board[k] = 1;
+  board[l] = n;
+  return board;
+}
+
 std::vector<Constellation> CanonicalConstellations(uint32_t n) {
   std::vector<Constellation> constellations;
   std::vector<Point> points;
@@ -73,17 +82,16 @@ std::vector<Constellation> CanonicalConstellations(uint32_t n) {
         for (uint32_t l = 0; l < n; ++l) {
           if (!BorderQueens(n, i, j, k, l, points)) continue;
           const std::array<uint32_t, 4> key = Key(points, n, 0);
-          std::vector<uint32_t> stabilizer = {0};
+          uint8_t stabilizer = 1;
           bool canonical = true;
           for (uint32_t symmetry = 1; symmetry < 8 && canonical; ++symmetry) {
             const std::array<uint32_t, 4> image = Key(points, n, symmetry);
             canonical = key <= image;
-            if (key == image) stabilizer.push_back(symmetry);
+            if (key == image) stabilizer |= 1 << symmetry;
           }
           if (!canonical) continue;
-          Columns board(n, kEmptyRow);
-          for (const Point p : points) board[p.row] = p.column + 1;
-          constellations.push_back({std::move(board), std::move(stabilizer)});
+          constellations.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(j),
+                                    static_cast<uint8_t>(k), static_cast<uint8_t>(l), stabilizer});
         }
       }
     }

@@ -14,18 +14,25 @@
 
 namespace nqueens::internal {
 
+// Five bytes, as n = 64 has two million of them.
 struct Constellation {
-  Columns board;  // the border queens on the empty n x n board
-  // The symmetries (numbered as in board.h) mapping `board` to itself,
-  // identity first.
-  std::vector<uint32_t> stabilizer;
+  // 0-based: the column of the first row's queen (i) and of the last row's
+  // (j), the row of the first column's queen (k) and of the last column's (l).
+  uint8_t i = 0, j = 0, k = 0, l = 0;
+  // Bit s set when symmetry s maps the constellation to itself (bit 0, the
+  // identity, always).
+  uint8_t stabilizer = 1;
+
+  // The border queens on the empty n x n board.
+  Columns Board(uint32_t n) const;
 };
 
 // The canonical constellations of the n x n board (n <= 64), in a fixed
 // order.
 std::vector<Constellation> CanonicalConstellations(uint32_t n);
 
-// The image of a full n x n board under `symmetry` (0..7, as in board.h).
+// The image of an n x n board (empty rows allowed) under `symmetry`: (s mod
+// 4) quarter turns, after a left-right mirror when s >= 4.
 Columns TransformBoard(const Columns& board, uint32_t symmetry);
 
 }  // namespace nqueens::internal

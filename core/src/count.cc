@@ -168,9 +168,10 @@ absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, si
 template <typename G>
 absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& residual,
                                              const Constellation& constellation, StopPoller& stop) {
-  const uint64_t images = 8 / constellation.stabilizer.size();
+  const int symmetries = absl::popcount(constellation.stabilizer);
+  const uint64_t images = 8 / symmetries;
   const size_t levels = residual.rows.size();
-  if (constellation.stabilizer.size() == 1) {
+  if (symmetries == 1) {
     absl::StatusOr<CountPart> part = CountBelow(geometry, levels, {}, stop);
     if (!part.ok()) return part.status();
     part->fundamental = part->solutions;
@@ -184,14 +185,16 @@ absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& 
       [&](const uint64_t* placed) {
         ++completions;
         internal::FillBoard(geometry, residual, placed, board);
-        for (uint32_t symmetry : constellation.stabilizer) {
-          fixed += internal::TransformBoard(board, symmetry) == board;
+        for (uint32_t symmetry = 0; symmetry < 8; ++symmetry) {
+          if ((constellation.stabilizer >> symmetry) & 1) {
+            fixed += internal::TransformBoard(board, symmetry) == board;
+          }
         }
         return true;
       },
       [](uint64_t) {}, stop);
   if (run == Dfs<G>::Run::kStopped) return stop.status();
-  return CountPart{completions * images, fixed / constellation.stabilizer.size(), dfs.nodes()};
+  return CountPart{completions * images, fixed / symmetries, dfs.nodes()};
 }
 
 // The image of a constellation to search: any image has as many
@@ -204,12 +207,13 @@ absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& 
 // refers to it.
 constexpr size_t kEstimateLevels = 6;
 
-Columns SearchOrientation(const Constellation& constellation) {
-  if (constellation.stabilizer.size() > 1) return constellation.board;
+Columns SearchOrientation(const Constellation& constellation, uint32_t n) {
+  const Columns board = constellation.Board(n);
+  if (constellation.stabilizer != 1) return board;
   Columns best;
   double best_score = HUGE_VAL;
   for (uint32_t symmetry = 0; symmetry < 8; ++symmetry) {
-    Columns image = internal::TransformBoard(constellation.board, symmetry);
+    Columns image = internal::TransformBoard(board, symmetry);
     const Residual residual = internal::ResidualOf(image);
     const internal::ShiftGeometry geometry(residual);
     double score = 0, product = 1;
@@ -233,6 +237,7 @@ bool IsEmpty(const Columns& board) {
 
 struct CountPlan::State {
   // The empty board: a part per canonical constellation.
+  uint32_t board_size = 0;
   std::vector<Constellation> constellations;
   // A composition: a part per prefix of its residual's search.
   std::optional<Residual> residual;
@@ -251,8 +256,8 @@ absl::StatusOr<CountPlan> CountPlan::Make(Columns composition) {
   auto state = std::make_unique<State>();
   // The residual of the empty board is the board itself (n <= 64).
   if (IsEmpty(residual->composition)) {
-    state->constellations =
-        internal::CanonicalConstellations(static_cast<uint32_t>(residual->composition.size()));
+    state->board_size = static_cast<uint32_t>(residual->composition.size());
+    state->constellations = internal::CanonicalConstellations(state->board_size);
     return CountPlan(std::move(state));
   }
   state->geometry = internal::MakeGeometry(*residual);
@@ -283,7 +288,8 @@ absl::StatusOr<CountPart> CountPlan::Count(size_t index, const StopCondition& st
   }
   if (state_->constellations.empty()) return CountPart{};
   const Constellation& constellation = state_->constellations[index];
-  const Residual residual = internal::ResidualOf(SearchOrientation(constellation));
+  const Residual residual =
+      internal::ResidualOf(SearchOrientation(constellation, state_->board_size));
   const internal::ShiftGeometry geometry(residual);
   return CountConstellation(geometry, residual, constellation, poller);
 }
@@ -329,7 +335,7 @@ class ParallelCount {
           +[](int* running) { return *running == 0; }, &running_);
       const absl::Duration interval =
           options.on_progress ? options.progress_interval : absl::InfiniteDuration();
-      while (!mutex_.AwaitWithTimeout(finished, interval)) {
+      while (!mutex_.AwaitWithDeadline(finished, absl::Now() + interval)) {
         const CountProgress progress{static_cast<double>(done_) / parts_.size(), nodes_,
                                      absl::Now() - start};
         mutex_.Unlock();
