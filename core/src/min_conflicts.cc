@@ -45,7 +45,8 @@ constexpr uint32_t kGreedyTries = 32;
 constexpr uint32_t kPartnerTries = 4096;
 // Partners drawn and fetched together; divides kPartnerTries.
 constexpr uint32_t kPartnerBatch = 8;
-// Partners are drawn this many slots either side of the queen moved.
+// The first half of the partners tried are drawn this many slots either side
+// of the queen moved, the rest anywhere.
 constexpr uint32_t kPartnerWindow = 4096;
 // Draws of the greedy start in flight: each fetches its slot of the board at
 // once, and its diagonal bits half way through the ring.
@@ -264,8 +265,11 @@ class Repair {
     lines_.Remove(row, column);
     std::array<uint32_t, kPartnerBatch> partners;
     for (uint32_t tries = 0; tries < kPartnerTries; tries += kPartnerBatch) {
+      // Near first; anywhere once the neighbourhood has failed (the queens
+      // the greedy start leaves in conflict crowd its last rows).
+      const uint32_t window = tries < kPartnerTries / 2 ? kPartnerWindow : rows_.count();
       for (uint32_t& partner : partners) {
-        partner = DrawPartner(slot);
+        partner = DrawPartner(slot, window);
         const uint32_t partner_column = Column(partner);
         lines_.Prefetch(rows_.Row(partner), partner_column);
         lines_.Prefetch(row, partner_column);
@@ -280,19 +284,20 @@ class Repair {
         lines_.Add(partner_row, partner_column);
       }
     }
-    const uint32_t partner = DrawPartner(slot);
+    const uint32_t partner = DrawPartner(slot, rows_.count());
     const uint32_t partner_column = Column(partner);
     lines_.Remove(rows_.Row(partner), partner_column);
     Swap(slot, partner, partner_column, column);
   }
 
-  // Another slot within kPartnerWindow of `slot` (there are two or more):
-  // the partner's new cell then lies on lines near those `slot` leaves, and
-  // its row near `slot`'s, which are in the cache (at n = 10^8 a partner
-  // anywhere cost 3.3 s of repair, three cache misses a try).
-  uint32_t DrawPartner(uint32_t slot) {
-    const uint32_t span = std::min(rows_.count(), 2 * kPartnerWindow + 1);
-    const uint32_t first = std::min(slot - std::min(slot, kPartnerWindow), rows_.count() - span);
+  // Another slot within `window` of `slot` (there are two or more). Near
+  // partners first: the partner's new cell then lies on lines near those
+  // `slot` leaves, and its row near `slot`'s, which are in the cache (at
+  // n = 10^8 partners drawn anywhere cost 3.3 s of repair, three cache
+  // misses a try).
+  uint32_t DrawPartner(uint32_t slot, uint32_t window) {
+    const uint32_t span = std::min(rows_.count(), 2 * std::min(window, rows_.count()) + 1);
+    const uint32_t first = std::min(slot - std::min(slot, window), rows_.count() - span);
     while (true) {
       const uint32_t partner = first + rng_.Below(span);
       if (partner != slot) return partner;
