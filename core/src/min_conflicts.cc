@@ -1,20 +1,23 @@
 // Min-conflicts repair on a permutation (Minton, Johnston, Philips and Laird,
 // "Minimizing conflicts: a heuristic repair method for constraint
-// satisfaction and scheduling problems", 1992; Sosic and Gu, "Efficient
-// local search with conflict minimization: a case study of the n-queens
-// problem", 1994, algorithms QS1..QS4).
+// satisfaction and scheduling problems", 1992; Sosic and Gu, "3,000,000
+// queens in less than one minute", 1991, and "Efficient local search with
+// conflict minimization: a case study of the n-queens problem", 1994,
+// algorithms QS1..QS4).
 //
 // Two phases, as QS4: a greedy start that gives each row, in order, a random
 // column among the unplaced ones whose diagonals are free (a Fisher-Yates
 // shuffle with rejections, at most kGreedyTries draws a row, after which the
 // last one drawn stays, in conflict), then repair: a queen in conflict swaps
-// its column with a random row's when the swap lowers the number of attacks,
+// its column with another row's when the swap lowers the number of attacks,
 // and with a random row anyway after kPartnerTries draws without one.
 //
-// The greedy start leaves a few dozen queens in conflict at any n, so it is
-// all the work: at n = 10^8 each of its 2.3 draws a row reads a random slot of
-// the 400 MB board and two random diagonal bits, and the loop keeps a ring of
-// draws in flight, their memory fetched ahead, to overlap those misses.
+// The greedy start leaves few queens in conflict (10 at n = 10^3, about 600
+// at 10^6, 55,000 at 10^8, all in its last rows), so it is most of the work:
+// at n = 10^8 each draw reads a random slot of the 400 MB board and two
+// random diagonal bits, and the loop keeps a ring of draws in flight, their
+// memory fetched ahead, to overlap those misses. Measured figures:
+// docs/methods.md (bench/min_conflicts.cc).
 #include "min_conflicts.h"
 
 #include <algorithm>
