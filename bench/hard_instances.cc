@@ -43,6 +43,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "compositions.h"
 #include "exact_search.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
@@ -74,82 +75,10 @@ namespace {
 
 using nqueens::Columns;
 using nqueens::kEmptyRow;
-using Random = std::mt19937_64;
-
-uint32_t Below(uint32_t bound, Random& random) {
-  return std::uniform_int_distribution<uint32_t>(0, bound - 1)(random);
-}
-
-// Lines of a board taken by queens, 0-based coordinates.
-class TakenLines {
- public:
-  explicit TakenLines(uint32_t n)
-      : n_(n), column_(n), diagonal_(2 * size_t{n}), anti_diagonal_(2 * size_t{n}) {}
-  bool ColumnFree(uint32_t column) const { return !column_[column]; }
-  bool DiagonalsFree(uint32_t row, uint32_t column) const {
-    return !diagonal_[n_ + column - row] && !anti_diagonal_[row + column];
-  }
-  void Take(uint32_t row, uint32_t column) {
-    column_[column] = diagonal_[n_ + column - row] = anti_diagonal_[row + column] = true;
-  }
-
- private:
-  uint32_t n_;
-  std::vector<bool> column_, diagonal_, anti_diagonal_;
-};
-
-// True when some empty row or free column has no cell left that no queen
-// attacks: such a composition is unsolvable at a glance. O(n + d^2).
-bool HasDeadLine(const Columns& composition) {
-  const uint32_t n = static_cast<uint32_t>(composition.size());
-  TakenLines taken(n);
-  std::vector<uint32_t> rows;
-  for (uint32_t row = 0; row < n; ++row) {
-    if (composition[row] == kEmptyRow) {
-      rows.push_back(row);
-    } else {
-      taken.Take(row, composition[row] - 1);
-    }
-  }
-  std::vector<uint32_t> columns;
-  for (uint32_t column = 0; column < n; ++column) {
-    if (taken.ColumnFree(column)) columns.push_back(column);
-  }
-  std::vector<bool> column_live(columns.size());
-  bool every_row_live = true;
-  for (uint32_t row : rows) {
-    bool row_live = false;
-    for (size_t j = 0; j < columns.size(); ++j) {
-      if (taken.DiagonalsFree(row, columns[j])) row_live = column_live[j] = true;
-    }
-    every_row_live = every_row_live && row_live;
-  }
-  return !every_row_live ||
-         std::find(column_live.begin(), column_live.end(), false) != column_live.end();
-}
-
-// Gent et al.'s random generator: k queens on random free rows and columns,
-// skipping cells on a taken diagonal. nullopt when n^2 draws did not place
-// them all (their generator gives up there too).
-std::optional<Columns> RandomComposition(uint32_t n, uint32_t k, Random& random) {
-  std::vector<uint32_t> free_rows(n), free_columns(n);
-  for (uint32_t i = 0; i < n; ++i) free_rows[i] = free_columns[i] = i;
-  TakenLines taken(n);
-  Columns composition(n, kEmptyRow);
-  uint32_t left = n;  // free rows (and columns) are the first `left` entries
-  for (uint64_t draw = 0; draw < uint64_t{n} * n && n - left < k; ++draw) {
-    const uint32_t i = Below(left, random), j = Below(left, random);
-    const uint32_t row = free_rows[i], column = free_columns[j];
-    if (!taken.DiagonalsFree(row, column)) continue;
-    taken.Take(row, column);
-    composition[row] = column + 1;
-    --left;
-    free_rows[i] = free_rows[left];
-    free_columns[j] = free_columns[left];
-  }
-  if (n - left < k) return std::nullopt;
-  return composition;
-}
+using nqueens::bench::Below;
+using nqueens::bench::HasDeadLine;
+using nqueens::bench::Random;
+using nqueens::bench::RandomComposition;
 
 // A batch of instances of one size, and what making them cost.
 struct Batch {

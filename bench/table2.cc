@@ -26,6 +26,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 
@@ -51,6 +52,7 @@ ABSL_FLAG(std::string, csv, "", "write the table as CSV here");
 namespace {
 
 using nqueens::Columns;
+using nqueens::bench::KeepRandomRows;
 
 // Table 2 of the paper: n -> (m, t mean, t90 mean, t min, t max, FalseNeg, t row).
 struct PaperRow {
@@ -100,18 +102,6 @@ std::string Bucket(uint64_t backtracks) {
   if (backtracks <= 9) return "4-9";
   if (backtracks <= 99) return "10-99";
   return "100+";
-}
-
-Columns KeepRandomRows(const Columns& solution, uint32_t k, std::mt19937_64& random) {
-  std::vector<uint32_t> rows(solution.size());
-  std::iota(rows.begin(), rows.end(), 0u);
-  // Partial Fisher-Yates: only the k kept rows need drawing.
-  for (uint32_t i = 0; i < k; ++i) {
-    std::swap(rows[i], rows[std::uniform_int_distribution<uint32_t>(i, rows.size() - 1)(random)]);
-  }
-  Columns composition(solution.size(), nqueens::kEmptyRow);
-  for (uint32_t i = 0; i < k; ++i) composition[rows[i]] = solution[rows[i]];
-  return composition;
 }
 
 bool IsSolutionExtending(const Columns& board, const Columns& input) {

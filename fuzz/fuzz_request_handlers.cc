@@ -183,11 +183,11 @@ void FuzzStream(Harness& harness, const char* method, const std::vector<ByteBuff
   CheckStatus(stream->Finish());
 }
 
-void FuzzSolveStream(Harness& harness, const ByteBuffer& request) {
+// SolveStream, Count, Enumerate: one request, a stream of responses.
+void FuzzServerStream(Harness& harness, const char* method, const ByteBuffer& request) {
   grpc::ClientContext context;
   SetDeadline(context);
-  const grpc::internal::RpcMethod rpc("/nqueens.v1.NQueens/SolveStream",
-                                      grpc::internal::RpcMethod::SERVER_STREAMING);
+  const grpc::internal::RpcMethod rpc(method, grpc::internal::RpcMethod::SERVER_STREAMING);
   std::unique_ptr<grpc::ClientReader<ByteBuffer>> reader(
       grpc::internal::ClientReaderFactory<ByteBuffer>::Create(harness.channel.get(), rpc, &context,
                                                               request));
@@ -203,7 +203,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Harness* harness = new Harness();
   if (size == 0) return 0;
   const ByteBuffer rest = Bytes(data + 1, size - 1);
-  switch (data[0] % 6) {
+  switch (data[0] % 8) {
     case 0:
       FuzzSolve(*harness, rest);
       break;
@@ -214,13 +214,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FuzzValidate(*harness, rest);
       break;
     case 3:
-      FuzzSolveStream(*harness, rest);
+      FuzzServerStream(*harness, "/nqueens.v1.NQueens/SolveStream", rest);
       break;
     case 4:
       FuzzStream(*harness, "/nqueens.v1.NQueens/CompleteStream", SplitMessages(data + 1, size - 1));
       break;
     case 5:
       FuzzStream(*harness, "/nqueens.v1.NQueens/ValidateStream", SplitMessages(data + 1, size - 1));
+      break;
+    case 6:
+      FuzzServerStream(*harness, "/nqueens.v1.NQueens/Count", rest);
+      break;
+    case 7:
+      FuzzServerStream(*harness, "/nqueens.v1.NQueens/Enumerate", rest);
       break;
   }
   return 0;

@@ -5,9 +5,10 @@
 // mid-stream when shutdown began.)
 //
 // After the last call, shutdown goes on refusing for a moment while calls
-// still arrive: gRPC ends a call that reaches it during its own Shutdown()
-// with CANCELLED (grpc/grpc#41785), which clients cannot tell from their own
-// cancellation, whereas our refusal says UNAVAILABLE, which they retry.
+// still arrive (a client whose call just ended often sends the next at once):
+// gRPC ends a call that reaches it during its own Shutdown() with CANCELLED
+// (grpc/grpc#41785), which clients cannot tell from their own cancellation,
+// whereas our refusal says UNAVAILABLE, which they retry.
 #ifndef NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
 #define NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
 
@@ -26,7 +27,7 @@ class InFlightCalls {
   bool Enter() {
     absl::MutexLock lock(&mutex_);
     if (closed_) {
-      last_refusal_ = absl::Now();
+      last_event_ = absl::Now();
       return false;
     }
     ++running_;
@@ -36,6 +37,7 @@ class InFlightCalls {
   // True when this was the last call in flight.
   bool Exit() {
     absl::MutexLock lock(&mutex_);
+    if (closed_) last_event_ = absl::Now();
     return --running_ == 0;
   }
 
@@ -64,13 +66,14 @@ class InFlightCalls {
     return mutex_.AwaitWithDeadline(absl::Condition(this, &InFlightCalls::Idle), deadline);
   }
 
-  // Once closed: waits until no call was refused for `quiet`, or the deadline.
-  void AwaitNoRefusalFor(absl::Duration quiet, absl::Time deadline) const {
+  // Once closed: waits until no call has ended or been refused for `quiet`,
+  // or the deadline.
+  void AwaitQuiet(absl::Duration quiet, absl::Time deadline) const {
     for (;;) {
       absl::Time until;
       {
         absl::MutexLock lock(&mutex_);
-        until = std::min(last_refusal_ + quiet, deadline);
+        until = std::min(last_event_ + quiet, deadline);
       }
       const absl::Time now = absl::Now();
       if (until <= now) return;
@@ -84,7 +87,8 @@ class InFlightCalls {
   mutable absl::Mutex mutex_;
   int running_ ABSL_GUARDED_BY(mutex_) = 0;
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
-  absl::Time last_refusal_ ABSL_GUARDED_BY(mutex_) = absl::InfinitePast();
+  // When a call last ended or was refused, once closed.
+  absl::Time last_event_ ABSL_GUARDED_BY(mutex_) = absl::InfinitePast();
 };
 
 }  // namespace nqueens::server

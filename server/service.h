@@ -48,17 +48,17 @@ class NQueensService final : public RawNQueensService {
                                                         const grpc::ByteBuffer* request) override;
 
   // Refuses new calls (UNAVAILABLE) and waits until the running and queued
-  // ones ended or the deadline passed, then until none was refused for
-  // kRefusalQuiet (see in_flight_calls.h). True when no call is left.
+  // ones ended or the deadline passed, then until none ended or was refused
+  // for kShutdownQuiet (see in_flight_calls.h). True when no call is left.
   bool Drain(absl::Time deadline) {
     if (!state_.in_flight.CloseAndWait(deadline)) return false;
-    state_.in_flight.AwaitNoRefusalFor(kRefusalQuiet, deadline);
+    state_.in_flight.AwaitQuiet(kShutdownQuiet, deadline);
     return true;
   }
 
   const ServiceState& state() const { return state_; }
 
-  static constexpr absl::Duration kRefusalQuiet = absl::Milliseconds(100);
+  static constexpr absl::Duration kShutdownQuiet = absl::Milliseconds(100);
 
  private:
   ServiceState state_;

@@ -14,6 +14,11 @@ namespace nqueens::internal {
 // params.backtracking_node_budget nodes (stats.search_nodes).
 absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const CompletionOptions& options);
 
+// The same search with the control arrays that BacktrackingSolve uses above
+// 64 columns, at any n: for tests, to compare the two on small boards.
+absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
+                                                             const CompletionOptions& options);
+
 }  // namespace nqueens::internal
 
 #endif  // NQUEENS_SRC_BACKTRACKING_H_

@@ -1,39 +1,399 @@
 #include "nqueens/count.h"
 
-namespace nqueens {
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <variant>
 
-struct CountPlan::State {};
+#include "absl/base/thread_annotations.h"
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "constellations.h"
+#include "residual.h"
+#include "stop_poller.h"
+
+namespace nqueens {
+namespace {
+
+using internal::Constellation;
+using internal::Dfs;
+using internal::Geometry;
+using internal::Residual;
+using internal::StopPoller;
+
+// A composition's search is cut at the first level where it has this many
+// prefixes, enough to balance any thread count the server has.
+constexpr size_t kTargetParts = 256;
+
+// Every placement of the first levels of the residual, down to the first
+// level with kTargetParts of them (but short of the last level).
+template <typename G>
+std::vector<std::vector<uint64_t>> Prefixes(const G& geometry, size_t levels) {
+  const StopCondition never;
+  StopPoller stop(never);
+  std::vector<std::vector<uint64_t>> prefixes = {{}};
+  while (prefixes.size() < kTargetParts && prefixes.front().size() + 1 < levels) {
+    std::vector<std::vector<uint64_t>> longer;
+    for (const std::vector<uint64_t>& prefix : prefixes) {
+      const size_t depth = prefix.size() + 1;
+      Dfs<G> next(geometry, depth, prefix);
+      next.Search(
+          [&](const uint64_t* placed) {
+            longer.emplace_back(placed, placed + depth);
+            return true;
+          },
+          [](uint64_t) {}, stop);
+    }
+    if (longer.empty()) break;  // no completion: the shorter prefixes count 0
+    prefixes = std::move(longer);
+  }
+  return prefixes;
+}
+
+// The completions below `prefix`, the last level counted by popcount.
+template <typename G>
+absl::StatusOr<CountPart> CountBelow(const G& geometry, size_t levels,
+                                     absl::Span<const uint64_t> prefix, StopPoller& stop) {
+  Dfs<G> dfs(geometry, levels, prefix);
+  CountPart part;
+  const auto run = dfs.template Search<true>(
+      [&part](const uint64_t*) {
+        ++part.solutions;
+        return true;
+      },
+      [&part](uint64_t open) { part.solutions += absl::popcount(open); }, stop);
+  if (run == Dfs<G>::Run::kStopped) return stop.status();
+  part.nodes = dfs.nodes();
+  return part;
+}
+
+// The completions of the last two levels below masks of the second last:
+// with B the open columns of the last level before the second last's queen
+// is placed, a queen at bit a leaves B minus a and its two diagonal bits
+// there (three distinct bits, as gap >= 1), so the sum over a in `open` is
+// popcount(open) * popcount(B) minus the three overlaps below. No branch:
+// the second last level is never walked.
+uint64_t CountLastTwo(uint64_t open, uint64_t left, uint64_t down, uint64_t right, uint32_t gap,
+                      uint64_t blocked_last) {
+  const uint64_t last = ~((left << gap) | down | (right >> gap) | blocked_last);
+  return absl::popcount(open) * absl::popcount(last) - absl::popcount(open & last) -
+         absl::popcount((open << gap) & last) - absl::popcount((open >> gap) & last);
+}
+
+// CountBelow's hot case, the classic bitwise search (where nearly all the
+// time of counting the empty board goes): the masks of the current level in
+// registers, those of the levels above in arrays on the stack, the tables
+// copied next to them. The last three levels are not walked by the stack:
+// the third last's queens are tried in a plain loop (its exit is the only
+// branch that a stack walk mispredicts less often than it), and the last two
+// are counted by CountLastTwo. The search is bound by mispredicted branches.
+absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, size_t levels,
+                                     absl::Span<const uint64_t> prefix, StopPoller& stop) {
+  if (levels < 4 || prefix.size() + 4 > levels) {
+    return CountBelow<internal::ShiftGeometry>(geometry, levels, prefix, stop);
+  }
+  std::array<uint64_t, 64> blocked, lefts, downs, rights, opens;
+  std::array<uint32_t, 64> gaps;
+  for (size_t level = 0; level < levels; ++level) {
+    blocked[level] = geometry.blocked(level);
+    gaps[level] = geometry.gap(level);
+  }
+  uint64_t left = 0, down = 0, right = 0;
+  for (size_t level = 0; level < prefix.size(); ++level) {
+    const uint64_t bit = prefix[level];
+    left = (left | bit) << gaps[level];
+    down |= bit;
+    right = (right | bit) >> gaps[level];
+  }
+  const size_t base = prefix.size(), fourth_last = levels - 4;
+  const uint32_t third_gap = gaps[levels - 3], last_gap = gaps[levels - 2];
+  const uint64_t blocked_second_last = blocked[levels - 2], blocked_last = blocked[levels - 1];
+  size_t level = base;
+  uint64_t open = ~(left | down | right | blocked[level]);
+  uint64_t solutions = 0, nodes = 0;
+  for (;;) {
+    if (open == 0) {
+      if (level == base) break;
+      --level;
+      left = lefts[level];
+      down = downs[level];
+      right = rights[level];
+      open = opens[level];
+      continue;
+    }
+    if ((++nodes & (StopPoller::kStride - 1)) == 0 && stop.CheckNow()) return stop.status();
+    const uint64_t bit = open & (~open + 1);
+    open ^= bit;
+    const uint32_t gap = gaps[level];
+    const uint64_t child_left = (left | bit) << gap, child_down = down | bit,
+                   child_right = (right | bit) >> gap;
+    const uint64_t child_open = ~(child_left | child_down | child_right | blocked[level + 1]);
+    if (level == fourth_last) {
+      for (uint64_t third = child_open; third != 0; third &= third - 1) {
+        const uint64_t queen = third & (~third + 1);
+        const uint64_t second_left = (child_left | queen) << third_gap,
+                       second_down = child_down | queen,
+                       second_right = (child_right | queen) >> third_gap;
+        solutions += CountLastTwo(~(second_left | second_down | second_right | blocked_second_last),
+                                  second_left, second_down, second_right, last_gap, blocked_last);
+      }
+    } else if (child_open != 0 && ~((child_left << gaps[level + 1]) | child_down |
+                                    (child_right >> gaps[level + 1]) | blocked[level + 2]) != 0) {
+      lefts[level] = left;
+      downs[level] = down;
+      rights[level] = right;
+      opens[level] = open;
+      ++level;
+      left = child_left;
+      down = child_down;
+      right = child_right;
+      open = child_open;
+    }
+  }
+  return CountPart{solutions, 0, nodes};
+}
+
+// The solutions of the empty board whose constellation is one of the
+// images of `constellation`, and their classes under the symmetries. Each
+// image has as many completions as `constellation`; a solution class meets
+// the completions of `constellation` in one orbit of its stabilizer, so
+// (Burnside) the classes are the stabilizer's average count of fixed
+// completions.
+template <typename G>
+absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& residual,
+                                             const Constellation& constellation, StopPoller& stop) {
+  const uint64_t images = 8 / constellation.stabilizer.size();
+  const size_t levels = residual.rows.size();
+  if (constellation.stabilizer.size() == 1) {
+    absl::StatusOr<CountPart> part = CountBelow(geometry, levels, {}, stop);
+    if (!part.ok()) return part.status();
+    part->fundamental = part->solutions;
+    part->solutions *= images;
+    return part;
+  }
+  Dfs<G> dfs(geometry, levels, {});
+  uint64_t completions = 0, fixed = 0;
+  Columns board;
+  const auto run = dfs.Search(
+      [&](const uint64_t* placed) {
+        ++completions;
+        internal::FillBoard(geometry, residual, placed, board);
+        for (uint32_t symmetry : constellation.stabilizer) {
+          fixed += internal::TransformBoard(board, symmetry) == board;
+        }
+        return true;
+      },
+      [](uint64_t) {}, stop);
+  if (run == Dfs<G>::Run::kStopped) return stop.status();
+  return CountPart{completions * images, fixed / constellation.stabilizer.size(), dfs.nodes()};
+}
+
+// The image of a constellation to search: any image has as many
+// completions, and the search is cheapest where its first rows are the most
+// constrained. Each image is scored by an estimate of its tree's top: the sum
+// over its first kEstimateLevels levels of the product of the open cells of
+// the levels down to there. (Measured at n = 14, 15: 38% fewer nodes than the
+// canonical image; 30% by putting the first row's queen in the middle.) A
+// constellation with symmetries is searched as it is, since its stabilizer
+// refers to it.
+constexpr size_t kEstimateLevels = 6;
+
+Columns SearchOrientation(const Constellation& constellation) {
+  if (constellation.stabilizer.size() > 1) return constellation.board;
+  Columns best;
+  double best_score = HUGE_VAL;
+  for (uint32_t symmetry = 0; symmetry < 8; ++symmetry) {
+    Columns image = internal::TransformBoard(constellation.board, symmetry);
+    const Residual residual = internal::ResidualOf(image);
+    const internal::ShiftGeometry geometry(residual);
+    double score = 0, product = 1;
+    for (size_t level = 0; level < residual.rows.size() && level < kEstimateLevels; ++level) {
+      product *= absl::popcount(~geometry.blocked(level));
+      score += product;
+    }
+    if (score < best_score) {
+      best_score = score;
+      best = std::move(image);
+    }
+  }
+  return best;
+}
+
+bool IsEmpty(const Columns& board) {
+  return std::all_of(board.begin(), board.end(), [](uint32_t c) { return c == kEmptyRow; });
+}
+
+}  // namespace
+
+struct CountPlan::State {
+  // The empty board: a part per canonical constellation.
+  std::vector<Constellation> constellations;
+  // A composition: a part per prefix of its residual's search.
+  std::optional<Residual> residual;
+  std::optional<Geometry> geometry;
+  std::vector<std::vector<uint64_t>> prefixes;
+};
+
 CountPlan::CountPlan(std::unique_ptr<State> state) : state_(std::move(state)) {}
 CountPlan::CountPlan(CountPlan&&) noexcept = default;
 CountPlan& CountPlan::operator=(CountPlan&&) noexcept = default;
 CountPlan::~CountPlan() = default;
 
-absl::StatusOr<CountPlan> CountPlan::Make(Columns) {
-  return absl::UnimplementedError("counting is not implemented yet");
+absl::StatusOr<CountPlan> CountPlan::Make(Columns composition) {
+  absl::StatusOr<Residual> residual = internal::MakeResidual(std::move(composition));
+  if (!residual.ok()) return residual.status();
+  auto state = std::make_unique<State>();
+  // The residual of the empty board is the board itself (n <= 64).
+  if (IsEmpty(residual->composition)) {
+    state->constellations =
+        internal::CanonicalConstellations(static_cast<uint32_t>(residual->composition.size()));
+    return CountPlan(std::move(state));
+  }
+  state->geometry = internal::MakeGeometry(*residual);
+  const size_t levels = residual->rows.size();
+  state->prefixes =
+      std::visit([levels](const auto& g) { return Prefixes(g, levels); }, *state->geometry);
+  state->residual = *std::move(residual);
+  return CountPlan(std::move(state));
 }
-size_t CountPlan::parts() const { return 0; }
-absl::StatusOr<CountPart> CountPlan::Count(size_t, const StopCondition&) const {
-  return absl::UnimplementedError("counting is not implemented yet");
-}
-CountResult CountPlan::Sum(const std::vector<CountPart>&) const { return {}; }
 
-absl::StatusOr<CountResult> CountSolutions(Columns, const CountOptions&) {
-  return absl::UnimplementedError("counting is not implemented yet");
+size_t CountPlan::parts() const {
+  // An empty board without constellations (n = 2, 3) still has a part: 0.
+  return state_->residual.has_value() ? state_->prefixes.size()
+                                      : std::max<size_t>(1, state_->constellations.size());
 }
 
-struct SolutionEnumerator::State {};
-SolutionEnumerator::SolutionEnumerator(std::unique_ptr<State> state) : state_(std::move(state)) {}
-SolutionEnumerator::SolutionEnumerator(SolutionEnumerator&&) noexcept = default;
-SolutionEnumerator& SolutionEnumerator::operator=(SolutionEnumerator&&) noexcept = default;
-SolutionEnumerator::~SolutionEnumerator() = default;
+absl::StatusOr<CountPart> CountPlan::Count(size_t index, const StopCondition& stop) const {
+  if (index >= parts()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("part index ", index, " is out of range (", parts(), " parts)"));
+  }
+  StopPoller poller(stop);
+  if (state_->residual.has_value()) {
+    const size_t levels = state_->residual->rows.size();
+    return std::visit(
+        [&](const auto& g) { return CountBelow(g, levels, state_->prefixes[index], poller); },
+        *state_->geometry);
+  }
+  if (state_->constellations.empty()) return CountPart{};
+  const Constellation& constellation = state_->constellations[index];
+  const Residual residual = internal::ResidualOf(SearchOrientation(constellation));
+  const internal::ShiftGeometry geometry(residual);
+  return CountConstellation(geometry, residual, constellation, poller);
+}
 
-absl::StatusOr<SolutionEnumerator> SolutionEnumerator::Make(Columns) {
-  return absl::UnimplementedError("enumerating is not implemented yet");
+CountResult CountPlan::Sum(const std::vector<CountPart>& parts) const {
+  CountResult result;
+  uint64_t fundamental = 0;
+  for (const CountPart& part : parts) {
+    result.solutions += part.solutions;
+    fundamental += part.fundamental;
+    result.nodes += part.nodes;
+  }
+  if (!state_->residual.has_value()) result.fundamental = fundamental;
+  return result;
 }
-absl::StatusOr<std::vector<Columns>> SolutionEnumerator::Next(size_t, const StopCondition&) {
-  return absl::UnimplementedError("enumerating is not implemented yet");
+
+namespace {
+
+// The parts of a plan counted on several threads; the calling thread
+// reports progress while they count.
+class ParallelCount {
+ public:
+  ParallelCount(const CountPlan& plan, const StopCondition& stop)
+      : plan_(plan), parts_(plan.parts()) {
+    stop_.deadline = stop.deadline;
+    stop_.cancelled = [this, cancelled = stop.cancelled] {
+      return abandoned_.load() || (cancelled && cancelled());
+    };
+  }
+
+  absl::StatusOr<CountResult> Run(int threads, const CountOptions& options) {
+    const absl::Time start = absl::Now();
+    const int workers = static_cast<int>(std::min<size_t>(threads, parts_.size()));
+    {
+      absl::MutexLock lock(&mutex_);
+      running_ = workers;
+    }
+    std::vector<std::thread> pool;
+    for (int t = 0; t < workers; ++t) pool.emplace_back([this] { TakeParts(); });
+    {
+      absl::MutexLock lock(&mutex_);
+      const absl::Condition finished(
+          +[](int* running) { return *running == 0; }, &running_);
+      const absl::Duration interval =
+          options.on_progress ? options.progress_interval : absl::InfiniteDuration();
+      while (!mutex_.AwaitWithTimeout(finished, interval)) {
+        const CountProgress progress{static_cast<double>(done_) / parts_.size(), nodes_,
+                                     absl::Now() - start};
+        mutex_.Unlock();
+        options.on_progress(progress);
+        mutex_.Lock();
+      }
+    }
+    for (std::thread& thread : pool) thread.join();
+    absl::MutexLock lock(&mutex_);
+    if (!error_.ok()) return error_;
+    CountResult result = plan_.Sum(parts_);
+    result.elapsed = absl::Now() - start;
+    return result;
+  }
+
+ private:
+  void TakeParts() {
+    for (size_t index = next_.fetch_add(1); index < parts_.size() && !abandoned_.load();
+         index = next_.fetch_add(1)) {
+      absl::StatusOr<CountPart> part = plan_.Count(index, stop_);
+      absl::MutexLock lock(&mutex_);
+      if (!part.ok()) {
+        // The first failure is the answer: the others are its echo.
+        if (error_.ok()) error_ = part.status();
+        abandoned_.store(true);
+        break;
+      }
+      parts_[index] = *part;
+      ++done_;
+      nodes_ += part->nodes;
+    }
+    absl::MutexLock lock(&mutex_);
+    --running_;
+  }
+
+  const CountPlan& plan_;
+  StopCondition stop_;
+  std::atomic<size_t> next_{0};
+  std::atomic<bool> abandoned_{false};
+  absl::Mutex mutex_;
+  std::vector<CountPart> parts_ ABSL_GUARDED_BY(mutex_);
+  size_t done_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t nodes_ ABSL_GUARDED_BY(mutex_) = 0;
+  int running_ ABSL_GUARDED_BY(mutex_) = 0;
+  absl::Status error_ ABSL_GUARDED_BY(mutex_);
+};
+
+}  // namespace
+
+absl::StatusOr<CountResult> CountSolutions(Columns composition, const CountOptions& options) {
+  if (options.threads < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("CountOptions.threads must be at least 1, not ", options.threads));
+  }
+  if (options.on_progress && options.progress_interval <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("CountOptions.progress_interval must be positive");
+  }
+  const absl::Time start = absl::Now();
+  absl::StatusOr<CountPlan> plan = CountPlan::Make(std::move(composition));
+  if (!plan.ok()) return plan.status();
+  ParallelCount count(*plan, options.stop);
+  absl::StatusOr<CountResult> result = count.Run(options.threads, options);
+  if (result.ok()) result->elapsed = absl::Now() - start;
+  return result;
 }
-bool SolutionEnumerator::done() const { return true; }
-uint64_t SolutionEnumerator::nodes() const { return 0; }
 
 }  // namespace nqueens

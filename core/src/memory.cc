@@ -127,15 +127,33 @@ uint64_t CompletePeakBytes(uint64_t n) {
                    CompletePeakBytes(n, 1)});
 }
 
-uint64_t SolvePeakBytes(uint64_t n, SolveMethod method) {
-  if (method == SolveMethod::kRandom) return CompletePeakBytes(n, 0);
-  // MIN_CONFLICTS: the board it shuffles in place, a bit per diagonal of
-  // each kind and, in the repair, a bit per row (its sparse counts and list
-  // of queens in conflict are small, and fixed-size at these n).
-  if (method == SolveMethod::kMinConflicts) {
-    return kFixedBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n);
+uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry) {
+  // The image is made while the result is still held.
+  const uint64_t image = symmetry != 0 ? Board(n) : 0;
+  switch (method) {
+    case SolveMethod::kRandom:
+      return CompletePeakBytes(n, 0) + image;
+    case SolveMethod::kMinConflicts:
+      // The board it shuffles in place, a bit per diagonal of each kind and,
+      // in the repair, a bit per row (its sparse counts and list of queens
+      // in conflict are small, and fixed-size at these n).
+      return kFixedBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n) + image;
+    case SolveMethod::kBacktracking:
+      // A byte per column and per diagonal of each kind (backtracking.cc).
+      return kFixedBytes + Board(n) + HugeArray(5 * n) + image;
+    case SolveMethod::kGenetic: {
+      // The population in one array and the child's diagonal counts
+      // (genetic.cc).
+      const uint64_t population = PipelineParams{}.genetic_population;
+      return kFixedBytes + HugeArray(4 * n * population) + HugeArray(16 * n) + Board(n) + image;
+    }
+    case SolveMethod::kFormula:
+      // A product also holds its base board (at most n / 5 rows) and its
+      // inner one (at most n / 4).
+      return kFixedBytes + Board(n) + Board(n / 5) + Board(n / 4 + 4) + image;
+    default:
+      return kFixedBytes + Board(n) + image;
   }
-  return kFixedBytes + Board(n);
 }
 
 uint64_t ValidatePeakBytes(uint64_t n) { return kFixedBytes + Board(n) + LineBits(n); }

@@ -18,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "board_io.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -187,7 +188,8 @@ class CliTest : public ::testing::TestWithParam<Where> {
 ServerProcess* CliTest::server_ = nullptr;
 
 TEST_P(CliTest, SolvesWithEachMethod) {
-  for (const char* method : {"constructive", "random"}) {
+  for (const char* method :
+       {"constructive", "random", "min-conflicts", "backtracking", "genetic", "formula"}) {
     SCOPED_TRACE(method);
     const ProcessResult result = Nqueens({"solve", "12", "--method", method});
     EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -197,6 +199,42 @@ TEST_P(CliTest, SolvesWithEachMethod) {
     // Boards up to 64 rows are drawn on stderr below the outcome line.
     EXPECT_THAT(result.err, HasSubstr(client::DrawBoard(board)));
   }
+}
+
+TEST_P(CliTest, SaysWhichMethodRan) {
+  const ProcessResult solved = Nqueens({"solve", "12", "--method", "formula", "--symmetry", "3"});
+  EXPECT_EQ(solved.exit_code, 0) << solved.err;
+  EXPECT_TRUE(IsSolutionExtending(ParseDense(solved.out), Columns(12, kEmptyRow)));
+  EXPECT_THAT(solved.err, HasSubstr(" method=FORMULA formula=\""));
+  const ProcessResult completed =
+      Nqueens({"complete", "-", "--method", "exact"}, "1 3 0 0\n");  // no completion
+  EXPECT_EQ(completed.exit_code, 1) << completed.err;
+  EXPECT_THAT(completed.err, StartsWith("UNSOLVABLE n=4 "));
+  EXPECT_THAT(completed.err, HasSubstr(" method=EXACT"));
+}
+
+TEST_P(CliTest, CountsSolutionsAndCompletions) {
+  const ProcessResult empty = Nqueens({"count", "8"});
+  EXPECT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_EQ(empty.out, "92\n");  // OEIS A000170
+  EXPECT_THAT(empty.err, StartsWith("n=8 solutions=92 fundamental=12 "));
+  // The completions of a queen in row 1, column 1 of the 8 x 8 board: 4.
+  const ProcessResult completions = Nqueens({"count", "-"}, "1 0 0 0 0 0 0 0\n");
+  EXPECT_EQ(completions.exit_code, 0) << completions.err;
+  EXPECT_EQ(completions.out, "4\n");
+}
+
+TEST_P(CliTest, EnumeratesSolutionsOnePerLine) {
+  const ProcessResult all = Nqueens({"enumerate", "6"});
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  const std::vector<std::string> lines = absl::StrSplit(all.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 4u);
+  for (const std::string& line : lines) {
+    EXPECT_TRUE(IsSolutionExtending(ParseDense(line), Columns(6, kEmptyRow))) << line;
+  }
+  const ProcessResult limited = Nqueens({"enumerate", "8", "--limit", "5"});
+  EXPECT_EQ(limited.exit_code, 0) << limited.err;
+  EXPECT_EQ(std::count(limited.out.begin(), limited.out.end(), '\n'), 5);
 }
 
 TEST_P(CliTest, SameSeedGivesSameBoard) {

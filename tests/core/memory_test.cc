@@ -257,6 +257,21 @@ TEST(MemoryEstimateTest, AnUnknownInputIsTheWorstOfEveryKnownOne) {
   }
 }
 
+TEST(MemoryEstimateTest, SolveCountsTheImageAndEachMethodsArrays) {
+  const uint64_t n = 1'000'000;
+  for (SolveMethod method :
+       {SolveMethod::kConstructive, SolveMethod::kRandom, SolveMethod::kBacktracking,
+        SolveMethod::kGenetic, SolveMethod::kFormula}) {
+    // A symmetry adds the image board, 4 bytes a row (in 2 MiB pages).
+    EXPECT_GE(SolvePeakBytes(n, method, 1), SolvePeakBytes(n, method) + 4 * n);
+    EXPECT_LE(SolvePeakBytes(n, method, 7), SolvePeakBytes(n, method) + 4 * n + (2 << 20));
+  }
+  // GENETIC holds its whole population: 75 boards.
+  EXPECT_GT(SolvePeakBytes(n, SolveMethod::kGenetic), 75 * 4 * n);
+  EXPECT_GT(SolvePeakBytes(n, SolveMethod::kBacktracking),
+            SolvePeakBytes(n, SolveMethod::kConstructive) + 5 * n - (2 << 20));
+}
+
 TEST(MemoryEstimateTest, CompletionGrowsWithTheFreeRowsAndTheBoard) {
   EXPECT_GT(CompletePeakBytes(2'000'000, 0), CompletePeakBytes(2'000'000, 1'000'000));
   EXPECT_GT(CompletePeakBytes(2'000'000, 0), CompletePeakBytes(1'000'000, 0));

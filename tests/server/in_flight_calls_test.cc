@@ -1,5 +1,5 @@
 // Shutdown's bookkeeping: refuse new calls, wait for the running ones, then
-// keep refusing until calls stop arriving. No sleeps: the waits checked here
+// keep refusing until calls stop ending and arriving. No sleeps: the waits checked here
 // have lower bounds (they cannot end early) or end at once.
 #include "in_flight_calls.h"
 
@@ -28,7 +28,7 @@ TEST(InFlightCallsTest, ClosingRefusesNewCallsAndWaitsForRunningOnes) {
 TEST(InFlightCallsTest, WithoutRefusalsTheQuietWaitEndsAtOnce) {
   InFlightCalls calls;
   ASSERT_TRUE(calls.CloseAndWait(absl::InfiniteFuture()));
-  calls.AwaitNoRefusalFor(absl::Hours(1), absl::InfiniteFuture());  // would hang otherwise
+  calls.AwaitQuiet(absl::Hours(1), absl::InfiniteFuture());  // would hang otherwise
 }
 
 TEST(InFlightCallsTest, TheQuietWaitLastsFromTheLastRefusal) {
@@ -37,8 +37,19 @@ TEST(InFlightCallsTest, TheQuietWaitLastsFromTheLastRefusal) {
   const absl::Duration quiet = absl::Milliseconds(50);
   const absl::Time before_refusal = absl::Now();
   ASSERT_FALSE(calls.Enter());
-  calls.AwaitNoRefusalFor(quiet, absl::InfiniteFuture());
+  calls.AwaitQuiet(quiet, absl::InfiniteFuture());
   EXPECT_GE(absl::Now() - before_refusal, quiet);
+}
+
+TEST(InFlightCallsTest, TheQuietWaitLastsFromTheLastCallsEnd) {
+  InFlightCalls calls;
+  ASSERT_TRUE(calls.Enter());
+  ASSERT_FALSE(calls.CloseAndWait(absl::Now()));
+  const absl::Duration quiet = absl::Milliseconds(50);
+  const absl::Time before_end = absl::Now();
+  ASSERT_TRUE(calls.Exit());
+  calls.AwaitQuiet(quiet, absl::InfiniteFuture());
+  EXPECT_GE(absl::Now() - before_end, quiet);
 }
 
 TEST(InFlightCallsTest, TheQuietWaitEndsAtTheDeadline) {
@@ -46,7 +57,7 @@ TEST(InFlightCallsTest, TheQuietWaitEndsAtTheDeadline) {
   ASSERT_TRUE(calls.CloseAndWait(absl::InfiniteFuture()));
   ASSERT_FALSE(calls.Enter());
   const absl::Time deadline = absl::Now() + absl::Milliseconds(20);
-  calls.AwaitNoRefusalFor(absl::Hours(1), deadline);  // would hang otherwise
+  calls.AwaitQuiet(absl::Hours(1), deadline);  // would hang otherwise
   EXPECT_GE(absl::Now(), deadline);
 }
 

@@ -60,10 +60,18 @@ std::vector<Queen> QueensFromDense(absl::Span<const uint32_t> columns);
 // 0 identity, 1-3 rotations by 90, 180 and 270 degrees, 4 the mirror
 // left-right, 5-7 that mirror followed by the rotations. Each maps
 // solutions to solutions and compositions to compositions.
+//
+// The board is seen with row 1 at the top and column 1 at the left, and a
+// rotation by 90 degrees turns it clockwise: the queen at (row r, column c)
+// goes to (row c, column n + 1 - r). The mirror sends (r, c) to
+// (r, n + 1 - c). Symmetry 4 + k is the mirror, then k quarter turns.
 inline constexpr uint32_t kSymmetryCount = 8;
 
-// The image of a dense board (any n, empty rows allowed) under `symmetry`.
-// INVALID_ARGUMENT for symmetry >= 8.
+// The image of a dense board (any n, empty rows allowed) under `symmetry`,
+// in one O(n) pass. INVALID_ARGUMENT for symmetry >= 8, for a malformed
+// board (CheckDenseShape), and, for the symmetries that turn columns into
+// rows (1, 3, 5, 7), for a column holding two queens, whose image would need
+// two queens in one row (the message names the column and both rows).
 absl::StatusOr<Columns> ApplySymmetry(absl::Span<const uint32_t> columns, uint32_t symmetry);
 
 }  // namespace nqueens

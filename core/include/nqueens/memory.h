@@ -35,15 +35,20 @@ uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given);
 // header): the largest CompletePeakBytes(n, k) over every k.
 uint64_t CompletePeakBytes(uint64_t n);
 
-// Solve(n, method): RANDOM is Complete from the empty board; CONSTRUCTIVE
-// only writes the board it returns (4 bytes a row); MIN_CONFLICTS adds a bit
-// per diagonal and per row (4.625 bytes a row).
+// Solve(n, method) with options.symmetry = `symmetry`: RANDOM is Complete
+// from the empty board; CONSTRUCTIVE only writes the board it returns (4
+// bytes a row), FORMULA up to 2 bytes a row more for a product's two small
+// boards; MIN_CONFLICTS adds a bit per diagonal and per row (4.625 bytes a
+// row); BACKTRACKING adds 5 bytes a row of line marks; GENETIC holds its
+// population (genetic_population boards, 300 bytes a row with the default
+// 75) and 16 bytes a row of diagonal counts. A symmetry other than 0 adds the
+// image board (4 bytes a row) next to the result.
 //
 // Complete with CompleteMethod::kMinConflicts stays within
 // CompletePeakBytes(n, queens_given): it holds the same arrays as the
 // pipeline's first block (the board, a bit per line, the free rows and
 // columns), and nothing like the exact search's.
-uint64_t SolvePeakBytes(uint64_t n, SolveMethod method);
+uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry = 0);
 
 // Validate on an n-row board whose queens attack along few lines: the board
 // and 5 bits a row. Every line holding two queens or more takes a hash-table

@@ -99,11 +99,16 @@ struct PipelineParams {
   uint32_t min_conflicts_moves_per_row = 200;
   // BACKTRACKING: nodes before giving up (UNDECIDED).
   uint64_t backtracking_node_budget = 100'000'000;
-  // GENETIC (arXiv paper in docs/methods.md): population, mutation rate, and
-  // generations before giving up (UNDECIDED).
+  // GENETIC (the survey of constraint-satisfaction methods, docs/methods.md):
+  // population, mutation rate, and generations before giving up (UNDECIDED).
   uint32_t genetic_population = 75;
   double genetic_mutation_rate = 0.03;
   uint64_t genetic_max_generations = 100'000;
+  // Beyond the paper: each new individual then tries this many swaps per
+  // row, each of a queen on an attacked diagonal with a random other row,
+  // kept unless it adds attacking pairs (genetic.cc says why). 0 is the
+  // paper's plain GA.
+  uint32_t genetic_repair_swaps_per_row = 1;
 };
 
 // The two return points of the pipeline (section 4.1), in queens placed.

@@ -1,0 +1,310 @@
+// Counting and enumerating (nqueens/count.h): the empty boards against the
+// published counts, completions against a plain brute force, the parts'
+// sums against the thread count, the enumerated boards against the validator
+// and the count, and the refusals and stops.
+#include "nqueens/count.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "counting_stop.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nqueens/validate.h"
+#include "test_boards.h"
+
+namespace nqueens {
+namespace {
+
+using test_stop::CountingStop;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+// Whether a queen at (row, column) is safe from every queen of `board`.
+bool Safe(const Columns& board, uint64_t row, uint64_t column) {
+  for (uint64_t other = 0; other < board.size(); ++other) {
+    if (board[other] == kEmptyRow || other == row) continue;
+    const uint64_t c = board[other];
+    if (c == column || c + other == column + row || c + row == column + other) return false;
+  }
+  return true;
+}
+
+// The completions of `board` from `row` on, every column of every empty row
+// tried against every queen: slow, and independent of the implementation.
+uint64_t BruteForceCount(Columns& board, uint64_t row = 0) {
+  while (row < board.size() && board[row] != kEmptyRow) ++row;
+  if (row == board.size()) return 1;
+  uint64_t count = 0;
+  for (uint32_t column = 1; column <= board.size(); ++column) {
+    if (!Safe(board, row, column)) continue;
+    board[row] = column;
+    count += BruteForceCount(board, row + 1);
+    board[row] = kEmptyRow;
+  }
+  return count;
+}
+
+uint64_t Count(const Columns& composition, int threads = 1) {
+  CountOptions options;
+  options.threads = threads;
+  absl::StatusOr<CountResult> result = CountSolutions(composition, options);
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? result->solutions : UINT64_MAX;
+}
+
+// Every board of `enumerator`, asked for `batch` at a time.
+std::vector<Columns> EnumerateAll(const Columns& composition, size_t batch) {
+  absl::StatusOr<SolutionEnumerator> enumerator = SolutionEnumerator::Make(composition);
+  EXPECT_TRUE(enumerator.ok()) << enumerator.status();
+  std::vector<Columns> boards;
+  if (!enumerator.ok()) return boards;
+  while (!enumerator->done()) {
+    absl::StatusOr<std::vector<Columns>> next = enumerator->Next(batch, StopCondition{});
+    EXPECT_TRUE(next.ok()) << next.status();
+    if (!next.ok()) break;
+    EXPECT_LE(next->size(), batch);
+    boards.insert(boards.end(), next->begin(), next->end());
+  }
+  return boards;
+}
+
+void ExpectSolutionsExtending(const std::vector<Columns>& boards, const Columns& composition) {
+  std::set<Columns> distinct;
+  for (const Columns& board : boards) {
+    absl::StatusOr<ValidationReport> report = Validate(board);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_TRUE(report->complete);
+    ASSERT_EQ(board.size(), composition.size());
+    for (size_t row = 0; row < board.size(); ++row) {
+      if (composition[row] != kEmptyRow) {
+        EXPECT_EQ(board[row], composition[row]) << "row " << row;
+      }
+    }
+    distinct.insert(board);
+  }
+  EXPECT_EQ(distinct.size(), boards.size());
+}
+
+// Compositions to count: sub-compositions of random solutions (which
+// extend) and random compositions (which often do not), n <= 12.
+std::vector<Columns> SmallCompositions() {
+  std::vector<Columns> compositions;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    const auto n = static_cast<uint32_t>(4 + seed % 9);
+    const Columns solution = test_boards::RandomSolution(n, seed);
+    compositions.push_back(test_boards::RandomSubComposition(solution, seed % (n / 2 + 1), seed));
+    compositions.push_back(test_boards::RandomComposition(n, seed % 4, seed));
+  }
+  return compositions;
+}
+
+TEST(CountTest, EmptyBoardsHaveThePublishedCounts) {
+  // OEIS A000170 and A002562.
+  const uint64_t totals[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596};
+  const uint64_t fundamental[] = {1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752};
+  for (uint32_t n = 1; n <= 14; ++n) {
+    absl::StatusOr<CountResult> result = CountSolutions(Columns(n, kEmptyRow));
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->solutions, totals[n - 1]) << "n = " << n;
+    ASSERT_TRUE(result->fundamental.has_value());
+    EXPECT_EQ(*result->fundamental, fundamental[n - 1]) << "n = " << n;
+  }
+}
+
+TEST(CountTest, CompletionsMatchABruteForce) {
+  for (const Columns& composition : SmallCompositions()) {
+    Columns scratch = composition;
+    const uint64_t expected = BruteForceCount(scratch);
+    absl::StatusOr<CountResult> result = CountSolutions(composition);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->solutions, expected) << "n = " << composition.size();
+    // Only the empty board is reduced by symmetry.
+    EXPECT_EQ(result->fundamental.has_value(),
+              std::count(composition.begin(), composition.end(), kEmptyRow) ==
+                  static_cast<int64_t>(composition.size()));
+  }
+}
+
+TEST(CountTest, CountsEveryCompositionOfSmallBoards) {
+  for (uint32_t n = 1; n <= 6; ++n) {
+    test_boards::ForEachComposition(n, [](const Columns& composition) {
+      Columns scratch = composition;
+      EXPECT_EQ(Count(composition), BruteForceCount(scratch));
+    });
+  }
+}
+
+TEST(CountTest, CountsOnBoardsWiderThanAWord) {
+  // n > 64: the free columns are not a window of the board's.
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const uint32_t n = 70 + 13 * static_cast<uint32_t>(seed);
+    const Columns solution = test_boards::RandomSolution(n, seed);
+    const Columns composition = test_boards::RandomSubComposition(solution, n - 9, seed);
+    Columns scratch = composition;
+    const uint64_t expected = BruteForceCount(scratch);
+    EXPECT_GE(expected, 1u);
+    EXPECT_EQ(Count(composition), expected);
+    EXPECT_EQ(Count(composition, 3), expected);
+    const std::vector<Columns> boards = EnumerateAll(composition, 7);
+    EXPECT_EQ(boards.size(), expected);
+    ExpectSolutionsExtending(boards, composition);
+  }
+}
+
+TEST(CountTest, PartsSumTheSameOnAnyThreads) {
+  std::vector<Columns> boards = {Columns(11, kEmptyRow)};
+  Columns sparse(13, kEmptyRow);
+  sparse[6] = 2;
+  boards.push_back(sparse);
+  for (const Columns& board : boards) {
+    absl::StatusOr<CountPlan> plan = CountPlan::Make(board);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    ASSERT_GE(plan->parts(), 4u);
+    // The parts in reverse order, by hand.
+    std::vector<CountPart> parts(plan->parts());
+    for (size_t index = plan->parts(); index-- > 0;) {
+      absl::StatusOr<CountPart> part = plan->Count(index, StopCondition{});
+      ASSERT_TRUE(part.ok()) << part.status();
+      parts[index] = *part;
+    }
+    const CountResult sum = plan->Sum(parts);
+    for (int threads : {1, 2, 3, 8}) {
+      CountOptions options;
+      options.threads = threads;
+      absl::StatusOr<CountResult> result = CountSolutions(board, options);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_EQ(result->solutions, sum.solutions) << threads << " threads";
+      EXPECT_EQ(result->fundamental, sum.fundamental) << threads << " threads";
+      EXPECT_EQ(result->nodes, sum.nodes) << threads << " threads";
+    }
+  }
+}
+
+TEST(CountTest, ReportsProgressInOrder) {
+  CountOptions options;
+  options.threads = 2;
+  options.progress_interval = absl::Nanoseconds(1);
+  std::vector<double> fractions;
+  options.on_progress = [&fractions](const CountProgress& progress) {
+    fractions.push_back(progress.fraction_done);
+  };
+  absl::StatusOr<CountResult> result = CountSolutions(Columns(12, kEmptyRow), options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->solutions, 14200u);
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  for (double fraction : fractions) {
+    EXPECT_GE(fraction, 0);
+    EXPECT_LE(fraction, 1);
+  }
+}
+
+TEST(CountTest, EnumeratesWhatItCounts) {
+  std::vector<Columns> boards = SmallCompositions();
+  for (uint32_t n = 1; n <= 9; ++n) boards.push_back(Columns(n, kEmptyRow));
+  for (const Columns& composition : boards) {
+    const std::vector<Columns> all = EnumerateAll(composition, 1000);
+    EXPECT_EQ(all.size(), Count(composition)) << "n = " << composition.size();
+    ExpectSolutionsExtending(all, composition);
+    for (size_t batch : {1, 7}) EXPECT_EQ(EnumerateAll(composition, batch), all);
+  }
+}
+
+TEST(CountTest, EnumeratesAFullBoardOnce) {
+  const Columns solution = test_boards::RandomSolution(10, 3);
+  EXPECT_EQ(EnumerateAll(solution, 5), std::vector<Columns>{solution});
+  EXPECT_EQ(Count(solution), 1u);
+}
+
+TEST(CountTest, StopsWhenCancelled) {
+  CountingStop stop(1);
+  CountOptions options;
+  options.stop = stop.condition();
+  EXPECT_EQ(CountSolutions(Columns(16, kEmptyRow), options).status().code(),
+            absl::StatusCode::kCancelled);
+
+  // A part polls every few thousand nodes, so the short ones end before
+  // their first poll; the first long one is cancelled there.
+  absl::StatusOr<CountPlan> plan = CountPlan::Make(Columns(16, kEmptyRow));
+  ASSERT_TRUE(plan.ok());
+  bool cancelled = false;
+  for (size_t index = 0; index < plan->parts() && !cancelled; ++index) {
+    CountingStop part_stop(1);
+    absl::StatusOr<CountPart> part = plan->Count(index, part_stop.condition());
+    cancelled = part.status().code() == absl::StatusCode::kCancelled;
+    if (!cancelled) {
+      EXPECT_TRUE(part.ok()) << part.status();
+    }
+  }
+  EXPECT_TRUE(cancelled);
+
+  StopCondition expired;
+  expired.deadline = absl::InfinitePast();
+  CountOptions late;
+  late.stop = expired;
+  EXPECT_EQ(CountSolutions(Columns(16, kEmptyRow), late).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+}
+
+TEST(CountTest, EnumeratorResumesAfterAStop) {
+  const Columns board(10, kEmptyRow);
+  const std::vector<Columns> all = EnumerateAll(board, 1000);
+  ASSERT_EQ(all.size(), 724u);
+  absl::StatusOr<SolutionEnumerator> enumerator = SolutionEnumerator::Make(board);
+  ASSERT_TRUE(enumerator.ok());
+  std::vector<Columns> resumed;
+  int stops = 0;
+  for (int batch = 0; !enumerator->done(); ++batch) {
+    // Every other batch is asked to stop at its first poll (which comes
+    // every few thousand nodes, so not in every batch).
+    CountingStop stop(batch % 2 == 0 ? 1 : 0);
+    absl::StatusOr<std::vector<Columns>> next = enumerator->Next(50, stop.condition());
+    if (!next.ok()) {
+      EXPECT_EQ(next.status().code(), absl::StatusCode::kCancelled);
+      ++stops;
+      continue;
+    }
+    resumed.insert(resumed.end(), next->begin(), next->end());
+  }
+  EXPECT_GE(stops, 1);
+  EXPECT_EQ(resumed, all);
+  EXPECT_GT(enumerator->nodes(), 0u);
+}
+
+TEST(CountTest, RefusesAttackingQueens) {
+  Columns board(8, kEmptyRow);
+  board[1] = 3;
+  board[4] = 6;  // (2, 3) and (5, 6) share a diagonal
+  const absl::Status count = CountSolutions(board).status();
+  EXPECT_EQ(count.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(count.message(), AllOf(HasSubstr("row 2, column 3"), HasSubstr("row 5, column 6")));
+  EXPECT_EQ(SolutionEnumerator::Make(board).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CountPlan::Make(board).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(CountTest, RefusesMalformedBoardsAndTooManyFreeRows) {
+  EXPECT_EQ(CountSolutions(Columns{1, 9, 0}).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CountSolutions(Columns{}).status().code(), absl::StatusCode::kInvalidArgument);
+  const absl::Status too_free = CountSolutions(Columns(65, kEmptyRow)).status();
+  EXPECT_EQ(too_free.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(too_free.message(), HasSubstr("64"));
+  // 65 free rows of a larger board, the rest given.
+  const Columns solution = test_boards::RandomSolution(100, 1);
+  const Columns composition = test_boards::RandomSubComposition(solution, 35, 1);
+  EXPECT_THAT(SolutionEnumerator::Make(composition).status().message(), HasSubstr("64"));
+  // 64 free rows are allowed (counting them is another matter).
+  EXPECT_TRUE(CountPlan::Make(test_boards::RandomSubComposition(solution, 36, 1)).ok());
+}
+
+TEST(CountTest, RefusesBadOptions) {
+  CountOptions options;
+  options.threads = 0;
+  EXPECT_THAT(CountSolutions(Columns(8, kEmptyRow), options).status().message(),
+              HasSubstr("threads"));
+}
+
+}  // namespace
+}  // namespace nqueens
