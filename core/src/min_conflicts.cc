@@ -44,8 +44,10 @@ namespace {
 constexpr uint32_t kGreedyTries = 32;
 // Partners tried for a queen in conflict before it swaps with a random one
 // (a random restart of a stuck queen: it also gets small boards out of
-// local minima).
+// local minima); on boards of fewer than kPartnerTries / kTriesPerPartner
+// free rows, kTriesPerPartner a free row, which draws most of them.
 constexpr uint32_t kPartnerTries = 4096;
+constexpr uint32_t kTriesPerPartner = 8;  // a multiple of kPartnerBatch
 // Partners drawn and fetched together; divides kPartnerTries.
 constexpr uint32_t kPartnerBatch = 8;
 // The first half of the partners tried are drawn this many slots either side
@@ -227,7 +229,13 @@ class Repair {
  public:
   Repair(Columns& board, const FreeRows& rows, DiagonalCounts& lines, Rng& rng,
          std::vector<uint32_t> conflicted)
-      : board_(board), rows_(rows), lines_(lines), rng_(rng), conflicted_(std::move(conflicted)) {}
+      : board_(board),
+        rows_(rows),
+        lines_(lines),
+        rng_(rng),
+        conflicted_(std::move(conflicted)),
+        tries_per_move_(static_cast<uint32_t>(std::min<uint64_t>(
+            kPartnerTries, uint64_t{kTriesPerPartner} * std::max(rows.count(), kPartnerBatch)))) {}
 
   // Sizes the mark of the listed slots; false once `stop` fires.
   bool Prepare(StopPoller& stop) {
@@ -238,7 +246,7 @@ class Repair {
 
   RepairEnd Run(uint64_t budget, StopPoller& stop) {
     while (!conflicted_.empty()) {
-      if (stop.ShouldStop(kPartnerTries)) return RepairEnd::kStopped;
+      if (stop.ShouldStop(tries_per_move_)) return RepairEnd::kStopped;
       const size_t at = rng_.Below(static_cast<uint32_t>(conflicted_.size()));
       const uint32_t slot = conflicted_[at];
       if (!lines_.Crowded(rows_.Row(slot), Column(slot))) {
@@ -267,10 +275,10 @@ class Repair {
     const uint32_t row = rows_.Row(slot), column = Column(slot);
     lines_.Remove(row, column);
     std::array<uint32_t, kPartnerBatch> partners;
-    for (uint32_t tries = 0; tries < kPartnerTries; tries += kPartnerBatch) {
+    for (uint32_t tries = 0; tries < tries_per_move_; tries += kPartnerBatch) {
       // Near first; anywhere once the neighbourhood has failed (the queens
       // the greedy start leaves in conflict crowd its last rows).
-      const uint32_t window = tries < kPartnerTries / 2 ? kPartnerWindow : rows_.count();
+      const uint32_t window = tries < tries_per_move_ / 2 ? kPartnerWindow : rows_.count();
       for (uint32_t& partner : partners) {
         partner = DrawPartner(slot, window);
         const uint32_t partner_column = Column(partner);
@@ -334,7 +342,8 @@ class Repair {
   DiagonalCounts& lines_;
   Rng& rng_;
   std::vector<uint32_t> conflicted_;
-  BitArray listed_;  // index: slot; in conflicted_
+  BitArray listed_;                // index: slot; in conflicted_
+  const uint32_t tries_per_move_;  // a multiple of kPartnerBatch
   uint64_t moves_ = 0;
 };
 

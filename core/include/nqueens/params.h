@@ -92,8 +92,8 @@ struct PipelineParams {
   // MIN_CONFLICTS: queen moves (swaps) per free row before giving up
   // (UNDECIDED). Its greedy start leaves few queens in conflict on large
   // boards (65,000 moves at n = 10^8, 0.0007 a row), but small boards need
-  // many: over 50 seeds for each n of 4..300 the most was 37 moves a row
-  // (n = 6), and over 3,000 seeds for each n of 4..12, 80 (n = 6; 7 runs of
+  // many: over 50 seeds for each n of 4..300 the most was 40 moves a row
+  // (n = 6), and over 3,000 seeds for each n of 4..12, 77 (n = 6; 15 runs of
   // 27,000 needed more than 50). The budget only bounds the time spent on
   // inputs the repair cannot finish.
   uint32_t min_conflicts_moves_per_row = 200;
