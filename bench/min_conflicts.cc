@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
       repairs.push_back(run.repairs);
       peak_bytes = std::max(peak_bytes, run.peak_bytes);
     }
-    absl::PrintF("| %d | %d | %.3f | %.3f | %.3f | %d | %.2f |\n", n, runs, Median(seconds),
+    absl::PrintF("| %d | %d | %.4f | %.4f | %.4f | %d | %.2f |\n", n, runs, Median(seconds),
                  *std::min_element(seconds.begin(), seconds.end()),
                  *std::max_element(seconds.begin(), seconds.end()), Median(repairs),
                  static_cast<double>(peak_bytes) / n);

@@ -13,6 +13,7 @@
 //   known         Complete of the same input with the defaults: the
 //                 known-solution stage completes it (an O(n) check and copy).
 //   constructive  Solve(n, kConstructive).
+//   min-conflicts Solve(n, kMinConflicts).
 //   validate      Validate of the explicit construction.
 // The input is built before the call and is not timed.
 //
@@ -152,9 +153,11 @@ CallResult FromCompletion(absl::StatusOr<nqueens::CompletionResult> result) {
 
 // Builds the input of `call` (untimed) and returns the call to make on it.
 Call MakeCall(const std::string& call, uint32_t n, uint64_t seed) {
-  if (call == "random" || call == "constructive") {
-    const nqueens::SolveMethod method =
-        call == "random" ? nqueens::SolveMethod::kRandom : nqueens::SolveMethod::kConstructive;
+  if (call == "random" || call == "constructive" || call == "min-conflicts") {
+    const nqueens::SolveMethod method = call == "random" ? nqueens::SolveMethod::kRandom
+                                        : call == "constructive"
+                                            ? nqueens::SolveMethod::kConstructive
+                                            : nqueens::SolveMethod::kMinConflicts;
     return [n, method](const nqueens::CompletionOptions& options) {
       return FromCompletion(nqueens::Solve(n, method, options));
     };

@@ -11,7 +11,7 @@
 //   Complete, 10 free rows      9.30    9.38    9.25   exact search: 9.375
 //   Solve RANDOM               13.28   13.78   13.67
 //   Solve CONSTRUCTIVE          3.88    3.97    4.00
-//   Solve MIN_CONFLICTS         4.53     TBD    5.04   4.625 + rounding
+//   Solve MIN_CONFLICTS         4.55    5.14    5.04   4.625 + rounding
 //   Validate, a solution        4.54    5.13    5.05   4.625 + rounding
 //
 // Earlier, from the server's estimate (server/memory_estimate.h at a4b12bf):

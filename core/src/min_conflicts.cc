@@ -1,20 +1,23 @@
 // Min-conflicts repair on a permutation (Minton, Johnston, Philips and Laird,
 // "Minimizing conflicts: a heuristic repair method for constraint
-// satisfaction and scheduling problems", 1992; Sosic and Gu, "Efficient
-// local search with conflict minimization: a case study of the n-queens
-// problem", 1994, algorithms QS1..QS4).
+// satisfaction and scheduling problems", 1992; Sosic and Gu, "3,000,000
+// queens in less than one minute", 1991, and "Efficient local search with
+// conflict minimization: a case study of the n-queens problem", 1994,
+// algorithms QS1..QS4).
 //
 // Two phases, as QS4: a greedy start that gives each row, in order, a random
 // column among the unplaced ones whose diagonals are free (a Fisher-Yates
 // shuffle with rejections, at most kGreedyTries draws a row, after which the
 // last one drawn stays, in conflict), then repair: a queen in conflict swaps
-// its column with a random row's when the swap lowers the number of attacks,
+// its column with another row's when the swap lowers the number of attacks,
 // and with a random row anyway after kPartnerTries draws without one.
 //
-// The greedy start leaves a few dozen queens in conflict at any n, so it is
-// all the work: at n = 10^8 each of its 2.3 draws a row reads a random slot of
-// the 400 MB board and two random diagonal bits, and the loop keeps a ring of
-// draws in flight, their memory fetched ahead, to overlap those misses.
+// The greedy start leaves few queens in conflict (10 at n = 10^3, about 600
+// at 10^6, 55,000 at 10^8, all in its last rows), so it is most of the work:
+// at n = 10^8 each draw reads a random slot of the 400 MB board and two
+// random diagonal bits, and the loop keeps a ring of draws in flight, their
+// memory fetched ahead, to overlap those misses. Measured figures:
+// docs/methods.md (bench/min_conflicts.cc).
 #include "min_conflicts.h"
 
 #include <algorithm>
@@ -41,11 +44,14 @@ namespace {
 constexpr uint32_t kGreedyTries = 32;
 // Partners tried for a queen in conflict before it swaps with a random one
 // (a random restart of a stuck queen: it also gets small boards out of
-// local minima).
+// local minima); on boards of fewer than kPartnerTries / kTriesPerPartner
+// free rows, kTriesPerPartner a free row, which draws most of them.
 constexpr uint32_t kPartnerTries = 4096;
+constexpr uint32_t kTriesPerPartner = 8;  // a multiple of kPartnerBatch
 // Partners drawn and fetched together; divides kPartnerTries.
 constexpr uint32_t kPartnerBatch = 8;
-// Partners are drawn this many slots either side of the queen moved.
+// The first half of the partners tried are drawn this many slots either side
+// of the queen moved, the rest anywhere.
 constexpr uint32_t kPartnerWindow = 4096;
 // Draws of the greedy start in flight: each fetches its slot of the board at
 // once, and its diagonal bits half way through the ring.
@@ -223,7 +229,13 @@ class Repair {
  public:
   Repair(Columns& board, const FreeRows& rows, DiagonalCounts& lines, Rng& rng,
          std::vector<uint32_t> conflicted)
-      : board_(board), rows_(rows), lines_(lines), rng_(rng), conflicted_(std::move(conflicted)) {}
+      : board_(board),
+        rows_(rows),
+        lines_(lines),
+        rng_(rng),
+        conflicted_(std::move(conflicted)),
+        tries_per_move_(static_cast<uint32_t>(std::min<uint64_t>(
+            kPartnerTries, uint64_t{kTriesPerPartner} * std::max(rows.count(), kPartnerBatch)))) {}
 
   // Sizes the mark of the listed slots; false once `stop` fires.
   bool Prepare(StopPoller& stop) {
@@ -234,7 +246,7 @@ class Repair {
 
   RepairEnd Run(uint64_t budget, StopPoller& stop) {
     while (!conflicted_.empty()) {
-      if (stop.ShouldStop(kPartnerTries)) return RepairEnd::kStopped;
+      if (stop.ShouldStop(tries_per_move_)) return RepairEnd::kStopped;
       const size_t at = rng_.Below(static_cast<uint32_t>(conflicted_.size()));
       const uint32_t slot = conflicted_[at];
       if (!lines_.Crowded(rows_.Row(slot), Column(slot))) {
@@ -263,9 +275,12 @@ class Repair {
     const uint32_t row = rows_.Row(slot), column = Column(slot);
     lines_.Remove(row, column);
     std::array<uint32_t, kPartnerBatch> partners;
-    for (uint32_t tries = 0; tries < kPartnerTries; tries += kPartnerBatch) {
+    for (uint32_t tries = 0; tries < tries_per_move_; tries += kPartnerBatch) {
+      // Near first; anywhere once the neighbourhood has failed (the queens
+      // the greedy start leaves in conflict crowd its last rows).
+      const uint32_t window = tries < tries_per_move_ / 2 ? kPartnerWindow : rows_.count();
       for (uint32_t& partner : partners) {
-        partner = DrawPartner(slot);
+        partner = DrawPartner(slot, window);
         const uint32_t partner_column = Column(partner);
         lines_.Prefetch(rows_.Row(partner), partner_column);
         lines_.Prefetch(row, partner_column);
@@ -280,19 +295,20 @@ class Repair {
         lines_.Add(partner_row, partner_column);
       }
     }
-    const uint32_t partner = DrawPartner(slot);
+    const uint32_t partner = DrawPartner(slot, rows_.count());
     const uint32_t partner_column = Column(partner);
     lines_.Remove(rows_.Row(partner), partner_column);
     Swap(slot, partner, partner_column, column);
   }
 
-  // Another slot within kPartnerWindow of `slot` (there are two or more):
-  // the partner's new cell then lies on lines near those `slot` leaves, and
-  // its row near `slot`'s, which are in the cache (at n = 10^8 a partner
-  // anywhere cost 3.3 s of repair, three cache misses a try).
-  uint32_t DrawPartner(uint32_t slot) {
-    const uint32_t span = std::min(rows_.count(), 2 * kPartnerWindow + 1);
-    const uint32_t first = std::min(slot - std::min(slot, kPartnerWindow), rows_.count() - span);
+  // Another slot within `window` of `slot` (there are two or more). Near
+  // partners first: the partner's new cell then lies on lines near those
+  // `slot` leaves, and its row near `slot`'s, which are in the cache (at
+  // n = 10^8 partners drawn anywhere cost 3.3 s of repair, three cache
+  // misses a try).
+  uint32_t DrawPartner(uint32_t slot, uint32_t window) {
+    const uint32_t span = std::min(rows_.count(), 2 * std::min(window, rows_.count()) + 1);
+    const uint32_t first = std::min(slot - std::min(slot, window), rows_.count() - span);
     while (true) {
       const uint32_t partner = first + rng_.Below(span);
       if (partner != slot) return partner;
@@ -326,7 +342,8 @@ class Repair {
   DiagonalCounts& lines_;
   Rng& rng_;
   std::vector<uint32_t> conflicted_;
-  BitArray listed_;  // index: slot; in conflicted_
+  BitArray listed_;                // index: slot; in conflicted_
+  const uint32_t tries_per_move_;  // a multiple of kPartnerBatch
   uint64_t moves_ = 0;
 };
 

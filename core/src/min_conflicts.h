@@ -12,7 +12,8 @@
 namespace nqueens::internal {
 
 // A solution of the n x n board (n >= 4), or UNDECIDED when the move budget
-// (params.min_conflicts_moves_per_row) is spent. stats.repairs counts moves.
+// (params.min_conflicts_moves_per_row times the free rows) is spent.
+// stats.repairs counts moves.
 absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const CompletionOptions& options);
 
 // Extends `composition` with its queens fixed (INVALID_ARGUMENT, naming them,

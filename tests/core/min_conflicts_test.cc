@@ -144,7 +144,9 @@ TEST(MinConflictsCompleteTest, AnInputWithoutCompletionIsUndecided) {
     const Columns input = test_boards::RandomComposition(8, 4, seed);
     if (test_boards::BruteForceHasCompletion(input)) continue;
     ++checked;
-    absl::StatusOr<CompletionResult> result = Complete(input, MinConflictsOptions(seed));
+    CompletionOptions options = MinConflictsOptions(seed);
+    options.params.min_conflicts_moves_per_row = 10;  // each move is a stuck queen's restart
+    absl::StatusOr<CompletionResult> result = Complete(input, options);
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->outcome, Outcome::kUndecided);
     EXPECT_TRUE(result->columns.empty());

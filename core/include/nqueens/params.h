@@ -89,9 +89,14 @@ struct PipelineParams {
   uint64_t exact_node_budget = 20'000'000;
 
   // --- The other methods (beyond the pipeline). ---
-  // MIN_CONFLICTS: queen moves per row before giving up (UNDECIDED); the
-  // repair needs about 1 move a row on the empty board.
-  uint32_t min_conflicts_moves_per_row = 50;
+  // MIN_CONFLICTS: queen moves (swaps) per free row before giving up
+  // (UNDECIDED). Its greedy start leaves few queens in conflict on large
+  // boards (65,000 moves at n = 10^8, 0.0007 a row), but small boards need
+  // many: over 50 seeds for each n of 4..300 the most was 40 moves a row
+  // (n = 6), and over 3,000 seeds for each n of 4..12, 77 (n = 6; 15 runs of
+  // 27,000 needed more than 50). The budget only bounds the time spent on
+  // inputs the repair cannot finish.
+  uint32_t min_conflicts_moves_per_row = 200;
   // BACKTRACKING: nodes before giving up (UNDECIDED).
   uint64_t backtracking_node_budget = 100'000'000;
   // GENETIC (the survey of constraint-satisfaction methods, docs/methods.md):
