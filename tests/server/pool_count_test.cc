@@ -1,0 +1,65 @@
+// Count's parts spread over a worker pool: the same totals on any number of
+// workers, helpers that start late end at once, and a stop ends the count.
+#include "pool_count.h"
+
+#include <atomic>
+
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gtest/gtest.h"
+#include "nqueens/count.h"
+#include "worker_pool.h"
+
+namespace nqueens::server {
+namespace {
+
+CountPlan PlanFor(uint32_t n) {
+  absl::StatusOr<CountPlan> plan = CountPlan::Make(Columns(n, kEmptyRow));
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  return *std::move(plan);
+}
+
+TEST(PoolCountTest, CountsAsPublishedOnAnyNumberOfWorkers) {
+  for (const int workers : {1, 2, 4}) {
+    SCOPED_TRACE(workers);
+    WorkerPool pool(workers, 16);
+    int progress_calls = 0;
+    absl::StatusOr<CountResult> result =
+        CountOnPool(pool, PlanFor(11), StopCondition{}, absl::ZeroDuration(),
+                    [&](const CountProgress& progress) {
+                      ++progress_calls;
+                      EXPECT_GE(progress.fraction_done, 0);
+                      EXPECT_LE(progress.fraction_done, 1);
+                    });
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->solutions, 2680u);  // OEIS A000170
+    ASSERT_TRUE(result->fundamental.has_value());
+    EXPECT_EQ(*result->fundamental, 341u);  // OEIS A002562
+    EXPECT_GE(progress_calls, 1);
+  }
+}
+
+TEST(PoolCountTest, ACountGoesOnWhenNoHelperCanBeQueued) {
+  WorkerPool pool(2, 0);  // no room in the queue: the calling thread alone
+  absl::StatusOr<CountResult> result =
+      CountOnPool(pool, PlanFor(9), StopCondition{}, absl::Seconds(1), [](const CountProgress&) {});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->solutions, 352u);
+}
+
+TEST(PoolCountTest, AStopEndsTheCount) {
+  WorkerPool pool(2, 16);
+  StopCondition stop;
+  stop.cancelled = [] { return true; };
+  absl::StatusOr<CountResult> cancelled =
+      CountOnPool(pool, PlanFor(20), stop, absl::Seconds(1), [](const CountProgress&) {});
+  EXPECT_EQ(cancelled.status().code(), absl::StatusCode::kCancelled);
+  StopCondition past;
+  past.deadline = absl::Now();
+  absl::StatusOr<CountResult> expired =
+      CountOnPool(pool, PlanFor(20), past, absl::Seconds(1), [](const CountProgress&) {});
+  EXPECT_EQ(expired.status().code(), absl::StatusCode::kDeadlineExceeded);
+}
+
+}  // namespace
+}  // namespace nqueens::server
