@@ -7,6 +7,8 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
+
 #include "absl/time/time.h"
 #include "call.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
@@ -49,16 +51,21 @@ class NQueensService final : public RawNQueensService {
 
   // Refuses new calls (UNAVAILABLE) and waits until the running and queued
   // ones ended or the deadline passed, then until none ended or was refused
-  // for kShutdownQuiet (see in_flight_calls.h). True when no call is left.
+  // for kShutdownQuiet, kShutdownQuietAtMost at most (see
+  // in_flight_calls.h). True when no call is left.
   bool Drain(absl::Time deadline) {
     if (!state_.in_flight.CloseAndWait(deadline)) return false;
-    state_.in_flight.AwaitQuiet(kShutdownQuiet, deadline);
+    state_.in_flight.AwaitQuiet(kShutdownQuiet,
+                                std::min(deadline, absl::Now() + kShutdownQuietAtMost));
     return true;
   }
 
   const ServiceState& state() const { return state_; }
 
   static constexpr absl::Duration kShutdownQuiet = absl::Milliseconds(100);
+  // Clients that keep calling (they learn of the shutdown only from gRPC's
+  // GOAWAY, which comes after this) are refused for no longer than this.
+  static constexpr absl::Duration kShutdownQuietAtMost = absl::Milliseconds(500);
 
  private:
   ServiceState state_;
