@@ -122,7 +122,7 @@ Run InChild(const Call& call, const Columns& input) {
   }
   close(fds[1]);
   Run run;
-  run.failed = read(fds[0], &run, sizeof(run)) != sizeof(run);
+  if (read(fds[0], &run, sizeof(run)) != sizeof(run)) run.failed = true;  // it crashed
   close(fds[0]);
   waitpid(pid, nullptr, 0);
   return run;
