@@ -105,6 +105,19 @@ class CallReactor : public Base {
     WriteNext();
   }
 
+  // Enters the service, holds the request's bytes in the memory budget, and
+  // makes the call's job from them.
+  template <typename Job>
+  absl::StatusOr<Job> EnterAndPrepare(const grpc::ByteBuffer& request,
+                                      absl::StatusOr<Job> (*prepare)(Call&, grpc::ByteBuffer&)) {
+    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
+    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
+      return memory;
+    }
+    grpc::ByteBuffer bytes(request);
+    return prepare(call_, bytes);
+  }
+
   Call call_;
 
  private:

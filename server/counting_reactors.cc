@@ -44,12 +44,7 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
 
  private:
   absl::Status Start(const grpc::ByteBuffer& request) {
-    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
-    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
-      return memory;
-    }
-    grpc::ByteBuffer bytes(request);
-    absl::StatusOr<CountJob> job = PrepareCount(call_, bytes);
+    absl::StatusOr<CountJob> job = EnterAndPrepare(request, PrepareCount);
     if (!job.ok()) return job.status();
     job_ = *std::move(job);
     return call_.Schedule(WorkerPool::Size::kLarge, [this] { Run(); });
@@ -140,12 +135,7 @@ class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::By
 
  private:
   absl::Status Start(const grpc::ByteBuffer& request) {
-    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
-    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
-      return memory;
-    }
-    grpc::ByteBuffer bytes(request);
-    absl::StatusOr<EnumerateJob> job = PrepareEnumerate(call_, bytes);
+    absl::StatusOr<EnumerateJob> job = EnterAndPrepare(request, PrepareEnumerate);
     if (!job.ok()) return job.status();
     job_ = *std::move(job);
     return ScheduleBatch();

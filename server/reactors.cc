@@ -23,12 +23,7 @@ class UnaryCall final : public CallReactor<grpc::ServerUnaryReactor> {
 
  private:
   absl::Status Start(const grpc::ByteBuffer& request, PrepareResponse prepare) {
-    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
-    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
-      return memory;
-    }
-    grpc::ByteBuffer bytes(request);
-    absl::StatusOr<ResponseJob> job = prepare(call_, bytes);
+    absl::StatusOr<ResponseJob> job = EnterAndPrepare(request, prepare);
     if (!job.ok()) return job.status();
     job_ = *std::move(job);
     return call_.Schedule(call_.SizeOf(job_.n), [this] { FinishWithResponse(job_, response_); });
@@ -50,12 +45,7 @@ class ResultStreamCall final : public CallReactor<grpc::ServerWriteReactor<grpc:
 
  private:
   absl::Status Start(const grpc::ByteBuffer& request, PrepareResult prepare) {
-    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
-    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
-      return memory;
-    }
-    grpc::ByteBuffer bytes(request);
-    absl::StatusOr<ResultJob> job = prepare(call_, bytes);
+    absl::StatusOr<ResultJob> job = EnterAndPrepare(request, prepare);
     if (!job.ok()) return job.status();
     job_ = *std::move(job);
     return call_.Schedule(call_.SizeOf(job_.n),
