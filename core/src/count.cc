@@ -92,7 +92,10 @@ uint64_t CountLastTwo(uint64_t open, uint64_t left, uint64_t down, uint64_t righ
 // copied next to them. The last three levels are not walked by the stack:
 // the third last's queens are tried in a plain loop (its exit is the only
 // branch that a stack walk mispredicts less often than it), and the last two
-// are counted by CountLastTwo. The search is bound by mispredicted branches.
+// are counted by CountLastTwo. The search is bound by mispredicted branches,
+// so a child is pushed only if three later levels still have an open cell
+// under its masks alone (the next two and the last, the most constrained by
+// the border queens): a few shifts that spare 11% of the nodes at n = 16.
 absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, size_t levels,
                                      absl::Span<const uint64_t> prefix, StopPoller& stop) {
   if (levels < 4 || prefix.size() + 4 > levels) {
@@ -104,6 +107,12 @@ absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, si
     blocked[level] = geometry.blocked(level);
     gaps[level] = geometry.gap(level);
   }
+  // Rows from a level down to the one after next, and down to the last.
+  std::array<uint32_t, 64> gaps2;
+  for (size_t level = 0; level + 1 < levels; ++level) gaps2[level] = gaps[level] + gaps[level + 1];
+  std::array<uint32_t, 64> to_last;
+  to_last[levels - 1] = 0;
+  for (size_t level = levels - 1; level-- > 0;) to_last[level] = to_last[level + 1] + gaps[level];
   uint64_t left = 0, down = 0, right = 0;
   for (size_t level = 0; level < prefix.size(); ++level) {
     const uint64_t bit = prefix[level];
@@ -143,8 +152,13 @@ absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, si
         solutions += CountLastTwo(~(second_left | second_down | second_right | blocked_second_last),
                                   second_left, second_down, second_right, last_gap, blocked_last);
       }
-    } else if (child_open != 0 && ~((child_left << gaps[level + 1]) | child_down |
-                                    (child_right >> gaps[level + 1]) | blocked[level + 2]) != 0) {
+    } else if (child_open != 0 &&
+               ~((child_left << gaps[level + 1]) | child_down | (child_right >> gaps[level + 1]) |
+                 blocked[level + 2]) != 0 &&
+               ~((child_left << gaps2[level + 1]) | child_down | (child_right >> gaps2[level + 1]) |
+                 blocked[level + 3]) != 0 &&
+               ~((child_left << to_last[level + 1]) | child_down |
+                 (child_right >> to_last[level + 1]) | blocked_last) != 0) {
       lefts[level] = left;
       downs[level] = down;
       rights[level] = right;
@@ -202,10 +216,11 @@ absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& 
 // constrained. Each image is scored by an estimate of its tree's top: the sum
 // over its first kEstimateLevels levels of the product of the open cells of
 // the levels down to there. (Measured at n = 14, 15: 38% fewer nodes than the
-// canonical image; 30% by putting the first row's queen in the middle.) A
+// canonical image; 30% by putting the first row's queen in the middle. 8 levels
+// rather than 6, 4 or 11: 3% fewer nodes at n = 16 than 6.) A
 // constellation with symmetries is searched as it is, since its stabilizer
 // refers to it.
-constexpr size_t kEstimateLevels = 6;
+constexpr size_t kEstimateLevels = 8;
 
 Columns SearchOrientation(const Constellation& constellation, uint32_t n) {
   const Columns board = constellation.Board(n);
