@@ -39,11 +39,13 @@ absl::Status Admit(Call& call, uint64_t n, Work work, const RequestBoard& reques
   return call.ReserveMemory(PeakCallBytes(work, n, request, response));
 }
 
+// What the request message itself holds of the board (a Solve request: none).
 template <typename Request>
-RequestBoard SizeOfRequestBoard(const Request& request) {
+RequestBoard RequestBoardOf(const Request& request) {
   return RequestBoard{static_cast<uint64_t>(request.columns_size()),
                       static_cast<uint64_t>(request.queens_size())};
 }
+RequestBoard RequestBoardOf(const v1::SolveRequest&) { return {}; }
 
 template <typename Request>
 std::optional<uint64_t> SeedOf(const Request& request) {
@@ -129,16 +131,35 @@ absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& 
   return options;
 }
 
-}  // namespace
+// The work a request asks for, by the memory it takes.
+Work WorkOf(const v1::SolveRequest& request) { return SolveWork(request); }
+Work WorkOf(const v1::CompleteRequest&) { return Work::kCompletion; }
+Work WorkOf(const v1::ValidateRequest&) { return Work::kValidation; }
+Work WorkOf(const v1::CountRequest&) { return Work::kValidation; }
+Work WorkOf(const v1::EnumerateRequest&) { return Work::kValidation; }
 
-absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& bytes) {
-  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request = Parse<v1::SolveRequest>(bytes);
+// The request parsed, its n checked and the call's memory reserved.
+template <typename Request>
+absl::StatusOr<std::shared_ptr<const Request>> ParseAndAdmit(Call& call, grpc::ByteBuffer& bytes,
+                                                             ResponseBoard response) {
+  absl::StatusOr<std::shared_ptr<const Request>> request = Parse<Request>(bytes);
   if (!request.ok()) return request.status();
-  const uint64_t n = (*request)->n();
-  if (absl::Status admitted = Admit(call, n, SolveWork(**request), {}, ResponseBoard::kOneMessage);
+  const Request& parsed = **request;
+  if (absl::Status admitted =
+          Admit(call, parsed.n(), WorkOf(parsed), RequestBoardOf(parsed), response);
       !admitted.ok()) {
     return admitted;
   }
+  return request;
+}
+
+}  // namespace
+
+absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request =
+      ParseAndAdmit<v1::SolveRequest>(call, bytes, ResponseBoard::kOneMessage);
+  if (!request.ok()) return request.status();
+  const uint64_t n = (*request)->n();
   return ResponseJob{n, [&call, request = *std::move(request), n] {
                        return OneMessage<v1::SolveResponse>(call, n, RunSolve(call, *request));
                      }};
@@ -146,14 +167,9 @@ absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& bytes) {
 
 absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes) {
   absl::StatusOr<std::shared_ptr<const v1::CompleteRequest>> request =
-      Parse<v1::CompleteRequest>(bytes);
+      ParseAndAdmit<v1::CompleteRequest>(call, bytes, ResponseBoard::kOneMessage);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  if (absl::Status admitted = Admit(call, n, Work::kCompletion, SizeOfRequestBoard(**request),
-                                    ResponseBoard::kOneMessage);
-      !admitted.ok()) {
-    return admitted;
-  }
   return ResponseJob{
       n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
         absl::StatusOr<CompletionOptions> options = CompleteOptionsFor(call, *request);
@@ -168,14 +184,9 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
 
 absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes) {
   absl::StatusOr<std::shared_ptr<const v1::ValidateRequest>> request =
-      Parse<v1::ValidateRequest>(bytes);
+      ParseAndAdmit<v1::ValidateRequest>(call, bytes, ResponseBoard::kNoneOrChunked);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  if (absl::Status admitted = Admit(call, n, Work::kValidation, SizeOfRequestBoard(**request),
-                                    ResponseBoard::kNoneOrChunked);
-      !admitted.ok()) {
-    return admitted;
-  }
   return ResponseJob{
       n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
         // A dense board is validated where it lies, in the request.
@@ -193,28 +204,20 @@ absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes)
 }
 
 absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& bytes) {
-  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request = Parse<v1::SolveRequest>(bytes);
+  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request =
+      ParseAndAdmit<v1::SolveRequest>(call, bytes, ResponseBoard::kNoneOrChunked);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  if (absl::Status admitted =
-          Admit(call, n, SolveWork(**request), {}, ResponseBoard::kNoneOrChunked);
-      !admitted.ok()) {
-    return admitted;
-  }
   const uint32_t chunk_size = (*request)->chunk_size();
   return ResultJob{n, chunk_size,
                    [&call, request = *std::move(request)] { return RunSolve(call, *request); }};
 }
 
 absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& bytes) {
-  absl::StatusOr<std::shared_ptr<const v1::CountRequest>> request = Parse<v1::CountRequest>(bytes);
+  absl::StatusOr<std::shared_ptr<const v1::CountRequest>> request =
+      ParseAndAdmit<v1::CountRequest>(call, bytes, ResponseBoard::kNoneOrChunked);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  if (absl::Status admitted = Admit(call, n, Work::kValidation, SizeOfRequestBoard(**request),
-                                    ResponseBoard::kNoneOrChunked);
-      !admitted.ok()) {
-    return admitted;
-  }
   const double seconds = (*request)->progress_seconds();
   if (!(seconds >= 0 && seconds <= kMaxProgressSeconds)) {
     return absl::InvalidArgumentError(
@@ -239,14 +242,9 @@ absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& bytes) {
 
 absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& bytes) {
   absl::StatusOr<std::shared_ptr<const v1::EnumerateRequest>> request =
-      Parse<v1::EnumerateRequest>(bytes);
+      ParseAndAdmit<v1::EnumerateRequest>(call, bytes, ResponseBoard::kNoneOrChunked);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  if (absl::Status admitted = Admit(call, n, Work::kValidation, SizeOfRequestBoard(**request),
-                                    ResponseBoard::kNoneOrChunked);
-      !admitted.ok()) {
-    return admitted;
-  }
   return EnumerateJob{n, (*request)->limit(), [&call, request = *std::move(request), n] {
                         absl::StatusOr<Columns> board =
                             wire::BoardFromRequest(n, request->columns(), request->queens());
