@@ -21,11 +21,14 @@ class SharedCount {
   // Takes parts until none is left or the count is abandoned; a part that
   // `stop` cut abandons it.
   void TakeParts(const StopCondition& stop, const std::function<void()>& after_each_part) {
-    while (!abandoned_.load()) {
-      const size_t index = next_.fetch_add(1);
-      if (index >= parts_.size()) return;
+    for (;;) {
+      size_t index = 0;
       {
+        // Taken and counted as counting at once: AwaitResult must never see
+        // a part taken that no one counts yet.
         absl::MutexLock lock(&mutex_);
+        if (abandoned_.load() || next_ == parts_.size()) return;
+        index = next_++;
         ++counting_;
       }
       absl::StatusOr<CountPart> part = plan_.Count(index, stop);
@@ -88,10 +91,10 @@ class SharedCount {
   }
 
   const CountPlan plan_;
-  std::atomic<size_t> next_{0};
   std::atomic<bool> abandoned_{false};
   mutable absl::Mutex mutex_;
   std::vector<CountPart> parts_ ABSL_GUARDED_BY(mutex_);
+  size_t next_ ABSL_GUARDED_BY(mutex_) = 0;  // the next part to take
   size_t done_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t nodes_ ABSL_GUARDED_BY(mutex_) = 0;
   int counting_ ABSL_GUARDED_BY(mutex_) = 0;
