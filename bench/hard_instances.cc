@@ -25,7 +25,10 @@
 // the default options; with the exact search allowed up to
 // --exact_max_free_rows free rows (default budgets otherwise); and with
 // large budgets too (--large_exact_nodes). --engine=exact runs the exact
-// search alone instead (internal::ExactComplete, --large_exact_nodes).
+// search alone instead (internal::ExactComplete, --large_exact_nodes), and
+// --engine=engines each of its two engines once, without restarts, on the
+// same free board: they must visit the same nodes, so the ns per node
+// compare.
 // Every SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE
 // for the same instance, is a defect and makes the exit status 1.
 #include <algorithm>
@@ -45,8 +48,10 @@
 #include "absl/time/clock.h"
 #include "compositions.h"
 #include "exact_search.h"
+#include "free_board.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "search_engines.h"
 #include "stop_poller.h"
 
 ABSL_FLAG(std::string, family, "random", "random | diagonals");
@@ -62,7 +67,8 @@ ABSL_FLAG(uint32_t, min_open, 4,
           "column of the m x m board with this many open cells or fewer");
 ABSL_FLAG(uint32_t, instances, 100, "instances per size");
 ABSL_FLAG(std::string, engine, "complete",
-          "complete: nqueens::Complete in three configurations; exact: the exact search alone");
+          "complete: nqueens::Complete in three configurations; exact: the exact search alone; "
+          "engines: each engine of the exact search once (word, trail), same tree");
 ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::internal::kExactMaxFreeRows,
           "PipelineParams::exact_max_free_rows of the second and third runs");
 ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
@@ -353,6 +359,32 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
   return run;
 }
 
+// One run of an engine of the exact search (search_engines.h), timed
+// without building the free board.
+template <auto kEngine>
+Run EngineAlone(const Columns& input, uint64_t) {
+  Run run;
+  const nqueens::StopCondition condition = Deadline();
+  nqueens::internal::StopPoller stop(condition);
+  absl::StatusOr<nqueens::internal::FreeBoard> board =
+      nqueens::internal::FreeBoard::Build(input, stop);
+  if (!board.ok()) {
+    absl::FPrintF(stderr, "FreeBoard::Build failed: %s\n", board.status().ToString());
+    std::exit(2);
+  }
+  const absl::Time start = absl::Now();
+  const nqueens::internal::SearchOutcome outcome =
+      kEngine(*board, nqueens::internal::SearchMode::kFirstSolution,
+              absl::GetFlag(FLAGS_large_exact_nodes), stop, 0);
+  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.timed_out = !stop.status().ok();
+  run.exact_nodes = outcome.nodes;
+  run.outcome = outcome.solutions > 0                       ? nqueens::Outcome::kSolved
+                : outcome.budget_exhausted || run.timed_out ? nqueens::Outcome::kUndecided
+                                                            : nqueens::Outcome::kUnsolvable;
+  return run;
+}
+
 struct Row {
   std::string batch, solver;
   uint64_t instances = 0, dropped = 0;
@@ -360,6 +392,7 @@ struct Row {
   uint64_t defects = 0;  // wrong boards, and instances SOLVED by one solver, UNSOLVABLE by another
   double median_seconds = 0, max_seconds = 0;
   uint64_t median_nodes = 0, max_nodes = 0;
+  double ns_per_node = 0;  // all the runs' time over all their exact nodes
 };
 
 template <typename T>
@@ -372,7 +405,10 @@ Row Summarize(const Batch& batch, const std::string& solver, const std::vector<R
   Row row{batch.label, solver, runs.size(), batch.dropped};
   std::vector<double> seconds;
   std::vector<uint64_t> nodes;
+  double total_seconds = 0, total_nodes = 0;
   for (const Run& run : runs) {
+    total_seconds += run.seconds;
+    total_nodes += static_cast<double>(run.exact_nodes);
     row.solved += run.outcome == nqueens::Outcome::kSolved;
     row.unsolvable += run.outcome == nqueens::Outcome::kUnsolvable;
     row.undecided += run.outcome == nqueens::Outcome::kUndecided;
@@ -385,6 +421,7 @@ Row Summarize(const Batch& batch, const std::string& solver, const std::vector<R
   row.max_seconds = *std::max_element(seconds.begin(), seconds.end());
   row.median_nodes = Median(nodes);
   row.max_nodes = *std::max_element(nodes.begin(), nodes.end());
+  row.ns_per_node = total_nodes > 0 ? total_seconds * 1e9 / total_nodes : 0;
   return row;
 }
 
@@ -402,6 +439,21 @@ uint64_t Contradictions(const std::vector<std::vector<Run>>& runs_by_solver) {
   return contradictions;
 }
 
+// Instances on which the engines visited different numbers of nodes (they
+// search the same tree).
+uint64_t NodeMismatches(const std::vector<std::vector<Run>>& runs_by_solver) {
+  uint64_t mismatches = 0;
+  for (size_t i = 0; i < runs_by_solver.front().size(); ++i) {
+    for (const std::vector<Run>& runs : runs_by_solver) {
+      if (runs[i].exact_nodes != runs_by_solver.front()[i].exact_nodes) {
+        ++mismatches;
+        break;
+      }
+    }
+  }
+  return mismatches;
+}
+
 std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers, Random& random) {
   std::vector<uint64_t> seeds;
   for (size_t i = 0; i < batch.instances.size(); ++i) seeds.push_back(random());
@@ -412,7 +464,8 @@ std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers,
       runs.push_back(solver.run(batch.instances[i], seeds[i]));
     }
   }
-  const uint64_t contradictions = Contradictions(runs_by_solver);
+  uint64_t contradictions = Contradictions(runs_by_solver);
+  if (absl::GetFlag(FLAGS_engine) == "engines") contradictions += NodeMismatches(runs_by_solver);
   std::vector<Row> rows;
   for (size_t s = 0; s < solvers.size(); ++s) {
     rows.push_back(Summarize(batch, solvers[s].name, runs_by_solver[s]));
@@ -425,13 +478,13 @@ void WriteMarkdown(const std::vector<Row>& rows, std::FILE* out) {
   absl::FPrintF(
       out,
       "| instances | solver | count | dropped | solved | unsolvable | undecided (timeouts) "
-      "| defects | median s | max s | median exact nodes | max exact nodes |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "| defects | median s | max s | median exact nodes | max exact nodes | ns per node |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Row& r : rows) {
-    absl::FPrintF(out, "| %s | %s | %d | %d | %d | %d | %d (%d) | %d | %.3g | %.3g | %d | %d |\n",
-                  r.batch, r.solver, r.instances, r.dropped, r.solved, r.unsolvable, r.undecided,
-                  r.timed_out, r.defects, r.median_seconds, r.max_seconds, r.median_nodes,
-                  r.max_nodes);
+    absl::FPrintF(
+        out, "| %s | %s | %d | %d | %d | %d | %d (%d) | %d | %.3g | %.3g | %d | %d | %.0f |\n",
+        r.batch, r.solver, r.instances, r.dropped, r.solved, r.unsolvable, r.undecided, r.timed_out,
+        r.defects, r.median_seconds, r.max_seconds, r.median_nodes, r.max_nodes, r.ns_per_node);
   }
 }
 
@@ -450,12 +503,21 @@ int main(int argc, char** argv) {
     absl::FPrintF(stderr, "--family must be random or diagonals\n");
     return 2;
   }
-  const std::vector<Solver> solvers =
-      absl::GetFlag(FLAGS_engine) == "exact"
-          ? std::vector<Solver>{{"exact search alone", ExactSearchAlone}}
-          : std::vector<Solver>{{"Complete, defaults", CompleteWithDefaults},
-                                {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
-                                {"Complete, large budgets", CompleteWithLargeBudgets}};
+  const std::string engine = absl::GetFlag(FLAGS_engine);
+  std::vector<Solver> solvers;
+  if (engine == "exact") {
+    solvers = {{"exact search alone", ExactSearchAlone}};
+  } else if (engine == "engines") {
+    solvers = {{"word engine", EngineAlone<nqueens::internal::RunWordSearch>},
+               {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>}};
+  } else if (engine == "complete") {
+    solvers = {{"Complete, defaults", CompleteWithDefaults},
+               {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
+               {"Complete, large budgets", CompleteWithLargeBudgets}};
+  } else {
+    absl::FPrintF(stderr, "--engine must be complete, exact or engines\n");
+    return 2;
+  }
   Random random(absl::GetFlag(FLAGS_seed));
   std::vector<Row> rows;
   const bool random_family = family == "random";

@@ -1,0 +1,43 @@
+// The two engines of the exact search, one algorithm on two data layouts
+// (docs/hard-instances.md): a DFS over the free board branching on the row or
+// column with the fewest open cells, least damage first, cut by a bipartite
+// matching bound. Same tie-breaks, same tree: they visit the same nodes.
+// - The word engine (at most kWordSearchMaxFreeRows free rows) keeps each
+//   row's and each column's open cells in one machine word and copies them
+//   per depth: a node is a few dozen word operations.
+// - The trail engine (any size) closes cells one by one on a trail and
+//   reopens them on backtracking: O(d^2) memory for d free rows.
+#ifndef NQUEENS_SRC_SEARCH_ENGINES_H_
+#define NQUEENS_SRC_SEARCH_ENGINES_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "free_board.h"
+#include "stop_poller.h"
+
+namespace nqueens::internal {
+
+inline constexpr uint32_t kWordSearchMaxFreeRows = 64;
+
+enum class SearchMode { kFirstSolution, kCountAll };
+
+struct SearchOutcome {
+  uint64_t solutions = 0;  // found (at most 1 in kFirstSolution mode)
+  uint64_t nodes = 0;      // cells tried
+  bool budget_exhausted = false;
+  // The free column of each free row in the (first) solution found.
+  std::vector<uint32_t> placement;
+};
+
+// Search `board` within `node_budget` nodes, polling `stop` (the caller reads
+// its status). Ties between lines and between cells go by a random order
+// drawn from `tie_seed`, so that restarts explore differently.
+SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                            StopPoller& stop, uint64_t tie_seed);
+SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                             StopPoller& stop, uint64_t tie_seed);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_SEARCH_ENGINES_H_

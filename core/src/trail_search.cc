@@ -1,0 +1,350 @@
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "absl/base/attributes.h"
+#include "rng.h"
+#include "search_engines.h"
+
+namespace nqueens::internal {
+namespace {
+
+// The set {0, ..., size-1} minus what was removed, where removals are undone
+// in reverse order; each operation O(1), listing O(members) (a sparse set).
+class UndoableSet {
+ public:
+  explicit UndoableSet(uint32_t size) : members_(size), position_(size), count_(size) {
+    std::iota(members_.begin(), members_.end(), 0u);
+    std::iota(position_.begin(), position_.end(), 0u);
+  }
+
+  bool empty() const { return count_ == 0; }
+  // x must be a member.
+  void Remove(uint32_t x) {
+    const uint32_t last = members_[--count_];
+    std::swap(members_[position_[x]], members_[count_]);
+    std::swap(position_[x], position_[last]);
+  }
+  // Puts back the member removed last (it still sits right past the end).
+  void RestoreLast() { ++count_; }
+
+  const uint32_t* begin() const { return members_.data(); }
+  const uint32_t* end() const { return members_.data() + count_; }
+
+ private:
+  std::vector<uint32_t> members_;   // the members first, then the removed, latest first
+  std::vector<uint32_t> position_;  // of each value in members_
+  uint32_t count_;
+};
+
+// A stack of fixed capacity: pushes are a store, with no growth check in the
+// hot loops.
+class FixedStack {
+ public:
+  // One spare slot: PushIf stores even when it does not push.
+  explicit FixedStack(size_t capacity) : items_(capacity + 1) {}
+  void Push(uint32_t item) { items_[size_++] = item; }
+  // Pushes `item` when `push` is 1 (and not when 0), without a branch.
+  void PushIf(uint32_t item, uint32_t push) {
+    items_[size_] = item;
+    size_ += push;
+  }
+  uint32_t operator[](size_t i) const { return items_[i]; }
+  uint32_t& operator[](size_t i) { return items_[i]; }
+  size_t size() const { return size_; }
+  void Truncate(size_t size) { size_ = size; }
+
+ private:
+  std::vector<uint32_t> items_;
+  size_t size_ = 0;
+};
+
+// The open cells of each row (or each column) of the free board, with a
+// random rank to break ties, packed as open << 32 | rank << 16 | index: the
+// line to branch on is then one min over keys, which compiles without
+// branches.
+class LineKeys {
+ public:
+  // No open cells; the ranks are a random permutation drawn from `rng`.
+  LineKeys(uint32_t size, Rng& rng) : keys_(size) {
+    std::vector<uint32_t> ranks(size);
+    std::iota(ranks.begin(), ranks.end(), 0u);
+    rng.Shuffle(ranks.begin(), ranks.end());
+    for (uint32_t x = 0; x < size; ++x) keys_[x] = uint64_t{ranks[x]} << 16 | x;
+  }
+
+  uint32_t open(uint32_t x) const { return static_cast<uint32_t>(keys_[x] >> 32); }
+  uint32_t rank(uint32_t x) const { return keys_[x] >> 16 & 0xffff; }
+  void Add(uint32_t x, uint32_t cells) { keys_[x] += uint64_t{cells} << 32; }
+  void Subtract(uint32_t x, uint32_t cells) { keys_[x] -= uint64_t{cells} << 32; }
+
+  // The member of `lines` with the fewest open cells, ties to the lowest rank.
+  uint32_t Fewest(const UndoableSet& lines) const {
+    uint64_t best = ~uint64_t{0};
+    for (uint32_t x : lines) best = std::min(best, keys_[x]);
+    return best & 0xffff;
+  }
+
+ private:
+  std::vector<uint64_t> keys_;
+};
+
+// The DFS itself, on one mutable copy of the open cells: a placement closes
+// cells and records them on a trail, and backtracking reopens them, so a node
+// costs about the cells it closes plus a scan of the unplaced rows and
+// columns. Each node branches on the unplaced row or column with the fewest
+// open cells (a line with one is forced); in kFirstSolution mode the cells
+// are tried least damage first (damage: about the open cells the queen
+// closes). Nodes whose rows cannot even be matched to distinct open columns
+// are cut.
+class TrailSearch {
+ public:
+  // Ties between lines (equally few open cells) and between cells (equal
+  // damage) go by a random order drawn from `tie_seed`, so that restarts
+  // explore differently.
+  TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
+              uint64_t tie_seed = 0);
+
+  void Run() {
+    // Building the free board took O(n): a stop may already be due.
+    if (!stop_.CheckNow()) Visit();
+  }
+
+  uint64_t solutions() const { return solutions_; }
+  uint64_t nodes() const { return nodes_; }
+  bool budget_exhausted() const { return budget_exhausted_; }
+  // Free column of each free row in the (first) solution found.
+  uint32_t placement(uint32_t a) const { return placement_[a]; }
+
+ private:
+  // Explores the current node. Returns false to unwind the whole search
+  // (solution found in kFirstSolution mode, budget exhausted or stop).
+  bool Visit();
+  // Pushes the cells to branch on onto candidates_, in the order to try
+  // them. False at a dead end: an unplaced row or column without open cells.
+  bool PushBranchCells();
+  // Sorts candidates_[first..]; they share one row (by_row) or one column.
+  void OrderByDamage(size_t first, bool by_row);
+  // The queen on (a, b): closes its row, column and diagonals.
+  void Place(uint32_t a, uint32_t b);
+  // Undoes the Place that left the trail at `mark` cells.
+  void Undo(size_t mark);
+  // Closes (a, b) if it is open. Branch-free: the hot loops close cells that
+  // are open or not in no predictable pattern.
+  void Close(uint32_t a, uint32_t b);
+  // Whether every unplaced row can still take a distinct open column.
+  bool RepairMatching();
+  bool Augment(uint32_t a);
+
+  const FreeBoard& board_;
+  const SearchMode mode_;
+  const uint64_t node_budget_;
+  StopPoller& stop_;
+  uint64_t solutions_ = 0;
+  uint64_t nodes_ = 0;
+  bool budget_exhausted_ = false;
+
+  BitMatrix open_;
+  Rng tie_breaks_;
+  LineKeys rows_open_, columns_open_;              // open cells per row and column
+  UndoableSet rows_, columns_;                     // unplaced
+  FixedStack trail_;                               // closed cells, to reopen on backtracking
+  FixedStack candidates_;                          // the cells of every node on the path
+  std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderByDamage
+  std::vector<uint32_t> placement_;
+
+  // A matching of unplaced rows to open columns per depth of the path: a
+  // child starts from a copy of its parent's (Close drops the pairs it
+  // closes) and repairs it, much cheaper than a new one; backtracking finds
+  // the parent's intact. Level i holds column_of_row then row_of_column.
+  std::vector<uint32_t> matchings_;
+  uint32_t* column_of_row_;  // of the current depth
+  uint32_t* row_of_column_;
+  std::vector<uint64_t> seen_;  // columns visited by one Augment
+};
+
+TrailSearch::TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                         StopPoller& stop, uint64_t tie_seed)
+    : board_(board),
+      mode_(mode),
+      node_budget_(node_budget),
+      stop_(stop),
+      open_(board.open()),
+      tie_breaks_(tie_seed),
+      rows_open_(board.size(), tie_breaks_),
+      columns_open_(board.size(), tie_breaks_),
+      rows_(board.size()),
+      columns_(board.size()),
+      // Along one path a cell is closed at most once, and a node offers at
+      // most one candidate per unplaced row or column.
+      trail_(size_t{board.size()} * board.size()),
+      candidates_(size_t{board.size()} * (board.size() + 1) / 2),
+      placement_(board.size()),
+      matchings_(size_t{board.size() + 1} * 2 * board.size(), kNone),
+      column_of_row_(matchings_.data()),
+      row_of_column_(matchings_.data() + board.size()),
+      seen_(open_.words_per_row()) {
+  for (uint32_t a = 0; a < board.size(); ++a) {
+    ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
+      rows_open_.Add(a, 1);
+      columns_open_.Add(b, 1);
+    });
+  }
+}
+
+bool TrailSearch::Visit() {
+  if (rows_.empty()) {
+    ++solutions_;
+    return mode_ == SearchMode::kCountAll;
+  }
+  const size_t first = candidates_.size();
+  if (!PushBranchCells() || !RepairMatching()) {
+    candidates_.Truncate(first);
+    return true;
+  }
+  bool go_on = true;
+  for (size_t i = first; go_on && i < candidates_.size(); ++i) {
+    if (nodes_ == node_budget_) {
+      budget_exhausted_ = true;
+      go_on = false;
+      break;
+    }
+    ++nodes_;
+    if (stop_.ShouldStop()) {
+      go_on = false;
+      break;
+    }
+    const size_t mark = trail_.size();
+    Place(RowOf(candidates_[i]), ColumnOf(candidates_[i]));
+    go_on = Visit();
+    Undo(mark);
+  }
+  candidates_.Truncate(first);
+  return go_on;
+}
+
+bool TrailSearch::PushBranchCells() {
+  const uint32_t row = rows_open_.Fewest(rows_), column = columns_open_.Fewest(columns_);
+  // There are as many unplaced columns as rows: each one needs a queen.
+  if (rows_open_.open(row) == 0 || columns_open_.open(column) == 0) return false;
+  const bool by_row = rows_open_.open(row) <= columns_open_.open(column);
+  const size_t first = candidates_.size();
+  if (by_row) {
+    ForEachBit(open_.Row(row), open_.words_per_row(),
+               [&](uint32_t b) { candidates_.Push(MakeCell(row, b)); });
+  } else {
+    for (uint32_t a : rows_) {
+      if (open_.Test(a, column)) candidates_.Push(MakeCell(a, column));
+    }
+  }
+  // Counting visits every cell anyway, so only the first-solution search orders them.
+  if (mode_ == SearchMode::kFirstSolution) OrderByDamage(first, by_row);
+  return true;
+}
+
+void TrailSearch::OrderByDamage(size_t first, bool by_row) {
+  ranked_.clear();
+  for (size_t i = first; i < candidates_.size(); ++i) {
+    const Cell cell = candidates_[i];
+    const uint32_t a = RowOf(cell), b = ColumnOf(cell);
+    // Every other open cell of its row and column closes, and of its lines,
+    // which are counted as they were at the root to keep Close cheap.
+    uint64_t damage = rows_open_.open(a) + columns_open_.open(b) - 2;
+    for (uint32_t line : board_.LinesThrough(a, b)) {
+      if (line != kNone) damage += board_.CellsOf(line).size() - 1;
+    }
+    ranked_.emplace_back(damage << 32 | (by_row ? columns_open_.rank(b) : rows_open_.rank(a)),
+                         cell);
+  }
+  std::sort(ranked_.begin(), ranked_.end());
+  for (size_t i = 0; i < ranked_.size(); ++i) candidates_[first + i] = ranked_[i].second;
+}
+
+// Inlined by force: it is the innermost step, called from three loops.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void TrailSearch::Close(uint32_t a, uint32_t b) {
+  const uint32_t was_open = open_.TestAndClear(a, b);
+  rows_open_.Subtract(a, was_open);
+  columns_open_.Subtract(b, was_open);
+  trail_.PushIf(MakeCell(a, b), was_open);
+  // Matched pairs are open cells, so a match here was of a cell just closed.
+  if (column_of_row_[a] == b) column_of_row_[a] = row_of_column_[b] = kNone;
+}
+
+void TrailSearch::Place(uint32_t a, uint32_t b) {
+  const uint32_t d = board_.size();
+  std::copy_n(column_of_row_, 2 * d, column_of_row_ + 2 * d);
+  column_of_row_ += 2 * d;
+  row_of_column_ += 2 * d;
+  placement_[a] = b;
+  for (uint32_t line : board_.LinesThrough(a, b)) {
+    if (line == kNone) continue;
+    for (Cell other : board_.CellsOf(line)) Close(RowOf(other), ColumnOf(other));
+  }
+  ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t other) { Close(a, other); });
+  for (uint32_t other : rows_) Close(other, b);
+  rows_.Remove(a);
+  columns_.Remove(b);
+}
+
+void TrailSearch::Undo(size_t mark) {
+  for (size_t i = trail_.size(); i > mark; --i) {
+    const uint32_t a = RowOf(trail_[i - 1]), b = ColumnOf(trail_[i - 1]);
+    open_.Set(a, b);
+    rows_open_.Add(a, 1);
+    columns_open_.Add(b, 1);
+  }
+  trail_.Truncate(mark);
+  column_of_row_ -= 2 * board_.size();
+  row_of_column_ -= 2 * board_.size();
+  rows_.RestoreLast();
+  columns_.RestoreLast();
+}
+
+// Matches every unmatched unplaced row by an augmenting path. False when that
+// is impossible: then the rows cannot take distinct columns even with the
+// diagonals among them ignored.
+bool TrailSearch::RepairMatching() {
+  for (uint32_t a : rows_) {
+    if (column_of_row_[a] != kNone) continue;
+    std::fill(seen_.begin(), seen_.end(), 0);
+    if (!Augment(a)) return false;
+  }
+  return true;
+}
+
+// Augmenting path (Kuhn) from row `a` through columns not yet seen_.
+bool TrailSearch::Augment(uint32_t a) {
+  const uint64_t* open = open_.Row(a);
+  uint64_t* seen = seen_.data();
+  for (uint32_t w = 0; w < open_.words_per_row(); ++w) {
+    // Re-read after each try: deeper calls mark columns seen too.
+    for (uint64_t bits; (bits = open[w] & ~seen[w]) != 0;) {
+      const uint32_t b = w * 64 + static_cast<uint32_t>(absl::countr_zero(bits));
+      seen[w] |= bits & -bits;
+      const uint32_t holder = row_of_column_[b];
+      if (holder == kNone || Augment(holder)) {
+        row_of_column_[b] = a;
+        column_of_row_[a] = b;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                             StopPoller& stop, uint64_t tie_seed) {
+  TrailSearch search(board, mode, node_budget, stop, tie_seed);
+  search.Run();
+  SearchOutcome outcome{search.solutions(), search.nodes(), search.budget_exhausted(), {}};
+  if (outcome.solutions > 0) {
+    for (uint32_t a = 0; a < board.size(); ++a) outcome.placement.push_back(search.placement(a));
+  }
+  return outcome;
+}
+
+}  // namespace nqueens::internal

@@ -1,0 +1,286 @@
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "absl/numeric/bits.h"
+#include "rng.h"
+#include "search_engines.h"
+
+namespace nqueens::internal {
+namespace {
+
+constexpr uint8_t kUnmatched = 0xff;
+
+uint64_t Bit(uint32_t x) { return uint64_t{1} << x; }
+
+// Both ends of a matched pair of a depth's matching.
+void Unmatch(uint8_t* column_of_row, uint8_t* row_of_column, uint32_t row, uint32_t column) {
+  column_of_row[row] = row_of_column[column] = kUnmatched;
+}
+
+// The search for boards of at most 64 free rows: the trail engine's
+// algorithm (search_engines.h) with every row's and every column's open
+// cells in one word. A depth's state is copied from its parent's and then
+// narrowed, so backtracking is free. Cells on placed rows and columns are not
+// cleared: the masks of unplaced rows and columns (`rows`, `columns`) are
+// ANDed in where counts are taken.
+class WordSearch {
+ public:
+  WordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
+             uint64_t tie_seed);
+
+  void Run() {
+    // Building the free board took O(n): a stop may already be due.
+    if (!stop_.CheckNow()) Visit(0);
+  }
+
+  SearchOutcome TakeOutcome() {
+    if (outcome_.solutions == 0) outcome_.placement.clear();
+    return std::move(outcome_);
+  }
+
+ private:
+  // One depth of the path. The open cells of free row a are `row_open[a]`
+  // (bit b: free column b), of free column b `column_open[b]` (bit a); the
+  // matching of unplaced rows to open columns (Hall's condition) is inherited
+  // from the parent, minus the pairs the last queen closed.
+  struct Depth {
+    uint64_t rows = 0, columns = 0;  // unplaced
+    uint64_t* row_open;
+    uint64_t* column_open;
+    uint8_t* column_of_row;
+    uint8_t* row_of_column;
+  };
+
+  // Counts of open cells per unplaced line, and the line to branch on.
+  struct Branching {
+    std::array<uint8_t, 64> row_cells, column_cells;
+    uint32_t line;
+    bool by_row;
+  };
+
+  // Explores depth `k`. False to unwind the whole search (a solution found
+  // in kFirstSolution mode, the budget exhausted or a stop).
+  bool Visit(uint32_t k);
+  // The unplaced row or column with the fewest open cells (ties by rank);
+  // false at a dead end, a line without open cells.
+  bool ChooseLine(const Depth& depth, Branching& branching) const;
+  // The cells of the branching line, in the order to try them.
+  uint32_t ListCandidates(const Depth& depth, const Branching& branching,
+                          std::array<uint32_t, 64>& cells) const;
+  // Depth k + 1: depth k with a queen on (a, b).
+  void Place(uint32_t k, uint32_t a, uint32_t b);
+  bool RepairMatching(Depth& depth) const;
+  bool Augment(const Depth& depth, uint32_t a, uint64_t& seen) const;
+
+  const FreeBoard& board_;
+  const uint32_t size_;
+  const SearchMode mode_;
+  const uint64_t node_budget_;
+  StopPoller& stop_;
+  // rank << 8 | index, the ranks a random permutation per kind of line: the
+  // trail engine's tie-breaks, drawn in the same order from the same seed.
+  std::array<uint32_t, 64> row_rank_, column_rank_;
+  // Per cell a * size + b: the open cells its diagonals held at the root,
+  // the static part of a queen's damage.
+  std::vector<uint32_t> diagonal_damage_;
+  // Per cell (a * size + b) * size + x: the cells of row x (bit: column) and
+  // of column x (bit: row) on the diagonals through cell (a, b); 2 d^3 words
+  // (4 MiB at 64 free rows), so that a placement is a pass of ANDs.
+  std::vector<uint64_t> row_attacks_, column_attacks_;
+  std::vector<uint64_t> masks_;
+  std::vector<uint8_t> matchings_;
+  std::vector<Depth> path_;
+  SearchOutcome outcome_;
+};
+
+std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
+  std::vector<uint32_t> ranks(size);
+  std::iota(ranks.begin(), ranks.end(), 0u);
+  rng.Shuffle(ranks.begin(), ranks.end());
+  std::array<uint32_t, 64> keys{};
+  for (uint32_t x = 0; x < size; ++x) keys[x] = ranks[x] << 8 | x;
+  return keys;
+}
+
+WordSearch::WordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                       StopPoller& stop, uint64_t tie_seed)
+    : board_(board),
+      size_(board.size()),
+      mode_(mode),
+      node_budget_(node_budget),
+      stop_(stop),
+      diagonal_damage_(size_t{size_} * size_),
+      row_attacks_(size_t{size_} * size_ * size_),
+      column_attacks_(size_t{size_} * size_ * size_),
+      masks_(size_t{size_ + 1} * 2 * size_),
+      matchings_(size_t{size_ + 1} * 2 * size_, kUnmatched),
+      path_(size_ + 1) {
+  Rng ties(tie_seed);
+  row_rank_ = DrawRanks(size_, ties);
+  column_rank_ = DrawRanks(size_, ties);
+  for (uint32_t k = 0; k <= size_; ++k) {
+    Depth& depth = path_[k];
+    depth.row_open = masks_.data() + size_t{k} * 2 * size_;
+    depth.column_open = depth.row_open + size_;
+    depth.column_of_row = matchings_.data() + size_t{k} * 2 * size_;
+    depth.row_of_column = depth.column_of_row + size_;
+  }
+  Depth& root = path_[0];
+  root.rows = root.columns = size_ == 64 ? ~uint64_t{0} : Bit(size_) - 1;
+  for (uint32_t a = 0; a < size_; ++a) {
+    root.row_open[a] = board.open().Row(a)[0];
+    for (uint64_t bits = root.row_open[a]; bits != 0; bits &= bits - 1) {
+      const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
+      root.column_open[b] |= Bit(a);
+      const size_t cell = size_t{a} * size_ + b;
+      for (uint32_t line : board.LinesThrough(a, b)) {
+        if (line == kNone) continue;
+        diagonal_damage_[cell] += static_cast<uint32_t>(board.CellsOf(line).size()) - 1;
+        for (Cell other : board.CellsOf(line)) {
+          row_attacks_[cell * size_ + RowOf(other)] |= Bit(ColumnOf(other));
+          column_attacks_[cell * size_ + ColumnOf(other)] |= Bit(RowOf(other));
+        }
+      }
+    }
+  }
+  outcome_.placement.assign(size_, kNone);
+}
+
+bool WordSearch::Visit(uint32_t k) {
+  Depth& depth = path_[k];
+  if (depth.rows == 0) {
+    ++outcome_.solutions;
+    return mode_ == SearchMode::kCountAll;
+  }
+  Branching branching;
+  if (!ChooseLine(depth, branching) || !RepairMatching(depth)) return true;
+  std::array<uint32_t, 64> cells;
+  const uint32_t count = ListCandidates(depth, branching, cells);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (outcome_.nodes == node_budget_) {
+      outcome_.budget_exhausted = true;
+      return false;
+    }
+    ++outcome_.nodes;
+    if (stop_.ShouldStop()) return false;
+    const uint32_t a = cells[i] >> 8, b = cells[i] & 0xff;
+    Place(k, a, b);
+    outcome_.placement[a] = b;
+    if (!Visit(k + 1)) return false;
+  }
+  return true;
+}
+
+bool WordSearch::ChooseLine(const Depth& depth, Branching& branching) const {
+  uint32_t best_row = UINT32_MAX, best_column = UINT32_MAX;
+  for (uint64_t bits = depth.rows; bits != 0; bits &= bits - 1) {
+    const auto x = static_cast<uint32_t>(absl::countr_zero(bits));
+    const auto cells = static_cast<uint32_t>(absl::popcount(depth.row_open[x] & depth.columns));
+    branching.row_cells[x] = static_cast<uint8_t>(cells);
+    best_row = std::min(best_row, cells << 16 | row_rank_[x]);
+  }
+  for (uint64_t bits = depth.columns; bits != 0; bits &= bits - 1) {
+    const auto x = static_cast<uint32_t>(absl::countr_zero(bits));
+    const auto cells = static_cast<uint32_t>(absl::popcount(depth.column_open[x] & depth.rows));
+    branching.column_cells[x] = static_cast<uint8_t>(cells);
+    best_column = std::min(best_column, cells << 16 | column_rank_[x]);
+  }
+  // As many unplaced columns as rows: each one needs a queen.
+  if (best_row >> 16 == 0 || best_column >> 16 == 0) return false;
+  branching.by_row = best_row >> 16 <= best_column >> 16;
+  branching.line = (branching.by_row ? best_row : best_column) & 0xff;
+  return true;
+}
+
+uint32_t WordSearch::ListCandidates(const Depth& depth, const Branching& branching,
+                                    std::array<uint32_t, 64>& cells) const {
+  const uint32_t line = branching.line;
+  uint64_t others = branching.by_row ? depth.row_open[line] & depth.columns
+                                     : depth.column_open[line] & depth.rows;
+  // Least damage first: about the open cells the queen closes, its lines'
+  // counted at the root; ties by the other line's rank. Counting tries them
+  // all, in any order.
+  const bool ordered = mode_ == SearchMode::kFirstSolution;
+  uint32_t count = 0;
+  for (; others != 0; others &= others - 1) {
+    const auto other = static_cast<uint32_t>(absl::countr_zero(others));
+    const uint32_t a = branching.by_row ? line : other, b = branching.by_row ? other : line;
+    const uint32_t damage = branching.row_cells[a] + branching.column_cells[b] - 2 +
+                            diagonal_damage_[size_t{a} * size_ + b];
+    const uint32_t rank = branching.by_row ? column_rank_[b] >> 8 : row_rank_[a] >> 8;
+    cells[count++] = (ordered ? damage << 24 | rank << 16 : 0) | a << 8 | b;
+  }
+  if (ordered) std::sort(cells.begin(), cells.begin() + count);
+  for (uint32_t i = 0; i < count; ++i) cells[i] &= 0xffff;
+  return count;
+}
+
+void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
+  const Depth& parent = path_[k];
+  Depth& child = path_[k + 1];
+  child.rows = parent.rows & ~Bit(a);
+  child.columns = parent.columns & ~Bit(b);
+  const size_t cell = (size_t{a} * size_ + b) * size_;
+  const uint64_t* row_attacks = &row_attacks_[cell];
+  const uint64_t* column_attacks = &column_attacks_[cell];
+  for (uint32_t x = 0; x < size_; ++x) {
+    child.row_open[x] = parent.row_open[x] & ~row_attacks[x];
+    child.column_open[x] = parent.column_open[x] & ~column_attacks[x];
+  }
+  // The parent's matching, minus the pairs whose cell the queen closed.
+  std::copy_n(parent.column_of_row, 2 * size_, child.column_of_row);
+  if (const uint32_t column = child.column_of_row[a]; column != kUnmatched) {
+    Unmatch(child.column_of_row, child.row_of_column, a, column);
+  }
+  if (const uint32_t row = child.row_of_column[b]; row != kUnmatched)
+    Unmatch(child.column_of_row, child.row_of_column, row, b);
+  for (uint64_t bits = child.rows; bits != 0; bits &= bits - 1) {
+    const auto row = static_cast<uint32_t>(absl::countr_zero(bits));
+    const uint32_t column = child.column_of_row[row];
+    if (column != kUnmatched && (child.row_open[row] & Bit(column)) == 0) {
+      Unmatch(child.column_of_row, child.row_of_column, row, column);
+    }
+  }
+}
+
+// Matches every unmatched unplaced row by an augmenting path; false when
+// that is impossible (Hall's condition fails, the diagonals among the rows
+// ignored).
+bool WordSearch::RepairMatching(Depth& depth) const {
+  for (uint64_t bits = depth.rows; bits != 0; bits &= bits - 1) {
+    const auto a = static_cast<uint32_t>(absl::countr_zero(bits));
+    uint64_t seen = 0;
+    if (depth.column_of_row[a] == kUnmatched && !Augment(depth, a, seen)) return false;
+  }
+  return true;
+}
+
+// Augmenting path (Kuhn) from row `a` through columns not yet seen.
+bool WordSearch::Augment(const Depth& depth, uint32_t a, uint64_t& seen) const {
+  // Re-read after each try: deeper calls mark columns seen too.
+  for (uint64_t bits; (bits = depth.row_open[a] & depth.columns & ~seen) != 0;) {
+    const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
+    seen |= Bit(b);
+    const uint32_t holder = depth.row_of_column[b];
+    if (holder == kUnmatched || Augment(depth, holder, seen)) {
+      depth.row_of_column[b] = static_cast<uint8_t>(a);
+      depth.column_of_row[a] = static_cast<uint8_t>(b);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                            StopPoller& stop, uint64_t tie_seed) {
+  WordSearch search(board, mode, node_budget, stop, tie_seed);
+  search.Run();
+  return search.TakeOutcome();
+}
+
+}  // namespace nqueens::internal

@@ -1,0 +1,100 @@
+// The exact search's two engines run one algorithm on two data layouts, so
+// on every board they must visit the same tree: the same nodes, verdicts,
+// first solutions and counts. The trail engine is the reference here (it
+// also serves every board over 64 free rows); both are checked against brute
+// force through ExactComplete in exact_search_test.cc.
+#include "search_engines.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "free_board.h"
+#include "gtest/gtest.h"
+#include "nqueens/stop.h"
+#include "stop_poller.h"
+#include "test_boards.h"
+
+namespace nqueens::internal {
+namespace {
+
+struct Sample {
+  uint32_t n, free_rows, count;
+};
+
+// Random compositions near the completion threshold (n ~ 0.19 d^2 for d
+// free rows, Gent et al.), where the trees are largest for their size.
+std::vector<Columns> NearTransition(const std::vector<Sample>& samples) {
+  std::vector<Columns> boards;
+  uint64_t seed = 1;
+  for (const Sample& sample : samples) {
+    for (uint32_t i = 0; i < sample.count; ++i) {
+      boards.push_back(
+          test_boards::RandomComposition(sample.n, sample.n - sample.free_rows, seed++));
+    }
+  }
+  return boards;
+}
+
+// A description of the first way the engines differ on `composition`, or "".
+std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget,
+                    uint64_t tie_seed) {
+  const StopCondition never;
+  StopPoller stop(never);
+  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+  if (!board.ok()) return board.status().ToString();
+  const SearchOutcome word = RunWordSearch(*board, mode, budget, stop, tie_seed);
+  const SearchOutcome trail = RunTrailSearch(*board, mode, budget, stop, tie_seed);
+  const std::string where = ::testing::PrintToString(composition) + ": ";
+  if (word.nodes != trail.nodes) {
+    return where + "nodes " + std::to_string(word.nodes) + " vs " + std::to_string(trail.nodes);
+  }
+  if (word.solutions != trail.solutions) return where + "different solutions";
+  if (word.budget_exhausted != trail.budget_exhausted) return where + "different budget ends";
+  if (mode == SearchMode::kFirstSolution && word.placement != trail.placement) {
+    return where + "different first solutions";
+  }
+  return "";
+}
+
+TEST(SearchEnginesTest, FindTheSameFirstSolutionsAfterTheSameNodes) {
+  int solved = 0;
+  for (const Columns& board : NearTransition({{50, 16, 60}, {100, 23, 40}, {200, 32, 20}})) {
+    for (uint64_t tie_seed : {0, 7}) {
+      ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, UINT64_MAX, tie_seed), "");
+    }
+    const StopCondition never;
+    StopPoller stop(never);
+    absl::StatusOr<FreeBoard> free_board = FreeBoard::Build(board, stop);
+    ASSERT_TRUE(free_board.ok());
+    solved += RunWordSearch(*free_board, SearchMode::kFirstSolution, UINT64_MAX, stop, 0).solutions;
+  }
+  // Both verdicts are exercised.
+  EXPECT_GT(solved, 10);
+  EXPECT_LT(solved, 110);
+}
+
+TEST(SearchEnginesTest, CountTheSameCompletionsAfterTheSameNodes) {
+  for (const Columns& board : NearTransition({{40, 14, 40}, {70, 19, 20}})) {
+    ASSERT_EQ(Compare(board, SearchMode::kCountAll, UINT64_MAX, 0), "");
+  }
+  // The empty 8 x 8 board: every cell open at the root.
+  ASSERT_EQ(Compare(Columns(8, kEmptyRow), SearchMode::kCountAll, UINT64_MAX, 3), "");
+}
+
+TEST(SearchEnginesTest, RunOutOfTheSameBudgetAtTheSameNode) {
+  for (const Columns& board : NearTransition({{100, 23, 30}, {800, 64, 5}})) {
+    for (uint64_t budget : {1, 10, 100}) {
+      ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, budget, 0), "");
+    }
+  }
+}
+
+TEST(SearchEnginesTest, TheWordEngineHandlesSixtyFourFreeRows) {
+  const Columns solution = test_boards::RandomSolution(300, 5);
+  const Columns composition = test_boards::RandomSubComposition(solution, 300 - 64, 6);
+  ASSERT_EQ(Compare(composition, SearchMode::kFirstSolution, UINT64_MAX, 0), "");
+}
+
+}  // namespace
+}  // namespace nqueens::internal
