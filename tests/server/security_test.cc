@@ -382,8 +382,10 @@ TEST(ClientLimitTest, CallsBeyondTheLimitAreRefusedUntilOneEnds) {
   auto stub = v1::NQueens::NewStub(channel);
   auto first = std::make_unique<OpenStream>(*stub, "");
   OpenStream second(*stub, "");
-  // The streams are in flight once the server has started them.
-  ASSERT_TRUE(Eventually([&] { return RefusedByTheClientLimit(Solve8(channel).status); }));
+  // Both streams in flight before a third call is sent: a call sent earlier
+  // could overtake the second stream and take its slot.
+  ASSERT_TRUE(Eventually([&] { return server->in_flight().running() == 2; }));
+  EXPECT_TRUE(RefusedByTheClientLimit(Solve8(channel).status));
   EXPECT_GE(server->counters().refusals("--max-calls-per-client"), 1u);
 
   // A second connection from the same address is the same client.
@@ -402,7 +404,8 @@ TEST(ClientLimitTest, EachTokenIsAClientOfItsOwn) {
   const std::shared_ptr<grpc::Channel> channel = Plaintext(*server);
   auto stub = v1::NQueens::NewStub(channel);
   OpenStream alpha(*stub, "alpha");
-  ASSERT_TRUE(Eventually([&] { return RefusedByTheClientLimit(Solve8(channel, "alpha").status); }));
+  ASSERT_TRUE(Eventually([&] { return server->in_flight().running() == 1; }));
+  EXPECT_TRUE(RefusedByTheClientLimit(Solve8(channel, "alpha").status));
   const grpc::Status beta = Solve8(channel, "beta").status;
   EXPECT_TRUE(beta.ok()) << beta.error_message();
 }
