@@ -28,7 +28,7 @@
 // search alone instead (internal::ExactComplete, --large_exact_nodes), and
 // --engine=engines each of its two engines once, without restarts, on the
 // same free board: they must visit the same nodes, so the ns per node
-// compare.
+// compare; --engine=threads the exact search alone on 1 and 2 threads.
 // Every SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE
 // for the same instance, is a defect and makes the exit status 1.
 #include <algorithm>
@@ -68,7 +68,8 @@ ABSL_FLAG(uint32_t, min_open, 4,
 ABSL_FLAG(uint32_t, instances, 100, "instances per size");
 ABSL_FLAG(std::string, engine, "complete",
           "complete: nqueens::Complete in three configurations; exact: the exact search alone; "
-          "engines: each engine of the exact search once (word, trail), same tree");
+          "engines: each engine of the exact search once (word, trail), same tree; threads: "
+          "the exact search alone on 1 and 2 threads");
 ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::internal::kExactMaxFreeRows,
           "PipelineParams::exact_max_free_rows of the second and third runs");
 ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
@@ -334,13 +335,14 @@ Run CompleteWithLargeBudgets(const Columns& input, uint64_t seed) {
   return RunComplete(input, options);
 }
 
+template <int kThreads>
 Run ExactSearchAlone(const Columns& input, uint64_t) {
   Run run;
   const nqueens::StopCondition condition = Deadline();
   nqueens::internal::StopPoller stop(condition);
   const absl::Time start = absl::Now();
-  absl::StatusOr<nqueens::internal::ExactResult> result =
-      nqueens::internal::ExactComplete(input, absl::GetFlag(FLAGS_large_exact_nodes), stop);
+  absl::StatusOr<nqueens::internal::ExactResult> result = nqueens::internal::ExactComplete(
+      input, absl::GetFlag(FLAGS_large_exact_nodes), stop, {kThreads, {}});
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
   if (!result.ok()) {
     if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
@@ -506,7 +508,10 @@ int main(int argc, char** argv) {
   const std::string engine = absl::GetFlag(FLAGS_engine);
   std::vector<Solver> solvers;
   if (engine == "exact") {
-    solvers = {{"exact search alone", ExactSearchAlone}};
+    solvers = {{"exact search alone", ExactSearchAlone<1>}};
+  } else if (engine == "threads") {
+    solvers = {{"exact search, 1 thread", ExactSearchAlone<1>},
+               {"exact search, 2 threads", ExactSearchAlone<2>}};
   } else if (engine == "engines") {
     solvers = {{"word engine", EngineAlone<nqueens::internal::RunWordSearch>},
                {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>}};
@@ -515,7 +520,7 @@ int main(int argc, char** argv) {
                {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
                {"Complete, large budgets", CompleteWithLargeBudgets}};
   } else {
-    absl::FPrintF(stderr, "--engine must be complete, exact or engines\n");
+    absl::FPrintF(stderr, "--engine must be complete, exact, engines or threads\n");
     return 2;
   }
   Random random(absl::GetFlag(FLAGS_seed));

@@ -6,6 +6,7 @@
 
 #include "free_board.h"
 #include "huge_pages.h"
+#include "parallel_search.h"
 #include "search_engines.h"
 
 namespace nqueens::internal {
@@ -14,12 +15,22 @@ namespace {
 // Nodes of the first run of ExactComplete; each restart doubles it.
 constexpr uint64_t kFirstRunBudget = 1024;
 
-// The engine for `board`: the word engine where it fits.
+// Runs of fewer nodes stay on one thread: splitting the tree would cost more
+// than they take (the first runs of the restarts, most boards).
+constexpr uint64_t kParallelFromNodes = uint64_t{1} << 16;
+
+// The engine for `board`: the word engine where it fits, on several threads
+// for long runs.
 SearchOutcome RunSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                        StopPoller& stop, uint64_t tie_seed) {
-  return board.size() <= kWordSearchMaxFreeRows
-             ? RunWordSearch(board, mode, node_budget, stop, tie_seed)
-             : RunTrailSearch(board, mode, node_budget, stop, tie_seed);
+                        StopPoller& stop, uint64_t tie_seed, const SearchThreads& threads) {
+  if (board.size() > kWordSearchMaxFreeRows) {
+    return RunTrailSearch(board, mode, node_budget, stop, tie_seed);
+  }
+  if (threads.count <= 1 || node_budget < kParallelFromNodes) {
+    return RunWordSearch(board, mode, node_budget, stop, tie_seed);
+  }
+  const WordBoard word_board(board);
+  return RunParallelWordSearch(word_board, mode, node_budget, stop, tie_seed, threads);
 }
 
 // Copies `from` into `to` in polled stretches (the solved board: 4 GB at
@@ -40,7 +51,8 @@ bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) 
 // complete, so one that ends within its budget without a solution proves
 // there is none. Restarts at most double the nodes such a proof takes.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
-                                          uint64_t node_budget, StopPoller& stop) {
+                                          uint64_t node_budget, StopPoller& stop,
+                                          const SearchThreads& threads) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   ExactResult result;
@@ -48,7 +60,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
   for (uint64_t run = 0;; ++run) {
     const SearchOutcome search =
         RunSearch(*board, SearchMode::kFirstSolution,
-                  std::min(run_budget, node_budget - result.nodes), stop, run);
+                  std::min(run_budget, node_budget - result.nodes), stop, run, threads);
     if (!stop.status().ok()) return stop.status();
     result.nodes += search.nodes;
     if (search.solutions > 0) {
@@ -76,7 +88,7 @@ absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   const SearchOutcome search =
-      RunSearch(*board, SearchMode::kCountAll, std::numeric_limits<uint64_t>::max(), stop, 0);
+      RunSearch(*board, SearchMode::kCountAll, std::numeric_limits<uint64_t>::max(), stop, 0, {});
   if (!stop.status().ok()) return stop.status();
   return search.solutions;
 }

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "nqueens/board.h"
+#include "nqueens/solver.h"
 #include "stop_poller.h"
 
 namespace nqueens::internal {
@@ -33,7 +34,8 @@ struct ExactResult {
 // (FAILED_PRECONDITION otherwise). Gives up with kBudgetExhausted after
 // `node_budget` nodes; returns the poller's status when it stops.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
-                                          uint64_t node_budget, StopPoller& stop);
+                                          uint64_t node_budget, StopPoller& stop,
+                                          const SearchThreads& threads = {});
 
 // Counts the full solutions extending `composition` (same preconditions).
 // Exhaustive: used by tests to check the engine against known counts.

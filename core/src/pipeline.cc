@@ -167,11 +167,11 @@ class Run {
 // The exact search on the input held by `state`. nullopt when it cannot
 // decide.
 absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
-                                                       const PipelineParams& params,
+                                                       const CompletionOptions& options,
                                                        StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
-  absl::StatusOr<internal::ExactResult> exact =
-      internal::ExactComplete(state.columns(), params.exact_node_budget, stop);
+  absl::StatusOr<internal::ExactResult> exact = internal::ExactComplete(
+      state.columns(), options.params.exact_node_budget, stop, options.threads);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   switch (exact->verdict) {
@@ -209,7 +209,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   if (exact_applies && free_rows <= params.exact_first_max_free_rows) {
     exact_tried = true;
     stats.start_block = Block::kExact;
-    absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
+    absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, options, stop, stats);
     if (!decided.ok()) return decided.status();
     if (decided->has_value()) return std::move(**decided);
     stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
@@ -225,7 +225,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     if (!exact_tried && exact_applies) {
       exact_tried = true;
       if (!state.Restore(stop)) return stop.status();
-      absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
+      absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, options, stop, stats);
       if (!decided.ok()) return decided.status();
       if (decided->has_value()) return std::move(**decided);
     }
@@ -236,7 +236,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
 
 // CompleteMethod::kExact: the complete search alone.
 absl::StatusOr<CompletionResult> SearchExactly(const BoardState& state,
-                                               const PipelineParams& params, StopPoller& stop,
+                                               const CompletionOptions& options, StopPoller& stop,
                                                CompletionStats& stats) {
   const uint32_t free_rows = state.n() - stats.queens_given;
   if (free_rows > internal::kExactMaxFreeRows) {
@@ -245,7 +245,7 @@ absl::StatusOr<CompletionResult> SearchExactly(const BoardState& state,
                                                    " free rows; this one has ", free_rows));
   }
   stats.start_block = Block::kExact;
-  absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, params, stop, stats);
+  absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, options, stop, stats);
   if (!decided.ok()) return decided.status();
   if (decided->has_value()) return std::move(**decided);
   return CompletionResult{};  // kUndecided
@@ -284,7 +284,7 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionO
       state->queens() == state->n()
           ? CompletionResult{Outcome::kSolved, std::move(*state).TakeColumns(), {}}
       : options.complete_method == CompleteMethod::kExact
-          ? SearchExactly(*state, options.params, stop, stats)
+          ? SearchExactly(*state, options, stop, stats)
           : Search(*state, options, stop, stats);
   if (!result.ok()) return result.status();
   stats.total_time = absl::Now() - start;

@@ -1,3 +1,5 @@
+#include "word_search.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -6,7 +8,6 @@
 
 #include "absl/numeric/bits.h"
 #include "rng.h"
-#include "search_engines.h"
 
 namespace nqueens::internal {
 namespace {
@@ -20,82 +21,6 @@ void Unmatch(uint8_t* column_of_row, uint8_t* row_of_column, uint32_t row, uint3
   column_of_row[row] = row_of_column[column] = kUnmatched;
 }
 
-// The search for boards of at most 64 free rows: the trail engine's
-// algorithm (search_engines.h) with every row's and every column's open
-// cells in one word. A depth's state is copied from its parent's and then
-// narrowed, so backtracking is free. Cells on placed rows and columns are not
-// cleared: the masks of unplaced rows and columns (`rows`, `columns`) are
-// ANDed in where counts are taken.
-class WordSearch {
- public:
-  WordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
-             uint64_t tie_seed);
-
-  void Run() {
-    // Building the free board took O(n): a stop may already be due.
-    if (!stop_.CheckNow()) Visit(0);
-  }
-
-  SearchOutcome TakeOutcome() {
-    if (outcome_.solutions == 0) outcome_.placement.clear();
-    return std::move(outcome_);
-  }
-
- private:
-  // One depth of the path. The open cells of free row a are `row_open[a]`
-  // (bit b: free column b), of free column b `column_open[b]` (bit a); the
-  // matching of unplaced rows to open columns (Hall's condition) is inherited
-  // from the parent, minus the pairs the last queen closed.
-  struct Depth {
-    uint64_t rows = 0, columns = 0;  // unplaced
-    uint64_t* row_open;
-    uint64_t* column_open;
-    uint8_t* column_of_row;
-    uint8_t* row_of_column;
-  };
-
-  // Counts of open cells per unplaced line, and the line to branch on.
-  struct Branching {
-    std::array<uint8_t, 64> row_cells, column_cells;
-    uint32_t line;
-    bool by_row;
-  };
-
-  // Explores depth `k`. False to unwind the whole search (a solution found
-  // in kFirstSolution mode, the budget exhausted or a stop).
-  bool Visit(uint32_t k);
-  // The unplaced row or column with the fewest open cells (ties by rank);
-  // false at a dead end, a line without open cells.
-  bool ChooseLine(const Depth& depth, Branching& branching) const;
-  // The cells of the branching line, in the order to try them.
-  uint32_t ListCandidates(const Depth& depth, const Branching& branching,
-                          std::array<uint32_t, 64>& cells) const;
-  // Depth k + 1: depth k with a queen on (a, b).
-  void Place(uint32_t k, uint32_t a, uint32_t b);
-  bool RepairMatching(Depth& depth) const;
-  bool Augment(const Depth& depth, uint32_t a, uint64_t& seen) const;
-
-  const FreeBoard& board_;
-  const uint32_t size_;
-  const SearchMode mode_;
-  const uint64_t node_budget_;
-  StopPoller& stop_;
-  // rank << 8 | index, the ranks a random permutation per kind of line: the
-  // trail engine's tie-breaks, drawn in the same order from the same seed.
-  std::array<uint32_t, 64> row_rank_, column_rank_;
-  // Per cell a * size + b: the open cells its diagonals held at the root,
-  // the static part of a queen's damage.
-  std::vector<uint32_t> diagonal_damage_;
-  // Per cell (a * size + b) * size + x: the cells of row x (bit: column) and
-  // of column x (bit: row) on the diagonals through cell (a, b); 2 d^3 words
-  // (4 MiB at 64 free rows), so that a placement is a pass of ANDs.
-  std::vector<uint64_t> row_attacks_, column_attacks_;
-  std::vector<uint64_t> masks_;
-  std::vector<uint8_t> matchings_;
-  std::vector<Depth> path_;
-  SearchOutcome outcome_;
-};
-
 std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
   std::vector<uint32_t> ranks(size);
   std::iota(ranks.begin(), ranks.end(), 0u);
@@ -105,19 +30,51 @@ std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
   return keys;
 }
 
-WordSearch::WordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                       StopPoller& stop, uint64_t tie_seed)
+}  // namespace
+
+WordBoard::WordBoard(const FreeBoard& board)
     : board_(board),
       size_(board.size()),
-      mode_(mode),
-      node_budget_(node_budget),
-      stop_(stop),
       diagonal_damage_(size_t{size_} * size_),
       row_attacks_(size_t{size_} * size_ * size_),
       column_attacks_(size_t{size_} * size_ * size_),
+      root_rows_open_(size_),
+      root_columns_open_(size_) {
+  for (uint32_t a = 0; a < size_; ++a) {
+    root_rows_open_[a] = board.open().Row(a)[0];
+    for (uint64_t bits = root_rows_open_[a]; bits != 0; bits &= bits - 1) {
+      const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
+      root_columns_open_[b] |= Bit(a);
+      const size_t cell = size_t{a} * size_ + b;
+      for (uint32_t line : board.LinesThrough(a, b)) {
+        if (line == kNone) continue;
+        diagonal_damage_[cell] += static_cast<uint32_t>(board.CellsOf(line).size()) - 1;
+        for (Cell other : board.CellsOf(line)) {
+          row_attacks_[cell * size_ + RowOf(other)] |= Bit(ColumnOf(other));
+          column_attacks_[cell * size_ + ColumnOf(other)] |= Bit(RowOf(other));
+        }
+      }
+    }
+  }
+}
+
+bool NodeAllowance::Grant() {
+  if (shared_ == nullptr) return false;
+  const uint64_t before = shared_->fetch_add(kGrant);
+  if (before >= budget_) return false;
+  granted_ += std::min(kGrant, budget_ - before);
+  return true;
+}
+
+WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop, uint64_t tie_seed)
+    : board_(board),
+      size_(board.size()),
+      mode_(mode),
+      stop_(stop),
       masks_(size_t{size_ + 1} * 2 * size_),
       matchings_(size_t{size_ + 1} * 2 * size_, kUnmatched),
-      path_(size_ + 1) {
+      path_(size_ + 1),
+      placement_(size_, kNone) {
   Rng ties(tie_seed);
   row_rank_ = DrawRanks(size_, ties);
   column_rank_ = DrawRanks(size_, ties);
@@ -130,48 +87,65 @@ WordSearch::WordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_bu
   }
   Depth& root = path_[0];
   root.rows = root.columns = size_ == 64 ? ~uint64_t{0} : Bit(size_) - 1;
-  for (uint32_t a = 0; a < size_; ++a) {
-    root.row_open[a] = board.open().Row(a)[0];
-    for (uint64_t bits = root.row_open[a]; bits != 0; bits &= bits - 1) {
-      const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
-      root.column_open[b] |= Bit(a);
-      const size_t cell = size_t{a} * size_ + b;
-      for (uint32_t line : board.LinesThrough(a, b)) {
-        if (line == kNone) continue;
-        diagonal_damage_[cell] += static_cast<uint32_t>(board.CellsOf(line).size()) - 1;
-        for (Cell other : board.CellsOf(line)) {
-          row_attacks_[cell * size_ + RowOf(other)] |= Bit(ColumnOf(other));
-          column_attacks_[cell * size_ + ColumnOf(other)] |= Bit(RowOf(other));
-        }
-      }
-    }
-  }
-  outcome_.placement.assign(size_, kNone);
+  std::copy(board.root_rows_open_.begin(), board.root_rows_open_.end(), root.row_open);
+  std::copy(board.root_columns_open_.begin(), board.root_columns_open_.end(), root.column_open);
 }
 
-bool WordSearch::Visit(uint32_t k) {
-  Depth& depth = path_[k];
-  if (depth.rows == 0) {
-    ++outcome_.solutions;
+uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
+  uint32_t k = 0;
+  for (const WordCell cell : prefix) {
+    // The matching is repaired on the way, as the search would have.
+    RepairMatching(path_[k]);
+    Place(k, cell >> 8, cell & 0xff);
+    placement_[cell >> 8] = cell & 0xff;
+    ++k;
+  }
+  return k;
+}
+
+SearchOutcome WordSearch::Search(absl::Span<const WordCell> prefix, NodeAllowance& allowance) {
+  SearchOutcome outcome;
+  // Building the free board took O(n): a stop may already be due.
+  if (stop_.CheckNow()) return outcome;
+  Visit(Descend(prefix), allowance, outcome);
+  if (outcome.solutions > 0) outcome.placement = placement_;
+  return outcome;
+}
+
+std::vector<WordCell> WordSearch::Children(absl::Span<const WordCell> prefix) {
+  std::array<uint32_t, 64> cells;
+  const uint32_t k = Descend(prefix);
+  const uint32_t count = path_[k].rows == 0 ? 0 : BranchCells(k, cells);
+  return std::vector<WordCell>(cells.begin(), cells.begin() + count);
+}
+
+bool WordSearch::Visit(uint32_t k, NodeAllowance& allowance, SearchOutcome& outcome) {
+  if (path_[k].rows == 0) {
+    ++outcome.solutions;
     return mode_ == SearchMode::kCountAll;
   }
-  Branching branching;
-  if (!ChooseLine(depth, branching) || !RepairMatching(depth)) return true;
   std::array<uint32_t, 64> cells;
-  const uint32_t count = ListCandidates(depth, branching, cells);
+  const uint32_t count = BranchCells(k, cells);
   for (uint32_t i = 0; i < count; ++i) {
-    if (outcome_.nodes == node_budget_) {
-      outcome_.budget_exhausted = true;
+    if (!allowance.Take()) {
+      outcome.budget_exhausted = true;
       return false;
     }
-    ++outcome_.nodes;
+    ++outcome.nodes;
     if (stop_.ShouldStop()) return false;
     const uint32_t a = cells[i] >> 8, b = cells[i] & 0xff;
     Place(k, a, b);
-    outcome_.placement[a] = b;
-    if (!Visit(k + 1)) return false;
+    placement_[a] = b;
+    if (!Visit(k + 1, allowance, outcome)) return false;
   }
   return true;
+}
+
+uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
+  Depth& depth = path_[k];
+  Branching branching;
+  if (!ChooseLine(depth, branching) || !RepairMatching(depth)) return 0;
+  return ListCandidates(depth, branching, cells);
 }
 
 bool WordSearch::ChooseLine(const Depth& depth, Branching& branching) const {
@@ -209,7 +183,7 @@ uint32_t WordSearch::ListCandidates(const Depth& depth, const Branching& branchi
     const auto other = static_cast<uint32_t>(absl::countr_zero(others));
     const uint32_t a = branching.by_row ? line : other, b = branching.by_row ? other : line;
     const uint32_t damage = branching.row_cells[a] + branching.column_cells[b] - 2 +
-                            diagonal_damage_[size_t{a} * size_ + b];
+                            board_.diagonal_damage_[size_t{a} * size_ + b];
     const uint32_t rank = branching.by_row ? column_rank_[b] >> 8 : row_rank_[a] >> 8;
     cells[count++] = (ordered ? damage << 24 | rank << 16 : 0) | a << 8 | b;
   }
@@ -224,8 +198,8 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
   child.rows = parent.rows & ~Bit(a);
   child.columns = parent.columns & ~Bit(b);
   const size_t cell = (size_t{a} * size_ + b) * size_;
-  const uint64_t* row_attacks = &row_attacks_[cell];
-  const uint64_t* column_attacks = &column_attacks_[cell];
+  const uint64_t* row_attacks = &board_.row_attacks_[cell];
+  const uint64_t* column_attacks = &board_.column_attacks_[cell];
   for (uint32_t x = 0; x < size_; ++x) {
     child.row_open[x] = parent.row_open[x] & ~row_attacks[x];
     child.column_open[x] = parent.column_open[x] & ~column_attacks[x];
@@ -274,13 +248,12 @@ bool WordSearch::Augment(const Depth& depth, uint32_t a, uint64_t& seen) const {
   return false;
 }
 
-}  // namespace
-
 SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                             StopPoller& stop, uint64_t tie_seed) {
-  WordSearch search(board, mode, node_budget, stop, tie_seed);
-  search.Run();
-  return search.TakeOutcome();
+  const WordBoard word_board(board);
+  WordSearch search(word_board, mode, stop, tie_seed);
+  NodeAllowance allowance(node_budget);
+  return search.Search({}, allowance);
 }
 
 }  // namespace nqueens::internal

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -53,6 +54,18 @@ enum class CompleteMethod {
 
 const char* CompleteMethodName(CompleteMethod method);  // "PIPELINE", ...
 
+// Threads one call's exact search may use (the only part of a call that
+// uses more than one): the search splits its tree into subtrees that the
+// calling thread and helpers take in turn.
+struct SearchThreads {
+  // Threads in all, the calling one included; 1: the calling thread alone.
+  int count = 1;
+  // Runs a helper job on another thread, now or later, or returns false when
+  // it cannot (a server hands jobs to its worker pool). Empty: the search
+  // starts threads of its own and joins them before it returns.
+  std::function<bool(std::function<void()>)> run;
+};
+
 struct CompletionOptions {
   // Same seed and input give the same output.
   uint64_t seed = 0;
@@ -69,6 +82,8 @@ struct CompletionOptions {
   // Solve() only: the image of the square applied to the result, 0..7
   // (see Symmetry in nqueens/board.h).
   uint32_t symmetry = 0;
+  // The exact search's threads (boards of at most 64 free rows).
+  SearchThreads threads;
 };
 
 struct CompletionStats {

@@ -1,0 +1,143 @@
+// The word engine on several threads searches the sequential search's tree,
+// split into subtrees: an exhausted tree is the same proof after the same
+// nodes, a solution is a valid one, and helpers that start late leave the
+// board alone.
+#include "parallel_search.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "free_board.h"
+#include "gtest/gtest.h"
+#include "nqueens/stop.h"
+#include "nqueens/validate.h"
+#include "stop_poller.h"
+#include "test_boards.h"
+#include "word_search.h"
+
+namespace nqueens::internal {
+namespace {
+
+const StopCondition kNever;
+
+// Random compositions near the completion threshold (n ~ 0.19 d^2).
+std::vector<Columns> NearTransition(uint32_t n, uint32_t free_rows, uint32_t count) {
+  std::vector<Columns> boards;
+  for (uint32_t seed = 1; seed <= count; ++seed) {
+    boards.push_back(test_boards::RandomComposition(n, n - free_rows, seed));
+  }
+  return boards;
+}
+
+// The full board of a search's placement, "" if it is a solution extending
+// `composition`, else what is wrong.
+std::string CheckPlacement(const Columns& composition, const FreeBoard& board,
+                           const SearchOutcome& outcome) {
+  Columns full = composition;
+  for (uint32_t a = 0; a < board.size(); ++a) {
+    full[board.row(a) - 1] = board.column(outcome.placement[a]);
+  }
+  absl::StatusOr<ValidationReport> report = Validate(full);
+  return report.ok() && report->complete ? "" : "not a solution";
+}
+
+struct Runs {
+  SearchOutcome sequential, parallel;
+};
+
+Runs RunBoth(const FreeBoard& board, SearchMode mode, const SearchThreads& threads,
+             uint64_t budget = UINT64_MAX) {
+  StopPoller stop(kNever);
+  const WordBoard word_board(board);
+  WordSearch search(word_board, mode, stop, 0);
+  NodeAllowance allowance(budget);
+  Runs runs;
+  runs.sequential = search.Search({}, allowance);
+  runs.parallel = RunParallelWordSearch(word_board, mode, budget, stop, 0, threads);
+  return runs;
+}
+
+FreeBoard Build(const Columns& composition) {
+  StopPoller stop(kNever);
+  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+  EXPECT_TRUE(board.ok());
+  return *std::move(board);
+}
+
+TEST(ParallelSearchTest, ProvesWhatTheSequentialSearchProvesAfterTheSameNodes) {
+  int unsolvable = 0;
+  for (const Columns& composition : NearTransition(100, 23, 40)) {
+    const FreeBoard board = Build(composition);
+    const Runs runs = RunBoth(board, SearchMode::kFirstSolution, {2, {}});
+    ASSERT_EQ(runs.parallel.solutions > 0, runs.sequential.solutions > 0);
+    EXPECT_FALSE(runs.parallel.budget_exhausted);
+    if (runs.parallel.solutions > 0) {
+      EXPECT_EQ(CheckPlacement(composition, board, runs.parallel), "");
+    } else {
+      ++unsolvable;
+      EXPECT_EQ(runs.parallel.nodes, runs.sequential.nodes);
+    }
+  }
+  EXPECT_GT(unsolvable, 5);
+}
+
+TEST(ParallelSearchTest, CountsWhatTheSequentialSearchCounts) {
+  for (const Columns& composition : NearTransition(60, 18, 15)) {
+    const FreeBoard board = Build(composition);
+    const Runs runs = RunBoth(board, SearchMode::kCountAll, {3, {}});
+    EXPECT_EQ(runs.parallel.solutions, runs.sequential.solutions);
+    EXPECT_EQ(runs.parallel.nodes, runs.sequential.nodes);
+  }
+}
+
+TEST(ParallelSearchTest, TheCallingThreadSearchesAloneWhenNoHelperCanRun) {
+  const SearchThreads refused{4, [](std::function<void()>) { return false; }};
+  for (const Columns& composition : NearTransition(100, 23, 10)) {
+    const FreeBoard board = Build(composition);
+    const Runs runs = RunBoth(board, SearchMode::kCountAll, refused);
+    EXPECT_EQ(runs.parallel.solutions, runs.sequential.solutions);
+  }
+}
+
+TEST(ParallelSearchTest, HelpersThatStartAfterTheSearchLeaveTheBoardAlone) {
+  std::vector<std::function<void()>> late;
+  const SearchThreads deferred{2, [&late](std::function<void()> job) {
+                                 late.push_back(std::move(job));
+                                 return true;
+                               }};
+  {
+    const FreeBoard board = Build(NearTransition(100, 23, 1).front());
+    StopPoller stop(kNever);
+    auto word_board = std::make_unique<WordBoard>(board);
+    RunParallelWordSearch(*word_board, SearchMode::kCountAll, UINT64_MAX, stop, 0, deferred);
+  }  // the boards are gone (AddressSanitizer reports any use)
+  ASSERT_EQ(late.size(), 1u);
+  late.front()();
+}
+
+TEST(ParallelSearchTest, ASpentBudgetIsReportedNotAProof) {
+  // The empty 12 x 12 board: 14,200 solutions, far more nodes than the budget.
+  const FreeBoard board = Build(Columns(12, kEmptyRow));
+  const Runs runs = RunBoth(board, SearchMode::kCountAll, {2, {}}, 5000);
+  EXPECT_TRUE(runs.sequential.budget_exhausted);
+  EXPECT_TRUE(runs.parallel.budget_exhausted);
+  EXPECT_LT(runs.parallel.solutions, 14200u);
+}
+
+TEST(ParallelSearchTest, StopsWhenTheCallerCancels) {
+  const FreeBoard board = Build(Columns(12, kEmptyRow));
+  StopCondition cancelled;
+  cancelled.cancelled = [] { return true; };
+  StopPoller stop(cancelled);
+  const WordBoard word_board(board);
+  RunParallelWordSearch(word_board, SearchMode::kCountAll, UINT64_MAX, stop, 0, {2, {}});
+  EXPECT_EQ(stop.status().code(), absl::StatusCode::kCancelled);
+}
+
+}  // namespace
+}  // namespace nqueens::internal
