@@ -212,6 +212,12 @@ CompletionOptions Call::CompletionOptionsFor(const std::optional<uint64_t>& seed
       Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget, max.max_exact_nodes,
                       "max_exact_nodes", "--max-exact-nodes", lowered_limits_);
   options.stop = Stop();
+  // The exact search's subtrees go to free workers too (pool jobs that start
+  // after it ended return at once).
+  options.threads.count = service_.pool.workers();
+  options.threads.run = [&pool = service_.pool](std::function<void()> job) {
+    return pool.Submit(WorkerPool::Size::kLarge, std::move(job)).has_value();
+  };
   return options;
 }
 
