@@ -114,6 +114,8 @@ uint32_t StepAt(uint32_t n, const Factorization& factors, uint64_t index) {
 
 // --- The members' columns, one row at a time (rows 1-based). ---
 
+}  // namespace
+
 // Prototypes 1 and 2 for even m, with the queen (n, n) for odd n = m + 1.
 // 3 and 4 are the construction's rearrangements for 6K+2 and 6K+3.
 uint32_t PrototypeColumn(uint32_t prototype, uint32_t n, uint32_t row) {
@@ -141,6 +143,8 @@ bool PrototypeExists(uint32_t prototype, uint32_t n) {
       return n % 6 == 3;
   }
 }
+
+namespace {
 
 constexpr const char* kPrototypeNames[] = {
     "",

@@ -16,6 +16,11 @@ namespace nqueens::internal {
 // for a variant out of it.
 absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const CompletionOptions& options);
 
+// Column of 1-based `row` in prototype 1..4 of the n x n board, where
+// PrototypeExists(prototype, n).
+uint32_t PrototypeColumn(uint32_t prototype, uint32_t n, uint32_t row);
+bool PrototypeExists(uint32_t prototype, uint32_t n);
+
 }  // namespace nqueens::internal
 
 #endif  // NQUEENS_SRC_FORMULA_H_

@@ -1,6 +1,9 @@
-// A stage before the pipeline (beyond the paper): a composition taken from
-// the explicit construction, or from one of its images under the eight
-// symmetries of the square, is completed by that solution.
+// A stage before the pipeline (beyond the paper): a composition taken from a
+// solution the service itself produces is completed by that solution: the
+// explicit construction, prototypes 1 and 2 of the explicit families (G.
+// Usov), each under the eight symmetries of the square, and the modular
+// placements (column - 1 = (shift + step * row) mod n), which include their
+// own images and cyclic shifts.
 //
 // Why: such inputs are what users naturally send (the output of Solve with
 // some queens removed), and their regular structure defeats the random
@@ -19,11 +22,11 @@
 
 namespace nqueens::internal {
 
-// The full board when `composition` (valid, at least one queen, n = 1 or
-// n >= 4) lies in an image of the explicit construction; otherwise nullopt.
-// O(n) for such inputs, polled: the poller's status once it fires.
-absl::StatusOr<std::optional<Columns>> CompleteFromConstruction(const Columns& composition,
-                                                                StopPoller& stop);
+// The full board when `composition` (valid, at least one queen) lies in one
+// of those solutions; otherwise nullopt. O(n), polled: the poller's status
+// once it fires.
+absl::StatusOr<std::optional<Columns>> CompleteFromKnownSolution(const Columns& composition,
+                                                                 StopPoller& stop);
 
 }  // namespace nqueens::internal
 

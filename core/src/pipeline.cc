@@ -195,7 +195,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
   if (params.match_construction && stats.queens_given > 0) {
     BlockClock clock(stats, Block::kConstruction);
     absl::StatusOr<std::optional<Columns>> known =
-        internal::CompleteFromConstruction(state.columns(), stop);
+        internal::CompleteFromKnownSolution(state.columns(), stop);
     if (!known.ok()) return known.status();
     if (known->has_value()) {
       stats.start_block = Block::kConstruction;

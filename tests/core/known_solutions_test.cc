@@ -75,6 +75,50 @@ TEST(KnownSolutionsTest, StrideSubsetsOfLargeConstructionsComplete) {
   }
 }
 
+// Members of the explicit families Solve(FORMULA) produces, but for
+// products: up to `most` variants spread over the family's range.
+std::vector<Columns> FamilyMembers(uint32_t n, uint64_t most) {
+  std::vector<Columns> members;
+  const uint64_t count = FormulaVariantCount(n);
+  for (uint64_t i = 0; i < std::min(count, most); ++i) {
+    CompletionOptions options;
+    options.formula_variant = i * count / std::min(count, most);
+    absl::StatusOr<CompletionResult> member = Solve(n, SolveMethod::kFormula, options);
+    EXPECT_TRUE(member.ok()) << member.status();
+    if (member.ok() && member->stats.formula.rfind("product", 0) != 0) {
+      members.push_back(member->columns);
+    }
+  }
+  return members;
+}
+
+TEST(KnownSolutionsTest, CompletesEveryImageOfTheFamiliesMembers) {
+  for (uint32_t n : {5u, 7u, 11u, 12u, 13u, 25u, 35u, 49u, 100u, 101u, 1001u}) {
+    for (const Columns& member : FamilyMembers(n, 12)) {
+      for (const Columns& image : Images(member)) {
+        for (uint32_t stride : {2u, 3u}) ExpectCompletedByConstruction(EveryKth(image, stride, 1));
+      }
+    }
+  }
+}
+
+TEST(KnownSolutionsTest, CompletesModularPlacementsAtAMillionRows) {
+  // Q[i] = 3i + 5 mod n (0-based), most rows kept: the random stages give up
+  // on such inputs.
+  const uint32_t n = 1'000'003;
+  Columns modular(n);
+  for (uint64_t i = 0; i < n; ++i) modular[i] = static_cast<uint32_t>((3 * i + 5) % n + 1);
+  std::mt19937_64 random(7);
+  for (const double kept : {0.99, 0.998}) {
+    Columns composition = modular;
+    std::bernoulli_distribution keep(kept);
+    for (uint32_t& column : composition) {
+      if (!keep(random)) column = kEmptyRow;
+    }
+    ExpectCompletedByConstruction(composition);
+  }
+}
+
 TEST(KnownSolutionsTest, OtherInputsGoToThePipeline) {
   std::mt19937_64 random(1);
   const uint32_t n = 500;

@@ -141,14 +141,14 @@ TEST(StopPhasesTest, CompletingFromTheConstructionPolls) {
   CountingStop counting;
   StopPoller stop(counting.condition());
   absl::StatusOr<std::optional<Columns>> known =
-      CompleteFromConstruction(HalfOfConstruction(), stop);
+      CompleteFromKnownSolution(HalfOfConstruction(), stop);
   ASSERT_TRUE(known.ok() && known->has_value());
   EXPECT_EQ(**known, *ConstructSolution(kRows));
   // The scan of the input, then the image: filled, then written.
   EXPECT_GE(counting.polls(), 3 * kFewestPolls);
   CountingStop second(2);
   StopPoller stopped(second.condition());
-  EXPECT_EQ(CompleteFromConstruction(HalfOfConstruction(), stopped).status().code(),
+  EXPECT_EQ(CompleteFromKnownSolution(HalfOfConstruction(), stopped).status().code(),
             absl::StatusCode::kCancelled);
 }
 
