@@ -3,7 +3,8 @@
 // explicit construction, prototypes 1 and 2 of the explicit families (G.
 // Usov), each under the eight symmetries of the square, and the modular
 // placements (column - 1 = (shift + step * row) mod n), which include their
-// own images and cyclic shifts.
+// own images and cyclic shifts, and the products of any solution with a
+// modular placement.
 //
 // Why: such inputs are what users naturally send (the output of Solve with
 // some queens removed), and their regular structure defeats the random
@@ -27,6 +28,15 @@ namespace nqueens::internal {
 // once it fires.
 absl::StatusOr<std::optional<Columns>> CompleteFromKnownSolution(const Columns& composition,
                                                                  StopPoller& stop);
+
+// Products ("matrix in matrix"): row (i - 1) N + j holding column
+// N (A[i] - 1) + B[j] for an M x M solution A and a modular N x N placement B
+// (their images under the symmetries are products too). The full board when
+// the queens fit one whose base queens complete (by Complete() on the M x M
+// board); otherwise nullopt. O(k) per divisor N of n that the queens do not
+// rule out, polled.
+absl::StatusOr<std::optional<Columns>> CompleteFromProduct(const Columns& composition,
+                                                           StopPoller& stop);
 
 }  // namespace nqueens::internal
 

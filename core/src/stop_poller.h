@@ -30,6 +30,9 @@ class StopPoller {
 
   explicit StopPoller(const StopCondition& condition) : condition_(condition) {}
 
+  // For a nested computation that polls on its own.
+  const StopCondition& condition() const { return condition_; }
+
   // True once the deadline passed or the caller cancelled; sticky. Polls
   // once kStride steps have been counted since the last poll; `steps` is
   // what the caller did since its previous call.

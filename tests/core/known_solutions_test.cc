@@ -75,8 +75,8 @@ TEST(KnownSolutionsTest, StrideSubsetsOfLargeConstructionsComplete) {
   }
 }
 
-// Members of the explicit families Solve(FORMULA) produces, but for
-// products: up to `most` variants spread over the family's range.
+// Members of the explicit families Solve(FORMULA) produces: up to `most`
+// variants spread over the family's range, and the products among them.
 std::vector<Columns> FamilyMembers(uint32_t n, uint64_t most) {
   std::vector<Columns> members;
   const uint64_t count = FormulaVariantCount(n);
@@ -85,16 +85,22 @@ std::vector<Columns> FamilyMembers(uint32_t n, uint64_t most) {
     options.formula_variant = i * count / std::min(count, most);
     absl::StatusOr<CompletionResult> member = Solve(n, SolveMethod::kFormula, options);
     EXPECT_TRUE(member.ok()) << member.status();
-    if (member.ok() && member->stats.formula.rfind("product", 0) != 0) {
-      members.push_back(member->columns);
-    }
+    if (member.ok()) members.push_back(member->columns);
+  }
+  // The products come last.
+  for (uint64_t i = count - std::min(count, most); i < count; ++i) {
+    CompletionOptions options;
+    options.formula_variant = i;
+    absl::StatusOr<CompletionResult> member = Solve(n, SolveMethod::kFormula, options);
+    EXPECT_TRUE(member.ok()) << member.status();
+    if (member.ok()) members.push_back(member->columns);
   }
   return members;
 }
 
 TEST(KnownSolutionsTest, CompletesEveryImageOfTheFamiliesMembers) {
   for (uint32_t n : {5u, 7u, 11u, 12u, 13u, 25u, 35u, 49u, 100u, 101u, 1001u}) {
-    for (const Columns& member : FamilyMembers(n, 12)) {
+    for (const Columns& member : FamilyMembers(n, 8)) {
       for (const Columns& image : Images(member)) {
         for (uint32_t stride : {2u, 3u}) ExpectCompletedByConstruction(EveryKth(image, stride, 1));
       }
@@ -117,6 +123,24 @@ TEST(KnownSolutionsTest, CompletesModularPlacementsAtAMillionRows) {
     }
     ExpectCompletedByConstruction(composition);
   }
+}
+
+TEST(KnownSolutionsTest, CompletesProductsAtAMillionRows) {
+  // n = 5 x 200,001: the last variant is a product of a 200,001-row base
+  // solution and a 5 x 5 modular placement.
+  const uint32_t n = 1'000'005;
+  CompletionOptions options;
+  options.formula_variant = FormulaVariantCount(n) - 1;
+  absl::StatusOr<CompletionResult> product = Solve(n, SolveMethod::kFormula, options);
+  ASSERT_TRUE(product.ok()) << product.status();
+  ASSERT_EQ(product->stats.formula.rfind("product", 0), 0u) << product->stats.formula;
+  std::mt19937_64 random(11);
+  std::bernoulli_distribution keep(0.99);
+  Columns composition = product->columns;
+  for (uint32_t& column : composition) {
+    if (!keep(random)) column = kEmptyRow;
+  }
+  ExpectCompletedByConstruction(composition);
 }
 
 TEST(KnownSolutionsTest, OtherInputsGoToThePipeline) {
