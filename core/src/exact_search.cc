@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
+#include "absl/strings/str_cat.h"
+#include "certificate.h"
 #include "free_board.h"
 #include "huge_pages.h"
 #include "parallel_search.h"
@@ -20,14 +23,17 @@ constexpr uint64_t kFirstRunBudget = 1024;
 constexpr uint64_t kParallelFromNodes = uint64_t{1} << 16;
 
 // The engine for `board`: the word engine where it fits, on several threads
-// for long runs.
+// for long runs unless it writes a certificate.
 SearchOutcome RunSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                        StopPoller& stop, uint64_t tie_seed, const SearchThreads& threads) {
+                        StopPoller& stop, uint64_t tie_seed, const SearchThreads& threads,
+                        CertificateWriter* certificate) {
   if (board.size() > kWordSearchMaxFreeRows) {
     return RunTrailSearch(board, mode, node_budget, stop, tie_seed);
   }
-  if (threads.count <= 1 || node_budget < kParallelFromNodes) {
-    return RunWordSearch(board, mode, node_budget, stop, tie_seed);
+  // A certificate is the sequential search's tree.
+  if (threads.count <= 1 || node_budget < kParallelFromNodes || certificate != nullptr) {
+    if (certificate != nullptr) certificate->Restart();
+    return RunWordSearch(board, mode, node_budget, stop, tie_seed, certificate);
   }
   const WordBoard word_board(board);
   return RunParallelWordSearch(word_board, mode, node_budget, stop, tie_seed, threads);
@@ -43,6 +49,22 @@ bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) 
   });
 }
 
+// The certificate of a search that proved UNSOLVABLE, or why there is none.
+void FinishCertificate(std::optional<CertificateWriter>& writer, uint32_t free_rows,
+                       ExactResult& result) {
+  if (!writer.has_value()) {
+    result.certificate_missing =
+        absl::StrCat("certificates are written for boards of at most ", kWordSearchMaxFreeRows,
+                     " free rows; this one has ", free_rows);
+    return;
+  }
+  result.certificate = writer->Finish();
+  if (!result.certificate.has_value()) {
+    result.certificate_missing =
+        absl::StrCat("the certificate outgrew ", kCertificateMaxBytes >> 20, " MiB");
+  }
+}
+
 }  // namespace
 
 // The search's cost is heavy-tailed: most residual boards fall in about one
@@ -52,15 +74,19 @@ bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) 
 // there is none. Restarts at most double the nodes such a proof takes.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           uint64_t node_budget, StopPoller& stop,
-                                          const SearchThreads& threads) {
+                                          const SearchThreads& threads, bool want_certificate) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   ExactResult result;
+  std::optional<CertificateWriter> certificate;
+  if (want_certificate && board->size() <= kWordSearchMaxFreeRows) {
+    certificate.emplace(*board, composition.size(), composition.size() - board->size());
+  }
   uint64_t run_budget = kFirstRunBudget;
   for (uint64_t run = 0;; ++run) {
-    const SearchOutcome search =
-        RunSearch(*board, SearchMode::kFirstSolution,
-                  std::min(run_budget, node_budget - result.nodes), stop, run, threads);
+    const SearchOutcome search = RunSearch(
+        *board, SearchMode::kFirstSolution, std::min(run_budget, node_budget - result.nodes), stop,
+        run, threads, certificate.has_value() ? &*certificate : nullptr);
     if (!stop.status().ok()) return stop.status();
     result.nodes += search.nodes;
     if (search.solutions > 0) {
@@ -73,6 +99,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     }
     if (!search.budget_exhausted) {
       result.verdict = ExactVerdict::kUnsolvable;
+      if (want_certificate) FinishCertificate(certificate, board->size(), result);
       return result;
     }
     if (result.nodes >= node_budget) {
@@ -87,8 +114,8 @@ absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition
                                           StopPoller& stop) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
-  const SearchOutcome search =
-      RunSearch(*board, SearchMode::kCountAll, std::numeric_limits<uint64_t>::max(), stop, 0, {});
+  const SearchOutcome search = RunSearch(
+      *board, SearchMode::kCountAll, std::numeric_limits<uint64_t>::max(), stop, 0, {}, nullptr);
   if (!stop.status().ok()) return stop.status();
   return search.solutions;
 }

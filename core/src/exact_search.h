@@ -6,6 +6,8 @@
 #define NQUEENS_SRC_EXACT_SEARCH_H_
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -27,6 +29,10 @@ struct ExactResult {
   ExactVerdict verdict = ExactVerdict::kBudgetExhausted;
   Columns columns;     // the full board when kSolved
   uint64_t nodes = 0;  // search nodes visited
+  // kUnsolvable with want_certificate: the proof (certificate.h), or why
+  // there is none.
+  std::optional<std::string> certificate;
+  std::string certificate_missing;
 };
 
 // Decides whether `composition` (a valid composition; the caller checked it)
@@ -35,7 +41,8 @@ struct ExactResult {
 // `node_budget` nodes; returns the poller's status when it stops.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           uint64_t node_budget, StopPoller& stop,
-                                          const SearchThreads& threads = {});
+                                          const SearchThreads& threads = {},
+                                          bool want_certificate = false);
 
 // Counts the full solutions extending `composition` (same preconditions).
 // Exhaustive: used by tests to check the engine against known counts.

@@ -164,21 +164,34 @@ class Run {
   BacktrackBudget budget_;
 };
 
+CompletionResult Solved(Columns columns) {
+  CompletionResult result;
+  result.outcome = Outcome::kSolved;
+  result.columns = std::move(columns);
+  return result;
+}
+
 // The exact search on the input held by `state`. nullopt when it cannot
 // decide.
 absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
                                                        const CompletionOptions& options,
                                                        StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
-  absl::StatusOr<internal::ExactResult> exact = internal::ExactComplete(
-      state.columns(), options.params.exact_node_budget, stop, options.threads);
+  absl::StatusOr<internal::ExactResult> exact =
+      internal::ExactComplete(state.columns(), options.params.exact_node_budget, stop,
+                              options.threads, options.want_certificate);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   switch (exact->verdict) {
     case internal::ExactVerdict::kSolved:
-      return CompletionResult{Outcome::kSolved, std::move(exact->columns), {}};
-    case internal::ExactVerdict::kUnsolvable:
-      return CompletionResult{Outcome::kUnsolvable, {}, {}};
+      return Solved(std::move(exact->columns));
+    case internal::ExactVerdict::kUnsolvable: {
+      CompletionResult result;
+      result.outcome = Outcome::kUnsolvable;
+      result.certificate = std::move(exact->certificate);
+      result.certificate_missing = std::move(exact->certificate_missing);
+      return result;
+    }
     case internal::ExactVerdict::kBudgetExhausted:
       break;
   }
@@ -199,7 +212,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     if (!known.ok()) return known.status();
     if (known->has_value()) {
       stats.start_block = Block::kConstruction;
-      return CompletionResult{Outcome::kSolved, std::move(**known), {}};
+      return Solved(std::move(**known));
     }
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
@@ -220,7 +233,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     const StageResult result = Run(state, options, stats.start_block, rng, stop, stats).Go();
     if (result == StageResult::kStopped) return stop.status();
     if (result == StageResult::kReached) {
-      return CompletionResult{Outcome::kSolved, std::move(state).TakeColumns(), {}};
+      return Solved(std::move(state).TakeColumns());
     }
     if (!exact_tried && exact_applies) {
       exact_tried = true;
@@ -280,12 +293,11 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionO
   CompletionStats stats;
   stats.seed = options.seed;
   stats.queens_given = state->queens();
-  absl::StatusOr<CompletionResult> result =
-      state->queens() == state->n()
-          ? CompletionResult{Outcome::kSolved, std::move(*state).TakeColumns(), {}}
-      : options.complete_method == CompleteMethod::kExact
-          ? SearchExactly(*state, options, stop, stats)
-          : Search(*state, options, stop, stats);
+  absl::StatusOr<CompletionResult> result = state->queens() == state->n()
+                                                ? Solved(std::move(*state).TakeColumns())
+                                            : options.complete_method == CompleteMethod::kExact
+                                                ? SearchExactly(*state, options, stop, stats)
+                                                : Search(*state, options, stop, stats);
   if (!result.ok()) return result.status();
   stats.total_time = absl::Now() - start;
   stats.method = CompleteMethodName(options.complete_method);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "certificate.h"
 #include "free_board.h"
 #include "stop_poller.h"
 
@@ -33,8 +34,10 @@ struct SearchOutcome {
 // Search `board` within `node_budget` nodes, polling `stop` (the caller reads
 // its status). Ties between lines and between cells go by a random order
 // drawn from `tie_seed`, so that restarts explore differently.
+// The word engine writes its tree to `certificate` if one is given.
 SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                            StopPoller& stop, uint64_t tie_seed);
+                            StopPoller& stop, uint64_t tie_seed,
+                            CertificateWriter* certificate = nullptr);
 SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                              StopPoller& stop, uint64_t tie_seed);
 

@@ -95,7 +95,8 @@ uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
   uint32_t k = 0;
   for (const WordCell cell : prefix) {
     // The matching is repaired on the way, as the search would have.
-    RepairMatching(path_[k]);
+    uint64_t unused_hall_rows = 0;
+    RepairMatching(path_[k], unused_hall_rows);
     Place(k, cell >> 8, cell & 0xff);
     placement_[cell >> 8] = cell & 0xff;
     ++k;
@@ -136,6 +137,7 @@ bool WordSearch::Visit(uint32_t k, NodeAllowance& allowance, SearchOutcome& outc
     const uint32_t a = cells[i] >> 8, b = cells[i] & 0xff;
     Place(k, a, b);
     placement_[a] = b;
+    if (certificate_ != nullptr) certificate_->Place(a, b);
     if (!Visit(k + 1, allowance, outcome)) return false;
   }
   return true;
@@ -144,8 +146,18 @@ bool WordSearch::Visit(uint32_t k, NodeAllowance& allowance, SearchOutcome& outc
 uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
   Depth& depth = path_[k];
   Branching branching;
-  if (!ChooseLine(depth, branching) || !RepairMatching(depth)) return 0;
-  return ListCandidates(depth, branching, cells);
+  if (!ChooseLine(depth, branching)) {
+    if (certificate_ != nullptr) certificate_->Empty(branching.by_row, branching.line);
+    return 0;
+  }
+  uint64_t hall_rows = 0;
+  if (!RepairMatching(depth, hall_rows)) {
+    if (certificate_ != nullptr) certificate_->Hall(hall_rows);
+    return 0;
+  }
+  const uint32_t count = ListCandidates(depth, branching, cells);
+  if (certificate_ != nullptr) certificate_->Branch(branching.by_row, branching.line, count);
+  return count;
 }
 
 bool WordSearch::ChooseLine(const Depth& depth, Branching& branching) const {
@@ -162,11 +174,11 @@ bool WordSearch::ChooseLine(const Depth& depth, Branching& branching) const {
     branching.column_cells[x] = static_cast<uint8_t>(cells);
     best_column = std::min(best_column, cells << 16 | column_rank_[x]);
   }
-  // As many unplaced columns as rows: each one needs a queen.
-  if (best_row >> 16 == 0 || best_column >> 16 == 0) return false;
+  // The fewer cells the better; a line without any is the dead end's reason.
   branching.by_row = best_row >> 16 <= best_column >> 16;
   branching.line = (branching.by_row ? best_row : best_column) & 0xff;
-  return true;
+  // As many unplaced columns as rows: each one needs a queen.
+  return best_row >> 16 != 0 && best_column >> 16 != 0;
 }
 
 uint32_t WordSearch::ListCandidates(const Depth& depth, const Branching& branching,
@@ -222,12 +234,18 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
 
 // Matches every unmatched unplaced row by an augmenting path; false when
 // that is impossible (Hall's condition fails, the diagonals among the rows
-// ignored).
-bool WordSearch::RepairMatching(Depth& depth) const {
+// ignored), with `hall_rows` the rows of the failed path's tree: their open
+// cells lie in the columns it saw, all matched to the others.
+bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
   for (uint64_t bits = depth.rows; bits != 0; bits &= bits - 1) {
     const auto a = static_cast<uint32_t>(absl::countr_zero(bits));
     uint64_t seen = 0;
-    if (depth.column_of_row[a] == kUnmatched && !Augment(depth, a, seen)) return false;
+    if (depth.column_of_row[a] != kUnmatched || Augment(depth, a, seen)) continue;
+    hall_rows = Bit(a);
+    for (; seen != 0; seen &= seen - 1) {
+      hall_rows |= Bit(depth.row_of_column[absl::countr_zero(seen)]);
+    }
+    return false;
   }
   return true;
 }
@@ -249,9 +267,10 @@ bool WordSearch::Augment(const Depth& depth, uint32_t a, uint64_t& seen) const {
 }
 
 SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                            StopPoller& stop, uint64_t tie_seed) {
+                            StopPoller& stop, uint64_t tie_seed, CertificateWriter* certificate) {
   const WordBoard word_board(board);
   WordSearch search(word_board, mode, stop, tie_seed);
+  search.WriteCertificate(certificate);
   NodeAllowance allowance(node_budget);
   return search.Search({}, allowance);
 }

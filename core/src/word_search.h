@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "certificate.h"
 #include "free_board.h"
 #include "search_engines.h"
 #include "stop_poller.h"
@@ -87,6 +88,8 @@ class WordSearch {
   // The children of the node at `prefix`, in the order the search tries them:
   // none at a dead end or a full placement.
   std::vector<WordCell> Children(absl::Span<const WordCell> prefix);
+  // Searches write their tree to `certificate` (null: none) from now on.
+  void WriteCertificate(CertificateWriter* certificate) { certificate_ = certificate; }
 
  private:
   // One depth of the path. The open cells of free row a are `row_open[a]`
@@ -123,7 +126,7 @@ class WordSearch {
                           std::array<uint32_t, 64>& cells) const;
   // Depth k + 1: depth k with a queen on (a, b).
   void Place(uint32_t k, uint32_t a, uint32_t b);
-  bool RepairMatching(Depth& depth) const;
+  bool RepairMatching(Depth& depth, uint64_t& hall_rows) const;
   bool Augment(const Depth& depth, uint32_t a, uint64_t& seen) const;
 
   const WordBoard& board_;
@@ -137,6 +140,7 @@ class WordSearch {
   std::vector<uint8_t> matchings_;
   std::vector<Depth> path_;
   std::vector<uint32_t> placement_;  // per free row, along the path
+  CertificateWriter* certificate_ = nullptr;
 };
 
 }  // namespace nqueens::internal

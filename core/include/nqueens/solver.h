@@ -84,6 +84,10 @@ struct CompletionOptions {
   uint32_t symmetry = 0;
   // The exact search's threads (boards of at most 64 free rows).
   SearchThreads threads;
+  // Complete() only: an UNSOLVABLE answer comes with a certificate, the
+  // search tree that proves it (format and checker: checker/), for boards of
+  // at most 64 free rows. The search then runs on one thread.
+  bool want_certificate = false;
 };
 
 struct CompletionStats {
@@ -112,6 +116,10 @@ struct CompletionResult {
   Outcome outcome = Outcome::kUndecided;
   Columns columns;  // the full board when kSolved, otherwise empty
   CompletionStats stats;
+  // kUnsolvable with options.want_certificate: the certificate, or why there
+  // is none (too many free rows, too large).
+  std::optional<std::string> certificate;
+  std::string certificate_missing;
 };
 
 // Extends `composition` (dense, n = size) to a full solution.

@@ -1,0 +1,54 @@
+// An independent checker of the exact search's UNSOLVABLE certificates. It
+// shares no code with the search (nor with the core library): it recomputes
+// every open cell from the composition and the queens placed along the
+// certificate's tree.
+//
+// The format (text, one record per line, tokens separated by one space,
+// rows and columns 1-based board coordinates):
+//
+//   nqueens-certificate 1
+//   n <n>                  the board's size
+//   given <k>              the number of queens of the composition
+//   proof
+//   <node>                 the root's subtree, in preorder
+//   end
+//
+// A node is one of:
+//   b r <row> <m>          a branch on unplaced row <row>, which has m open
+//                          cells; m children follow, each a line
+//                          `p <row> <column>` (a queen on one of those open
+//                          cells, each once, in any order) and then its
+//                          node.
+//   b c <column> <m>       the same on unplaced column <column>, children
+//                          `p <row> <column>`.
+//   e r <row>              a leaf: unplaced row <row> has no open cell.
+//   e c <column>           a leaf: unplaced column <column> has no open cell.
+//   h <m> <row>...         a leaf: these m unplaced rows have open cells in
+//                          fewer than m columns together (Hall's condition
+//                          fails: they cannot all take a queen).
+//
+// A cell is open at a node when its row and its column hold no queen (of the
+// composition or placed on the path from the root) and no such queen shares
+// one of its diagonals. Every leaf leaves some row without a queen, and every
+// branch covers every way of filling its line, so a certificate that checks
+// proves that the composition has no completion.
+#ifndef NQUEENS_CHECKER_CERTIFICATE_CHECK_H_
+#define NQUEENS_CHECKER_CERTIFICATE_CHECK_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace nqueens::checker {
+
+// OK when `certificate` proves that `columns` (the composition: the column
+// of each row's queen, 1-based, 0 for an empty row) has no completion;
+// otherwise INVALID_ARGUMENT naming the certificate's line and what is wrong
+// there.
+absl::Status CheckCertificate(const std::vector<uint32_t>& columns, absl::string_view certificate);
+
+}  // namespace nqueens::checker
+
+#endif  // NQUEENS_CHECKER_CERTIFICATE_CHECK_H_

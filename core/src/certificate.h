@@ -1,0 +1,51 @@
+// The exact search's proof of UNSOLVABLE, written as it searches: its tree
+// in preorder, every leaf with the reason it is dead, in the text format that
+// the independent checker reads (checker/certificate_check.h documents it).
+// Written by the word engine (at most 64 free rows).
+#ifndef NQUEENS_SRC_CERTIFICATE_H_
+#define NQUEENS_SRC_CERTIFICATE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "free_board.h"
+
+namespace nqueens::internal {
+
+// Certificates larger than this are dropped (the verdict stands): about 20
+// million nodes of the search, far more than any Excluded Diagonals proof up
+// to m = 21 takes (docs/hard-instances.md).
+inline constexpr size_t kCertificateMaxBytes = size_t{256} << 20;
+
+class CertificateWriter {
+ public:
+  // `given`: the composition's queens; lines are free indices of `board`.
+  CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given);
+
+  // Starts over, for a new run of the search.
+  void Restart();
+  void Branch(bool by_row, uint32_t line, uint32_t children);
+  void Place(uint32_t a, uint32_t b);
+  void Empty(bool row, uint32_t line);
+  // Free rows (bit a: free row a) whose open cells lie in fewer columns.
+  void Hall(uint64_t rows);
+
+  // The certificate of a search that ended without a solution; nullopt when
+  // it outgrew kCertificateMaxBytes.
+  std::optional<std::string> Finish();
+
+ private:
+  template <typename... Pieces>
+  void Append(const Pieces&... pieces);
+
+  const FreeBoard& board_;
+  std::string header_;
+  std::string text_;
+  bool overflowed_ = false;
+};
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SRC_CERTIFICATE_H_

@@ -1,0 +1,124 @@
+// UNSOLVABLE certificates, checked by the independent checker (checker/),
+// which must also reject every tampered one.
+#include "certificate.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "certificate_check.h"
+#include "exact_search.h"
+#include "gtest/gtest.h"
+#include "nqueens/solver.h"
+#include "stop_poller.h"
+#include "test_boards.h"
+
+namespace nqueens::internal {
+namespace {
+
+const StopCondition kNever;
+
+// The certificates of the unsolvable ones among random compositions near the
+// completion threshold (n ~ 0.19 d^2).
+std::vector<std::pair<Columns, std::string>> Certificates(uint32_t n, uint32_t free_rows,
+                                                          uint32_t count) {
+  std::vector<std::pair<Columns, std::string>> proofs;
+  for (uint32_t seed = 1; seed <= count; ++seed) {
+    const Columns composition = test_boards::RandomComposition(n, n - free_rows, seed);
+    StopPoller stop(kNever);
+    absl::StatusOr<ExactResult> result = ExactComplete(composition, UINT64_MAX, stop, {}, true);
+    EXPECT_TRUE(result.ok()) << result.status();
+    if (!result.ok() || result->verdict != ExactVerdict::kUnsolvable) continue;
+    EXPECT_TRUE(result->certificate.has_value()) << result->certificate_missing;
+    if (result->certificate.has_value()) proofs.emplace_back(composition, *result->certificate);
+  }
+  return proofs;
+}
+
+TEST(CertificateTest, EveryProofChecks) {
+  int checked = 0;
+  for (const auto& [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{50, 16}, {100, 23}}) {
+    for (const auto& [composition, certificate] : Certificates(n, d, 40)) {
+      EXPECT_TRUE(checker::CheckCertificate(composition, certificate).ok())
+          << checker::CheckCertificate(composition, certificate) << "\n"
+          << certificate;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST(CertificateTest, TheCheckerRejectsTamperedProofs) {
+  // A proof with a branch: its tree has more than a leaf.
+  std::vector<std::pair<Columns, std::string>> proofs = Certificates(100, 23, 40);
+  const auto branching = std::find_if(proofs.begin(), proofs.end(), [](const auto& proof) {
+    return proof.second.find("\nb ") != std::string::npos;
+  });
+  ASSERT_NE(branching, proofs.end());
+  const Columns& composition = branching->first;
+  const std::vector<std::string> lines = absl::StrSplit(branching->second, '\n');
+  int rejected = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    // Without line i.
+    std::vector<std::string> cut = lines;
+    cut.erase(cut.begin() + static_cast<std::ptrdiff_t>(i));
+    EXPECT_FALSE(checker::CheckCertificate(composition, absl::StrJoin(cut, "\n")).ok()) << i;
+    // With the last number of line i one higher.
+    std::vector<std::string> changed = lines;
+    const size_t space = changed[i].rfind(' ');
+    if (space == std::string::npos) continue;
+    changed[i] = changed[i].substr(0, space + 1) +
+                 std::to_string(std::stoull(changed[i].substr(space + 1)) + 1);
+    EXPECT_FALSE(checker::CheckCertificate(composition, absl::StrJoin(changed, "\n")).ok())
+        << changed[i];
+    ++rejected;
+  }
+  EXPECT_GT(rejected, 3);
+  // The proof is not one for another board.
+  Columns other = composition;
+  for (uint32_t& column : other) {
+    if (column != kEmptyRow) {
+      column = kEmptyRow;
+      break;
+    }
+  }
+  EXPECT_FALSE(checker::CheckCertificate(other, branching->second).ok());
+}
+
+TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
+  // 2 x 2: unsolvable, with a certificate.
+  CompletionOptions options;
+  options.want_certificate = true;
+  absl::StatusOr<CompletionResult> two = Complete(Columns(2, kEmptyRow), options);
+  ASSERT_TRUE(two.ok());
+  ASSERT_EQ(two->outcome, Outcome::kUnsolvable);
+  ASSERT_TRUE(two->certificate.has_value());
+  EXPECT_TRUE(checker::CheckCertificate(Columns(2, kEmptyRow), *two->certificate).ok());
+  // Without the request: none.
+  absl::StatusOr<CompletionResult> plain = Complete(Columns(3, kEmptyRow));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->certificate.has_value());
+}
+
+TEST(CertificateTest, BoardsOverSixtyFourFreeRowsSayWhyThereIsNone) {
+  // 76 free rows near the threshold (n ~ 0.35 d^2): many are unsolvable.
+  int unsolvable = 0;
+  for (uint32_t seed = 1; seed <= 8; ++seed) {
+    const Columns composition = test_boards::RandomComposition(2000, 2000 - 76, seed);
+    StopPoller stop(kNever);
+    absl::StatusOr<ExactResult> result = ExactComplete(composition, UINT64_MAX, stop, {}, true);
+    ASSERT_TRUE(result.ok());
+    if (result->verdict != ExactVerdict::kUnsolvable) continue;
+    ++unsolvable;
+    EXPECT_FALSE(result->certificate.has_value());
+    EXPECT_NE(result->certificate_missing.find("at most 64 free rows"), std::string::npos);
+  }
+  EXPECT_GT(unsolvable, 0);
+}
+
+}  // namespace
+}  // namespace nqueens::internal
