@@ -28,7 +28,9 @@
 // search alone instead (internal::ExactComplete, --large_exact_nodes), and
 // --engine=engines each of its two engines once, without restarts, on the
 // same free board: they must visit the same nodes, so the ns per node
-// compare; --engine=threads the exact search alone on 1 and 2 threads.
+// compare; --engine=threads the exact search alone on 1 and 2 threads;
+// --engine=certificates the exact search alone with a certificate for each
+// UNSOLVABLE answer, checked by the independent checker (checker/).
 // Every SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE
 // for the same instance, is a defect and makes the exit status 1.
 #include <algorithm>
@@ -46,6 +48,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "certificate_check.h"
 #include "compositions.h"
 #include "exact_search.h"
 #include "free_board.h"
@@ -69,7 +72,8 @@ ABSL_FLAG(uint32_t, instances, 100, "instances per size");
 ABSL_FLAG(std::string, engine, "complete",
           "complete: nqueens::Complete in three configurations; exact: the exact search alone; "
           "engines: each engine of the exact search once (word, trail), same tree; threads: "
-          "the exact search alone on 1 and 2 threads");
+          "the exact search alone on 1 and 2 threads; certificates: the exact search alone, each "
+          "UNSOLVABLE certificate checked by the independent checker");
 ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::internal::kExactMaxFreeRows,
           "PipelineParams::exact_max_free_rows of the second and third runs");
 ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
@@ -361,6 +365,13 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
   return run;
 }
 
+// The word engine without a certificate, as a plain function.
+nqueens::internal::SearchOutcome WordEngine(const nqueens::internal::FreeBoard& board,
+                                            nqueens::internal::SearchMode mode, uint64_t budget,
+                                            nqueens::internal::StopPoller& stop, uint64_t seed) {
+  return nqueens::internal::RunWordSearch(board, mode, budget, stop, seed);
+}
+
 // One run of an engine of the exact search (search_engines.h), timed
 // without building the free board.
 template <auto kEngine>
@@ -384,6 +395,38 @@ Run EngineAlone(const Columns& input, uint64_t) {
   run.outcome = outcome.solutions > 0                       ? nqueens::Outcome::kSolved
                 : outcome.budget_exhausted || run.timed_out ? nqueens::Outcome::kUndecided
                                                             : nqueens::Outcome::kUnsolvable;
+  return run;
+}
+
+// The exact search alone with certificates: each UNSOLVABLE answer's
+// certificate must pass the independent checker (else a defect).
+Run ExactSearchWithCertificates(const Columns& input, uint64_t) {
+  Run run;
+  const nqueens::StopCondition condition = Deadline();
+  nqueens::internal::StopPoller stop(condition);
+  const absl::Time start = absl::Now();
+  absl::StatusOr<nqueens::internal::ExactResult> result = nqueens::internal::ExactComplete(
+      input, absl::GetFlag(FLAGS_large_exact_nodes), stop, {}, /*want_certificate=*/true);
+  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  if (!result.ok()) {
+    run.timed_out = true;
+    return run;
+  }
+  run.exact_nodes = result->nodes;
+  if (result->verdict == nqueens::internal::ExactVerdict::kSolved) {
+    run.outcome = nqueens::Outcome::kSolved;
+    run.wrong_board = !Extends(result->columns, input);
+  } else if (result->verdict == nqueens::internal::ExactVerdict::kUnsolvable) {
+    run.outcome = nqueens::Outcome::kUnsolvable;
+    const absl::Status checked =
+        result->certificate.has_value()
+            ? nqueens::checker::CheckCertificate(input, *result->certificate)
+            : absl::NotFoundError(result->certificate_missing);
+    if (!checked.ok()) {
+      absl::FPrintF(stderr, "certificate not checked: %s\n", checked.ToString());
+      run.wrong_board = true;
+    }
+  }
   return run;
 }
 
@@ -509,18 +552,20 @@ int main(int argc, char** argv) {
   std::vector<Solver> solvers;
   if (engine == "exact") {
     solvers = {{"exact search alone", ExactSearchAlone<1>}};
+  } else if (engine == "certificates") {
+    solvers = {{"exact search, certificates checked", ExactSearchWithCertificates}};
   } else if (engine == "threads") {
     solvers = {{"exact search, 1 thread", ExactSearchAlone<1>},
                {"exact search, 2 threads", ExactSearchAlone<2>}};
   } else if (engine == "engines") {
-    solvers = {{"word engine", EngineAlone<nqueens::internal::RunWordSearch>},
+    solvers = {{"word engine", EngineAlone<WordEngine>},
                {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>}};
   } else if (engine == "complete") {
     solvers = {{"Complete, defaults", CompleteWithDefaults},
                {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
                {"Complete, large budgets", CompleteWithLargeBudgets}};
   } else {
-    absl::FPrintF(stderr, "--engine must be complete, exact, engines or threads\n");
+    absl::FPrintF(stderr, "--engine must be complete, exact, engines, threads or certificates\n");
     return 2;
   }
   Random random(absl::GetFlag(FLAGS_seed));
