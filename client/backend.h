@@ -30,6 +30,7 @@ struct RunOptions {
   uint64_t formula_variant = 0;  // solve --method formula
   uint32_t symmetry = 0;         // solve: image of the result
   CompleteMethod complete_method = CompleteMethod::kPipeline;
+  bool want_certificate = false;                       // complete: an UNSOLVABLE answer's proof
   absl::Duration deadline = absl::InfiniteDuration();  // from the call's start
   // Where the long phases of a call (upload, solve, download) are shown;
   // null: nowhere.

@@ -152,6 +152,15 @@ int RunComplete(Backend& backend, const std::string& input_path, const CommandOp
   }
   absl::StatusOr<CompletionResult> result = backend.Complete(*std::move(board), options.run);
   if (!result.ok()) return ReportBackendError(result.status());
+  if (!options.certificate_path.empty() && result->outcome == Outcome::kUnsolvable) {
+    if (!result->certificate.has_value()) {
+      return ReportError(kExitRejected, absl::StrCat("unsolvable, but no certificate: ",
+                                                     result->certificate_missing));
+    }
+    const absl::Status written = WriteOutput(
+        options.certificate_path, [&](std::FILE* file) { WriteText(file, *result->certificate); });
+    if (!written.ok()) return ReportError(kExitUsage, written.message());
+  }
   return FinishCompletion(*result, n, options);
 }
 

@@ -40,6 +40,9 @@ struct CommandOptions {
   std::string output_path;  // empty: stdout
   bool quiet = false;       // nothing on stderr but errors
   uint64_t limit = 0;       // enumerate: the most boards to print; 0: all
+  // complete: where an UNSOLVABLE answer's certificate goes (empty: none
+  // asked for).
+  std::string certificate_path;
 };
 
 // Each command takes its one positional argument: N for solve, a file name

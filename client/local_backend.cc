@@ -30,6 +30,7 @@ CompletionOptions ToCompletionOptions(const RunOptions& options) {
   completion.formula_variant = options.formula_variant;
   completion.symmetry = options.symmetry;
   completion.complete_method = options.complete_method;
+  completion.want_certificate = options.want_certificate;
   // A hard board's exact search uses every core, as counting does.
   completion.threads.count = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return completion;

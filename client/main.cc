@@ -33,6 +33,9 @@ ABSL_FLAG(std::string, method, "",
 ABSL_FLAG(uint64_t, variant, 0, "solve --method formula: which member of the families");
 ABSL_FLAG(uint32_t, symmetry, 0, "solve: the image of the square (0..7) applied to the result");
 ABSL_FLAG(uint64_t, limit, 0, "enumerate: the most boards to print (0: all)");
+ABSL_FLAG(std::string, certificate, "",
+          "complete: write an UNSOLVABLE answer's proof here (check it with "
+          "nqueens-check-certificate)");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
           "give up after this long, e.g. 5s or 500ms");
 ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
@@ -98,6 +101,9 @@ flags:
   --symmetry S           solve: map the result by symmetry S of the square,
                          0 (identity) .. 7
   --limit K              enumerate: print at most K boards (default: all)
+  --certificate FILE     complete: write the proof of an UNSOLVABLE answer
+                         to FILE (boards of at most 64 free rows; check it
+                         with nqueens-check-certificate BOARD FILE)
   --deadline D           give up after D, e.g. 5s or 500ms (default: none)
   --output FILE          write the board (or validate's report) to FILE
   --format F             input: auto (default: binary for FILE names ending
@@ -198,6 +204,8 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   options.run.formula_variant = absl::GetFlag(FLAGS_variant);
   options.run.symmetry = absl::GetFlag(FLAGS_symmetry);
   options.limit = absl::GetFlag(FLAGS_limit);
+  options.certificate_path = absl::GetFlag(FLAGS_certificate);
+  options.run.want_certificate = !options.certificate_path.empty();
   absl::StatusOr<BoardFormat> input = ParseBoardFormat(absl::GetFlag(FLAGS_format));
   absl::StatusOr<BoardFormat> output = ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
   if (!input.ok()) return input.status();

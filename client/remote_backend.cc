@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/cord.h"
@@ -48,11 +49,23 @@ absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome, const v1::
   return result;
 }
 
+// An UNSOLVABLE answer's certificate (CompleteResponse, ResultHeader).
+template <typename Message>
+void TakeCertificate(const Message& message, CompletionResult& result) {
+  if (!message.certificate().empty()) result.certificate = message.certificate();
+  result.certificate_missing = message.certificate_missing();
+}
+
 // The result of a unary call (SolveResponse, CompleteResponse).
 template <typename Response>
 absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response, uint64_t n) {
-  return ResultFromProto(response.outcome(), response.stats(), n,
-                         Columns(response.columns().begin(), response.columns().end()));
+  absl::StatusOr<CompletionResult> result =
+      ResultFromProto(response.outcome(), response.stats(), n,
+                      Columns(response.columns().begin(), response.columns().end()));
+  if constexpr (std::is_same_v<Response, v1::CompleteResponse>) {
+    if (result.ok()) TakeCertificate(response, *result);
+  }
+  return result;
 }
 
 // Collects a result stream: one ResultHeader, then, when the outcome is
@@ -90,7 +103,10 @@ class ResultCollector {
       if (!assembled.ok()) return MalformedResult(assembled.status().message());
       columns = *std::move(assembled);
     }
-    return ResultFromProto(header_->outcome(), header_->stats(), n_, std::move(columns));
+    absl::StatusOr<CompletionResult> result =
+        ResultFromProto(header_->outcome(), header_->stats(), n_, std::move(columns));
+    if (result.ok()) TakeCertificate(*header_, *result);
+    return result;
   }
 
  private:
@@ -233,6 +249,7 @@ class RemoteBackend : public Backend {
       SetBoard(composition, request);
       SetRunOptions(options, request);
       request.set_method(wire::CompleteMethodToProto(options.complete_method));
+      request.set_want_certificate(options.want_certificate);
       v1::CompleteResponse response;
       const grpc::Status status =
           WhileSolving(options, [&] { return stub_->Complete(context.get(), request, &response); });
@@ -242,6 +259,7 @@ class RemoteBackend : public Backend {
     v1::CompleteStreamRequest header;
     SetRunOptions(options, *header.mutable_header());
     header.mutable_header()->set_method(wire::CompleteMethodToProto(options.complete_method));
+    header.mutable_header()->set_want_certificate(options.want_certificate);
     auto stream = stub_->CompleteStream(context.get());
     WriteBoardStream(composition, std::move(header), *stream, options.progress);
     stream->WritesDone();

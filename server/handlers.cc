@@ -12,6 +12,7 @@
 #include "pool_count.h"
 #include "stream_io.h"
 #include "wire/convert.h"
+#include "wire/limits.h"
 
 namespace nqueens::server {
 namespace {
@@ -128,6 +129,9 @@ absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& 
   if (!method.ok()) return method.status();
   CompletionOptions options = call.CompletionOptionsFor(SeedOf(request), request.limits());
   options.complete_method = *method;
+  options.want_certificate = request.want_certificate();
+  // It must fit in one response message, with room for the rest.
+  options.certificate_max_bytes = wire::kMaxCertificateBytes;
   return options;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -154,6 +155,11 @@ void SetResultHeader(uint64_t n, const CompletionResult& result,
   *message->mutable_stats() = wire::StatsToProto(result.stats);
   for (const std::string& limit : lowered_limits)
     message->mutable_stats()->add_lowered_limits(limit);
+  // Solve's answers carry no certificate.
+  if constexpr (!std::is_same_v<Message, v1::SolveResponse>) {
+    if (result.certificate.has_value()) message->set_certificate(*result.certificate);
+    message->set_certificate_missing(result.certificate_missing);
+  }
 }
 
 // A result as response messages: the header, then the board in chunks (none

@@ -7,8 +7,10 @@
 
 namespace nqueens::internal {
 
-CertificateWriter::CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given)
+CertificateWriter::CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given,
+                                     size_t max_bytes)
     : board_(board),
+      max_bytes_(max_bytes),
       header_(absl::StrCat("nqueens-certificate 1\nn ", n, "\ngiven ", given, "\nproof\n")) {}
 
 void CertificateWriter::Restart() {
@@ -20,7 +22,7 @@ template <typename... Pieces>
 void CertificateWriter::Append(const Pieces&... pieces) {
   if (overflowed_) return;
   absl::StrAppend(&text_, pieces...);
-  if (text_.size() > kCertificateMaxBytes) {
+  if (header_.size() + text_.size() > max_bytes_) {
     overflowed_ = true;
     std::string().swap(text_);
   }

@@ -14,15 +14,11 @@
 
 namespace nqueens::internal {
 
-// Certificates larger than this are dropped (the verdict stands): about 20
-// million nodes of the search, far more than any Excluded Diagonals proof up
-// to m = 21 takes (docs/hard-instances.md).
-inline constexpr size_t kCertificateMaxBytes = size_t{256} << 20;
-
 class CertificateWriter {
  public:
   // `given`: the composition's queens; lines are free indices of `board`.
-  CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given);
+  // A certificate longer than `max_bytes` is dropped (the verdict stands).
+  CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given, size_t max_bytes);
 
   // Starts over, for a new run of the search.
   void Restart();
@@ -33,14 +29,16 @@ class CertificateWriter {
   void Hall(uint64_t rows);
 
   // The certificate of a search that ended without a solution; nullopt when
-  // it outgrew kCertificateMaxBytes.
+  // it outgrew max_bytes.
   std::optional<std::string> Finish();
+  size_t max_bytes() const { return max_bytes_; }
 
  private:
   template <typename... Pieces>
   void Append(const Pieces&... pieces);
 
   const FreeBoard& board_;
+  const size_t max_bytes_;
   std::string header_;
   std::string text_;
   bool overflowed_ = false;

@@ -61,7 +61,7 @@ void FinishCertificate(std::optional<CertificateWriter>& writer, uint32_t free_r
   result.certificate = writer->Finish();
   if (!result.certificate.has_value()) {
     result.certificate_missing =
-        absl::StrCat("the certificate outgrew ", kCertificateMaxBytes >> 20, " MiB");
+        absl::StrCat("the certificate outgrew its limit of ", writer->max_bytes(), " bytes");
   }
 }
 
@@ -74,13 +74,15 @@ void FinishCertificate(std::optional<CertificateWriter>& writer, uint32_t free_r
 // there is none. Restarts at most double the nodes such a proof takes.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           uint64_t node_budget, StopPoller& stop,
-                                          const SearchThreads& threads, bool want_certificate) {
+                                          const SearchThreads& threads,
+                                          size_t certificate_max_bytes) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   ExactResult result;
   std::optional<CertificateWriter> certificate;
-  if (want_certificate && board->size() <= kWordSearchMaxFreeRows) {
-    certificate.emplace(*board, composition.size(), composition.size() - board->size());
+  if (certificate_max_bytes > 0 && board->size() <= kWordSearchMaxFreeRows) {
+    certificate.emplace(*board, composition.size(), composition.size() - board->size(),
+                        certificate_max_bytes);
   }
   uint64_t run_budget = kFirstRunBudget;
   for (uint64_t run = 0;; ++run) {
@@ -99,7 +101,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     }
     if (!search.budget_exhausted) {
       result.verdict = ExactVerdict::kUnsolvable;
-      if (want_certificate) FinishCertificate(certificate, board->size(), result);
+      if (certificate_max_bytes > 0) FinishCertificate(certificate, board->size(), result);
       return result;
     }
     if (result.nodes >= node_budget) {

@@ -29,8 +29,8 @@ struct ExactResult {
   ExactVerdict verdict = ExactVerdict::kBudgetExhausted;
   Columns columns;     // the full board when kSolved
   uint64_t nodes = 0;  // search nodes visited
-  // kUnsolvable with want_certificate: the proof (certificate.h), or why
-  // there is none.
+  // kUnsolvable when certificate_max_bytes > 0 (then the search runs on one
+  // thread): the proof (certificate.h) if it fits, or why there is none.
   std::optional<std::string> certificate;
   std::string certificate_missing;
 };
@@ -42,7 +42,7 @@ struct ExactResult {
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           uint64_t node_budget, StopPoller& stop,
                                           const SearchThreads& threads = {},
-                                          bool want_certificate = false);
+                                          size_t certificate_max_bytes = 0);
 
 // Counts the full solutions extending `composition` (same preconditions).
 // Exhaustive: used by tests to check the engine against known counts.

@@ -177,9 +177,9 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
                                                        const CompletionOptions& options,
                                                        StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
-  absl::StatusOr<internal::ExactResult> exact =
-      internal::ExactComplete(state.columns(), options.params.exact_node_budget, stop,
-                              options.threads, options.want_certificate);
+  absl::StatusOr<internal::ExactResult> exact = internal::ExactComplete(
+      state.columns(), options.params.exact_node_budget, stop, options.threads,
+      options.want_certificate ? options.certificate_max_bytes : 0);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   switch (exact->verdict) {

@@ -14,6 +14,10 @@ namespace nqueens::wire {
 // it to a quarter of its memory budget.
 inline constexpr uint64_t kMaxMessageBytes = uint64_t{64} << 20;
 
+// The longest UNSOLVABLE certificate a response carries: one message, with
+// room for the rest of it. A longer one is dropped (certificate_missing).
+inline constexpr uint64_t kMaxCertificateBytes = uint64_t{48} << 20;
+
 // Values in one BoardChunk.
 inline constexpr uint32_t kMaxChunkSize = 65536;
 

@@ -256,6 +256,23 @@ TEST_P(CliTest, UnsolvableExitsWithOne) {
   EXPECT_EQ(result.out, "");
 }
 
+TEST_P(CliTest, WritesACertificateThatTheCheckerAccepts) {
+  // The 4 x 4 board's two solutions have no queen in a corner.
+  const std::string board = WriteTempFile("1 0 0 0\n");
+  const std::string certificate = TempPath(".cert");
+  const ProcessResult result = Nqueens({"complete", board, "--certificate", certificate});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err, StartsWith("UNSOLVABLE n=4 "));
+  const ProcessResult checked = testing::Run({NQUEENS_CHECKER_PATH, board, certificate});
+  EXPECT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_THAT(checked.out, HasSubstr("proves that"));
+  // Not a proof for the empty board, which has solutions.
+  const ProcessResult other =
+      testing::Run({NQUEENS_CHECKER_PATH, WriteTempFile("4\n"), certificate});
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_THAT(other.err, HasSubstr("not a proof"));
+}
+
 TEST_P(CliTest, UndecidedExitsWithFour) {
   const Columns composition = RowOneBlocked();
   ASSERT_TRUE(Validate(composition)->valid);

@@ -29,7 +29,8 @@ std::vector<std::pair<Columns, std::string>> Certificates(uint32_t n, uint32_t f
   for (uint32_t seed = 1; seed <= count; ++seed) {
     const Columns composition = test_boards::RandomComposition(n, n - free_rows, seed);
     StopPoller stop(kNever);
-    absl::StatusOr<ExactResult> result = ExactComplete(composition, UINT64_MAX, stop, {}, true);
+    absl::StatusOr<ExactResult> result =
+        ExactComplete(composition, UINT64_MAX, stop, {}, size_t{1} << 30);
     EXPECT_TRUE(result.ok()) << result.status();
     if (!result.ok() || result->verdict != ExactVerdict::kUnsolvable) continue;
     EXPECT_TRUE(result->certificate.has_value()) << result->certificate_missing;
@@ -98,6 +99,12 @@ TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
   ASSERT_EQ(two->outcome, Outcome::kUnsolvable);
   ASSERT_TRUE(two->certificate.has_value());
   EXPECT_TRUE(checker::CheckCertificate(Columns(2, kEmptyRow), *two->certificate).ok());
+  // Too long for its limit: why there is none.
+  options.certificate_max_bytes = 10;
+  absl::StatusOr<CompletionResult> small = Complete(Columns(2, kEmptyRow), options);
+  ASSERT_TRUE(small.ok());
+  EXPECT_FALSE(small->certificate.has_value());
+  EXPECT_NE(small->certificate_missing.find("outgrew its limit of 10 bytes"), std::string::npos);
   // Without the request: none.
   absl::StatusOr<CompletionResult> plain = Complete(Columns(3, kEmptyRow));
   ASSERT_TRUE(plain.ok());
@@ -110,7 +117,8 @@ TEST(CertificateTest, BoardsOverSixtyFourFreeRowsSayWhyThereIsNone) {
   for (uint32_t seed = 1; seed <= 8; ++seed) {
     const Columns composition = test_boards::RandomComposition(2000, 2000 - 76, seed);
     StopPoller stop(kNever);
-    absl::StatusOr<ExactResult> result = ExactComplete(composition, UINT64_MAX, stop, {}, true);
+    absl::StatusOr<ExactResult> result =
+        ExactComplete(composition, UINT64_MAX, stop, {}, size_t{1} << 30);
     ASSERT_TRUE(result.ok());
     if (result->verdict != ExactVerdict::kUnsolvable) continue;
     ++unsolvable;

@@ -11,6 +11,7 @@
 #define NQUEENS_SOLVER_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -88,6 +89,10 @@ struct CompletionOptions {
   // search tree that proves it (format and checker: checker/), for boards of
   // at most 64 free rows. The search then runs on one thread.
   bool want_certificate = false;
+  // Certificates longer than this are dropped (certificate_missing says so):
+  // 256 MiB is about 20 million search nodes, far more than any Excluded
+  // Diagonals proof up to m = 21 takes (docs/hard-instances.md).
+  size_t certificate_max_bytes = size_t{256} << 20;
 };
 
 struct CompletionStats {
