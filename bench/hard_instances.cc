@@ -81,6 +81,9 @@ ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
 ABSL_FLAG(double, instance_seconds, 120, "wall-time limit per run (then UNDECIDED)");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the whole run");
 ABSL_FLAG(std::string, markdown, "", "also write the table as Markdown here");
+ABSL_FLAG(std::string, write_boards, "",
+          "also write each instance to this directory as FAMILY-SIZE-INDEX.q (the Q format), "
+          "to run it elsewhere");
 
 namespace {
 
@@ -97,6 +100,23 @@ struct Batch {
   std::vector<Columns> instances;
   uint64_t dropped = 0;  // unsolvable at a glance, or the generator gave up
 };
+
+// Writes the batch's instances for --write_boards; false on an I/O error.
+bool WriteBoards(const std::string& family, uint32_t size, const Batch& batch) {
+  const std::string directory = absl::GetFlag(FLAGS_write_boards);
+  if (directory.empty()) return true;
+  for (size_t i = 0; i < batch.instances.size(); ++i) {
+    const std::string path = absl::StrFormat("%s/%s-%d-%d.q", directory, family, size, i);
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (file == nullptr) {
+      absl::FPrintF(stderr, "cannot write %s\n", path);
+      return false;
+    }
+    for (uint32_t column : batch.instances[i]) absl::FPrintF(file, "%d\n", column);
+    if (std::fclose(file) != 0) return false;
+  }
+  return true;
+}
 
 Batch RandomBatch(uint32_t n, uint32_t count, Random& random) {
   const uint32_t d = std::min<uint32_t>(
@@ -315,10 +335,13 @@ Run RunComplete(const Columns& input, const nqueens::CompletionOptions& options)
   return run;
 }
 
+// As a call without a deadline runs (the exact search stops after
+// kDefaultExactSeconds), with --instance_seconds as a safety net.
 Run CompleteWithDefaults(const Columns& input, uint64_t seed) {
   nqueens::CompletionOptions options;
   options.seed = seed;
   options.stop = Deadline();
+  options.params.exact_max_seconds = nqueens::kDefaultExactSeconds;
   return RunComplete(input, options);
 }
 
@@ -346,7 +369,7 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
   nqueens::internal::StopPoller stop(condition);
   const absl::Time start = absl::Now();
   absl::StatusOr<nqueens::internal::ExactResult> result = nqueens::internal::ExactComplete(
-      input, absl::GetFlag(FLAGS_large_exact_nodes), stop, {kThreads, {}});
+      input, {absl::GetFlag(FLAGS_large_exact_nodes)}, stop, {kThreads, {}});
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
   if (!result.ok()) {
     if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
@@ -406,7 +429,7 @@ Run ExactSearchWithCertificates(const Columns& input, uint64_t) {
   nqueens::internal::StopPoller stop(condition);
   const absl::Time start = absl::Now();
   absl::StatusOr<nqueens::internal::ExactResult> result =
-      nqueens::internal::ExactComplete(input, absl::GetFlag(FLAGS_large_exact_nodes), stop, {},
+      nqueens::internal::ExactComplete(input, {absl::GetFlag(FLAGS_large_exact_nodes)}, stop, {},
                                        /*certificate_max_bytes=*/size_t{1} << 32);
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
   if (!result.ok()) {
@@ -576,6 +599,7 @@ int main(int argc, char** argv) {
     const uint32_t count = absl::GetFlag(FLAGS_instances);
     const Batch batch =
         random_family ? RandomBatch(size, count, random) : DiagonalsBatch(size, count, random);
+    if (!WriteBoards(family, size, batch)) return 2;
     for (Row& row : Measure(batch, solvers, random)) {
       WriteMarkdown({row}, stderr);  // progress
       rows.push_back(std::move(row));

@@ -27,6 +27,9 @@ namespace nqueens::client {
 struct RunOptions {
   std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
   uint64_t max_backtracks = 0;   // 0: the backend's default
+  uint64_t max_exact_nodes = 0;  // 0: the backend's default (no node limit)
+  // 0: the backend's default (60 s, or up to --deadline when there is one).
+  double max_exact_seconds = 0;
   uint64_t formula_variant = 0;  // solve --method formula
   uint32_t symmetry = 0;         // solve: image of the result
   CompleteMethod complete_method = CompleteMethod::kPipeline;

@@ -26,6 +26,8 @@ CompletionOptions ToCompletionOptions(const RunOptions& options) {
   if (options.max_backtracks != 0) {
     completion.params.tot_sim_bound = options.max_backtracks;
   }
+  if (options.max_exact_nodes != 0) completion.params.exact_node_budget = options.max_exact_nodes;
+  completion.params.exact_max_seconds = options.max_exact_seconds;
   completion.stop.deadline = absl::Now() + options.deadline;
   completion.formula_variant = options.formula_variant;
   completion.symmetry = options.symmetry;

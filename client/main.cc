@@ -42,6 +42,9 @@ ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
 ABSL_FLAG(std::string, format, "auto", "input format: auto, q, matrix, sparse, binary");
 ABSL_FLAG(std::string, output_format, "auto", "output format: auto, q, matrix, sparse, binary");
 ABSL_FLAG(uint64_t, max_backtracks, 0, "backtracks before giving up (0: default)");
+ABSL_FLAG(double, max_exact_seconds, 0,
+          "seconds the exact search may run (0: default, 60 s or up to --deadline)");
+ABSL_FLAG(uint64_t, max_exact_nodes, 0, "exact-search nodes before giving up (0: no limit)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
 ABSL_FLAG(std::string, tls_ca, "", "PEM CAs to trust instead of the system's (implies --tls)");
@@ -113,6 +116,10 @@ flags:
                          ending in .bin or .u32, else q), q, matrix, sparse
                          or binary
   --max-backtracks N     backtracks before giving up (default: the solver's)
+  --max-exact-seconds S  seconds the exact search may run before the answer
+                         is UNDECIDED (default: 60, or until --deadline
+                         when one is given; a server may lower it)
+  --max-exact-nodes N    exact-search nodes before giving up (default: none)
   --quiet                print nothing on stderr but errors (no progress)
   --tls                  connect with TLS, trusting the system's CAs
   --tls-ca FILE          trust the CAs in FILE (PEM) instead (implies --tls)
@@ -196,6 +203,11 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   CommandOptions options;
   options.run.seed = absl::GetFlag(FLAGS_seed);
   options.run.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
+  options.run.max_exact_nodes = absl::GetFlag(FLAGS_max_exact_nodes);
+  options.run.max_exact_seconds = absl::GetFlag(FLAGS_max_exact_seconds);
+  if (!(options.run.max_exact_seconds >= 0)) {
+    return absl::InvalidArgumentError("--max-exact-seconds must be 0 (default) or more");
+  }
   options.run.deadline = absl::GetFlag(FLAGS_deadline);
   if (options.run.deadline <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--deadline must be positive");

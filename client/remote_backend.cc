@@ -168,6 +168,8 @@ template <typename Request>
 void SetRunOptions(const RunOptions& options, Request& request) {
   if (options.seed) request.set_seed(*options.seed);
   request.mutable_limits()->set_max_backtracks(options.max_backtracks);
+  request.mutable_limits()->set_max_exact_nodes(options.max_exact_nodes);
+  request.mutable_limits()->set_max_exact_seconds(options.max_exact_seconds);
 }
 
 // Runs `call`, which waits for the server to solve, showing a spinner.

@@ -23,7 +23,10 @@ std::string OutcomeLine(const CompletionResult& result, uint64_t n) {
   if (stats.repairs != 0) absl::StrAppend(&line, " repairs=", stats.repairs);
   if (stats.search_nodes != 0) absl::StrAppend(&line, " search_nodes=", stats.search_nodes);
   if (stats.generations != 0) absl::StrAppend(&line, " generations=", stats.generations);
-  if (stats.exact_nodes != 0) absl::StrAppend(&line, " exact_nodes=", stats.exact_nodes);
+  if (stats.exact_runs != 0) {
+    absl::StrAppend(&line, " exact_nodes=", stats.exact_nodes, " exact_runs=", stats.exact_runs,
+                    absl::StrFormat(" exact_explored=%.3g", stats.exact_explored));
+  }
   return line + "\n";
 }
 

@@ -196,8 +196,24 @@ absl::Status Call::ReserveMemory(uint64_t bytes) {
   return absl::OkStatus();
 }
 
-CompletionOptions Call::CompletionOptionsFor(const std::optional<uint64_t>& seed,
-                                             const v1::Limits& limits) {
+absl::StatusOr<double> Call::ExactSeconds(double asked) {
+  if (!(asked >= 0)) {  // also NaN
+    return absl::InvalidArgumentError(
+        absl::StrCat("limits.max_exact_seconds must be at least 0, not ", asked));
+  }
+  const double max = service_.options.limits.max_exact_seconds;
+  if (asked > max) {
+    lowered_limits_.push_back(absl::StrCat("max_exact_seconds=", max, " (--max-exact-seconds)"));
+    return max;
+  }
+  if (asked > 0) return asked;
+  // The default: the core's for a call without a deadline (--max-call-seconds
+  // is no deadline the caller chose), else up to the call's deadline.
+  return deadline_ == absl::InfiniteFuture() ? std::min(kDefaultExactSeconds, max) : max;
+}
+
+absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional<uint64_t>& seed,
+                                                             const v1::Limits& limits) {
   CompletionOptions options;
   options.seed = seed.has_value() ? *seed : RandomSeed();
   const CallLimits& max = service_.options.limits;
@@ -211,6 +227,9 @@ CompletionOptions Call::CompletionOptionsFor(const std::optional<uint64_t>& seed
   params.exact_node_budget =
       Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget, max.max_exact_nodes,
                       "max_exact_nodes", "--max-exact-nodes", lowered_limits_);
+  absl::StatusOr<double> exact_seconds = ExactSeconds(limits.max_exact_seconds());
+  if (!exact_seconds.ok()) return exact_seconds.status();
+  params.exact_max_seconds = *exact_seconds;
   options.stop = Stop();
   // The exact search's subtrees go to free workers too (pool jobs that start
   // after it ended return at once).

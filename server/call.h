@@ -105,9 +105,10 @@ class Call {
   // The core's options: the request's seed (or a fresh one), its limits
   // lowered to the server's maxima (noted for the response), and a stop
   // condition that follows this call's cancellation, its deadline and
-  // --max-call-seconds.
-  CompletionOptions CompletionOptionsFor(const std::optional<uint64_t>& seed,
-                                         const v1::Limits& limits);
+  // --max-call-seconds. INVALID_ARGUMENT for a negative or NaN
+  // max_exact_seconds.
+  absl::StatusOr<CompletionOptions> CompletionOptionsFor(const std::optional<uint64_t>& seed,
+                                                         const v1::Limits& limits);
   // The stop condition alone (for Validate).
   StopCondition Stop();
   // The limits CompletionOptionsFor lowered, as "max_backtracks=1000000
@@ -142,6 +143,8 @@ class Call {
  private:
   // Enter() but for the request id.
   absl::Status Admit();
+  // Limits.max_exact_seconds (`asked`) as the core's exact_max_seconds.
+  absl::StatusOr<double> ExactSeconds(double asked);
   // Who makes the call, for --max-calls-per-client: the digest of its token
   // (UNAUTHENTICATED without a good one) when tokens are required, else its
   // address without the port.

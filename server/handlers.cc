@@ -70,12 +70,14 @@ absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
 absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& request) {
   absl::StatusOr<SolveMethod> method = wire::MethodFromProto(request.method());
   if (!method.ok()) return method.status();
-  CompletionOptions options = call.CompletionOptionsFor(SeedOf(request), request.limits());
-  options.formula_variant = request.variant();
-  options.symmetry = request.symmetry();
+  absl::StatusOr<CompletionOptions> options =
+      call.CompletionOptionsFor(SeedOf(request), request.limits());
+  if (!options.ok()) return options.status();
+  options->formula_variant = request.variant();
+  options->symmetry = request.symmetry();
   // CheckSize() bounds n by kMaxBoardSize, which fits in uint32_t.
   absl::StatusOr<CompletionResult> result =
-      nqueens::Solve(static_cast<uint32_t>(request.n()), *method, options);
+      nqueens::Solve(static_cast<uint32_t>(request.n()), *method, *options);
   if (result.ok()) call.set_result(*result);
   return result;
 }
@@ -127,11 +129,13 @@ template <typename Request>
 absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& request) {
   absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
   if (!method.ok()) return method.status();
-  CompletionOptions options = call.CompletionOptionsFor(SeedOf(request), request.limits());
-  options.complete_method = *method;
-  options.want_certificate = request.want_certificate();
+  absl::StatusOr<CompletionOptions> options =
+      call.CompletionOptionsFor(SeedOf(request), request.limits());
+  if (!options.ok()) return options.status();
+  options->complete_method = *method;
+  options->want_certificate = request.want_certificate();
   // It must fit in one response message, with room for the rest.
-  options.certificate_max_bytes = wire::kMaxCertificateBytes;
+  options->certificate_max_bytes = wire::kMaxCertificateBytes;
   return options;
 }
 

@@ -71,9 +71,13 @@ ABSL_FLAG(
     "most backtracks a call may ask for (Limits.max_backtracks); larger requests are lowered");
 ABSL_FLAG(uint32_t, max_restarts, 1'000,
           "most restarts a call may ask for (Limits.max_restarts); larger requests are lowered");
-ABSL_FLAG(uint64_t, max_exact_nodes, 1'000'000'000,
+ABSL_FLAG(uint64_t, max_exact_nodes, 0,
           "most exact-search nodes a call may ask for (Limits.max_exact_nodes); larger requests "
-          "are lowered");
+          "are lowered; 0: no maximum (the exact search is bounded by time)");
+ABSL_FLAG(double, max_exact_seconds, 600,
+          "most seconds the exact search may run in a call (Limits.max_exact_seconds); larger "
+          "requests are lowered. A call that asks nothing gets 60 s, or its deadline if it has "
+          "one, at most this");
 ABSL_FLAG(double, max_call_seconds, 120,
           "longest a call may take from its arrival, queueing included; then RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
@@ -225,7 +229,9 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   connections.max_age_grace = absl::GetFlag(FLAGS_max_connection_age_grace);
   service.limits.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
   service.limits.max_restarts = absl::GetFlag(FLAGS_max_restarts);
-  service.limits.max_exact_nodes = absl::GetFlag(FLAGS_max_exact_nodes);
+  const uint64_t max_exact_nodes = absl::GetFlag(FLAGS_max_exact_nodes);
+  service.limits.max_exact_nodes = max_exact_nodes != 0 ? max_exact_nodes : UINT64_MAX;
+  service.limits.max_exact_seconds = absl::GetFlag(FLAGS_max_exact_seconds);
   const double max_call_seconds = absl::GetFlag(FLAGS_max_call_seconds);
   if (options.listen_addresses.empty()) {
     return absl::InvalidArgumentError("--listen needs at least one HOST:PORT");
@@ -237,6 +243,9 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
     return absl::InvalidArgumentError("--max-call-seconds must be positive");
   }
   service.limits.max_call_time = absl::Seconds(max_call_seconds);
+  if (!(service.limits.max_exact_seconds > 0)) {
+    return absl::InvalidArgumentError("--max-exact-seconds must be positive");
+  }
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
   }
@@ -321,11 +330,11 @@ int main(int argc, char** argv) {
   spdlog::info(
       "serving with max_n={} workers={} max_queued={} grace={} memory_budget={} "
       "stream_idle_timeout={} max_backtracks={} max_restarts={} max_exact_nodes={} "
-      "max_call_seconds={}",
+      "max_exact_seconds={} max_call_seconds={}",
       service.max_n, (*server)->workers(), service.max_queued, absl::FormatDuration(options->grace),
       nqueens::server::HumanBytes((*server)->memory_budget().capacity()),
       absl::FormatDuration(service.stream_idle_timeout), service.limits.max_backtracks,
-      service.limits.max_restarts, service.limits.max_exact_nodes,
+      service.limits.max_restarts, service.limits.max_exact_nodes, service.limits.max_exact_seconds,
       absl::ToDoubleSeconds(service.limits.max_call_time));
   LogSecurity(*options);
 

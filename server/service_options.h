@@ -11,9 +11,10 @@ namespace nqueens::server {
 // The most a client may ask for; larger limits in a request are lowered to
 // these, and the response says so (Stats.lowered_limits).
 struct CallLimits {
-  uint64_t max_backtracks = 1'000'000;       // --max-backtracks
-  uint32_t max_restarts = 1'000;             // --max-restarts
-  uint64_t max_exact_nodes = 1'000'000'000;  // --max-exact-nodes
+  uint64_t max_backtracks = 1'000'000;    // --max-backtracks
+  uint32_t max_restarts = 1'000;          // --max-restarts
+  uint64_t max_exact_nodes = UINT64_MAX;  // --max-exact-nodes (0: no maximum)
+  double max_exact_seconds = 600;         // --max-exact-seconds
   // From the call's arrival, queueing included (--max-call-seconds).
   absl::Duration max_call_time = absl::Seconds(120);
 };

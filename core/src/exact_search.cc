@@ -73,7 +73,7 @@ void FinishCertificate(std::optional<CertificateWriter>& writer, uint32_t free_r
 // complete, so one that ends within its budget without a solution proves
 // there is none. Restarts at most double the nodes such a proof takes.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
-                                          uint64_t node_budget, StopPoller& stop,
+                                          const ExactBudget& budget, StopPoller& stop,
                                           const SearchThreads& threads,
                                           size_t certificate_max_bytes) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
@@ -84,13 +84,28 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     certificate.emplace(*board, composition.size(), composition.size() - board->size(),
                         certificate_max_bytes);
   }
+  // The search polls the call's stop and its own deadline together.
+  StopCondition bounded = stop.condition();
+  bounded.deadline = std::min(bounded.deadline, budget.deadline);
+  StopPoller search_stop(bounded);
   uint64_t run_budget = kFirstRunBudget;
   for (uint64_t run = 0;; ++run) {
     const SearchOutcome search = RunSearch(
-        *board, SearchMode::kFirstSolution, std::min(run_budget, node_budget - result.nodes), stop,
-        run, threads, certificate.has_value() ? &*certificate : nullptr);
-    if (!stop.status().ok()) return stop.status();
+        *board, SearchMode::kFirstSolution, std::min(run_budget, budget.nodes - result.nodes),
+        search_stop, run, threads, certificate.has_value() ? &*certificate : nullptr);
     result.nodes += search.nodes;
+    result.runs = run + 1;
+    result.explored = search.explored;
+    if (!search_stop.status().ok()) {
+      // The budget's deadline, before the call's, is a give-up; the call's
+      // stop an error.
+      const bool budget_ran_out =
+          search_stop.status().code() == absl::StatusCode::kDeadlineExceeded &&
+          budget.deadline < stop.condition().deadline;
+      if (!budget_ran_out) return search_stop.status();
+      result.verdict = ExactVerdict::kBudgetExhausted;
+      return result;
+    }
     if (search.solutions > 0) {
       result.verdict = ExactVerdict::kSolved;
       if (!CopyPolled(composition, result.columns, stop)) return stop.status();
@@ -104,11 +119,11 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
       if (certificate_max_bytes > 0) FinishCertificate(certificate, board->size(), result);
       return result;
     }
-    if (result.nodes >= node_budget) {
+    if (result.nodes >= budget.nodes) {
       result.verdict = ExactVerdict::kBudgetExhausted;
       return result;
     }
-    run_budget = run_budget > node_budget / 2 ? node_budget : run_budget * 2;
+    run_budget = run_budget > budget.nodes / 2 ? budget.nodes : run_budget * 2;
   }
 }
 

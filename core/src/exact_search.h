@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "exact_budget.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
 #include "stop_poller.h"
@@ -29,6 +30,9 @@ struct ExactResult {
   ExactVerdict verdict = ExactVerdict::kBudgetExhausted;
   Columns columns;     // the full board when kSolved
   uint64_t nodes = 0;  // search nodes visited
+  uint64_t runs = 0;   // the first and its restarts
+  // The share of the last run's tree searched (SearchOutcome::explored).
+  double explored = 0;
   // kUnsolvable when certificate_max_bytes > 0 (then the search runs on one
   // thread): the proof (certificate.h) if it fits, or why there is none.
   std::optional<std::string> certificate;
@@ -37,10 +41,11 @@ struct ExactResult {
 
 // Decides whether `composition` (a valid composition; the caller checked it)
 // extends to a full solution. Requires at most kExactMaxFreeRows free rows
-// (FAILED_PRECONDITION otherwise). Gives up with kBudgetExhausted after
-// `node_budget` nodes; returns the poller's status when it stops.
+// (FAILED_PRECONDITION otherwise). Gives up with kBudgetExhausted once the
+// budget is spent (its nodes or its deadline; the budget's `ends_call` is
+// the caller's concern); returns the poller's status when it stops.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
-                                          uint64_t node_budget, StopPoller& stop,
+                                          const ExactBudget& budget, StopPoller& stop,
                                           const SearchThreads& threads = {},
                                           size_t certificate_max_bytes = 0);
 

@@ -100,6 +100,8 @@ class SharedSearch {
     }
     closed_ = true;
     outcome_.budget_exhausted = exhausted_;
+    // Each subtree an equal part of the tree.
+    outcome_.explored = subtrees_.empty() ? 1.0 : explored_ / static_cast<double>(subtrees_.size());
     return std::move(outcome_);
   }
 
@@ -110,6 +112,7 @@ class SharedSearch {
   void Absorb(SearchOutcome outcome, bool stopped) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     outcome_.nodes += outcome.nodes;
     outcome_.solutions += outcome.solutions;
+    explored_ += outcome.explored;
     if (outcome.solutions > 0 && outcome_.placement.empty()) {
       outcome_.placement = std::move(outcome.placement);
     }
@@ -132,6 +135,7 @@ class SharedSearch {
   int searching_ ABSL_GUARDED_BY(mutex_) = 0;
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
   bool exhausted_ ABSL_GUARDED_BY(mutex_) = false;
+  double explored_ ABSL_GUARDED_BY(mutex_) = 0;  // summed over the subtrees
   SearchOutcome outcome_ ABSL_GUARDED_BY(mutex_);
 };
 

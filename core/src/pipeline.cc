@@ -12,6 +12,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "exact_budget.h"
 #include "exact_search.h"
 #include "known_solutions.h"
 #include "min_conflicts.h"
@@ -171,17 +174,22 @@ CompletionResult Solved(Columns columns) {
   return result;
 }
 
-// The exact search on the input held by `state`. nullopt when it cannot
-// decide.
+// The exact search on the input held by `state`. nullopt when it gave up
+// and other stages may still go on; UNDECIDED when it gave up at the call's
+// deadline (less the time for the answer to reach the caller).
 absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
                                                        const CompletionOptions& options,
                                                        StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
-  absl::StatusOr<internal::ExactResult> exact = internal::ExactComplete(
-      state.columns(), options.params.exact_node_budget, stop, options.threads,
-      options.want_certificate ? options.certificate_max_bytes : 0);
+  const internal::ExactBudget budget =
+      internal::ExactBudgetFor(options.params, options.stop, absl::Now());
+  absl::StatusOr<internal::ExactResult> exact =
+      internal::ExactComplete(state.columns(), budget, stop, options.threads,
+                              options.want_certificate ? options.certificate_max_bytes : 0);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
+  stats.exact_runs = exact->runs;
+  stats.exact_explored = exact->explored;
   switch (exact->verdict) {
     case internal::ExactVerdict::kSolved:
       return Solved(std::move(exact->columns));
@@ -195,6 +203,7 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
     case internal::ExactVerdict::kBudgetExhausted:
       break;
   }
+  if (budget.ends_call) return CompletionResult{};  // kUndecided
   return std::nullopt;
 }
 
@@ -281,6 +290,10 @@ const char* CompleteMethodName(CompleteMethod method) {
 absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionOptions& options) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
+  if (!(options.params.exact_max_seconds >= 0)) {  // also NaN
+    return absl::InvalidArgumentError(absl::StrCat("exact_max_seconds must be at least 0, not ",
+                                                   options.params.exact_max_seconds));
+  }
   if (options.complete_method == CompleteMethod::kMinConflicts) {
     absl::StatusOr<CompletionResult> result =
         internal::MinConflictsComplete(std::move(composition), options);

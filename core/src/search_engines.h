@@ -27,6 +27,10 @@ struct SearchOutcome {
   uint64_t solutions = 0;  // found (at most 1 in kFirstSolution mode)
   uint64_t nodes = 0;      // cells tried
   bool budget_exhausted = false;
+  // The share of the tree searched: 1 when the search ran to its end, else
+  // an estimate from the path where it stopped (each node's children taken
+  // as equal parts of it).
+  double explored = 0;
   // The free column of each free row in the (first) solution found.
   std::vector<uint32_t> placement;
 };

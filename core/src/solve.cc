@@ -33,7 +33,7 @@ absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const Completion
   const absl::Time start = absl::Now();
   internal::StopPoller stop(options.stop);
   absl::StatusOr<internal::ExactResult> exact =
-      internal::ExactComplete(Columns(n, kEmptyRow), options.params.exact_node_budget, stop);
+      internal::ExactComplete(Columns(n, kEmptyRow), {options.params.exact_node_budget}, stop);
   if (!exact.ok()) return exact.status();
   CompletionResult result;
   switch (exact->verdict) {
@@ -51,6 +51,8 @@ absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const Completion
   result.stats.seed = options.seed;
   result.stats.start_block = Block::kExact;
   result.stats.exact_nodes = exact->nodes;
+  result.stats.exact_runs = exact->runs;
+  result.stats.exact_explored = exact->explored;
   result.stats.total_time = absl::Now() - start;
   result.stats.time_in_block[static_cast<int>(Block::kExact)] = result.stats.total_time;
   return result;

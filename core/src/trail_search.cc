@@ -109,19 +109,21 @@ class TrailSearch {
 
   void Run() {
     // Building the free board took O(n): a stop may already be due.
-    if (!stop_.CheckNow()) Visit();
+    if (!stop_.CheckNow() && Visit(1.0)) explored_ = 1.0;
   }
 
   uint64_t solutions() const { return solutions_; }
   uint64_t nodes() const { return nodes_; }
   bool budget_exhausted() const { return budget_exhausted_; }
+  double explored() const { return explored_; }
   // Free column of each free row in the (first) solution found.
   uint32_t placement(uint32_t a) const { return placement_[a]; }
 
  private:
   // Explores the current node. Returns false to unwind the whole search
   // (solution found in kFirstSolution mode, budget exhausted or stop).
-  bool Visit();
+  // `share`: of the whole tree, as in SearchOutcome::explored.
+  bool Visit(double share);
   // Pushes the cells to branch on onto candidates_, in the order to try
   // them. False at a dead end: an unplaced row or column without open cells.
   bool PushBranchCells();
@@ -145,6 +147,7 @@ class TrailSearch {
   uint64_t solutions_ = 0;
   uint64_t nodes_ = 0;
   bool budget_exhausted_ = false;
+  double explored_ = 0;
 
   BitMatrix open_;
   Rng tie_breaks_;
@@ -194,7 +197,7 @@ TrailSearch::TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_
   }
 }
 
-bool TrailSearch::Visit() {
+bool TrailSearch::Visit(double share) {
   if (rows_.empty()) {
     ++solutions_;
     return mode_ == SearchMode::kCountAll;
@@ -205,7 +208,9 @@ bool TrailSearch::Visit() {
     return true;
   }
   bool go_on = true;
-  for (size_t i = first; go_on && i < candidates_.size(); ++i) {
+  const size_t count = candidates_.size() - first;
+  size_t i = first;
+  for (; go_on && i < candidates_.size(); ++i) {
     if (nodes_ == node_budget_) {
       budget_exhausted_ = true;
       go_on = false;
@@ -218,9 +223,12 @@ bool TrailSearch::Visit() {
     }
     const size_t mark = trail_.size();
     Place(RowOf(candidates_[i]), ColumnOf(candidates_[i]));
-    go_on = Visit();
+    go_on = Visit(share / static_cast<double>(count));
     Undo(mark);
+    // Cut below: the children before this one are done.
+    if (!go_on) break;
   }
+  if (!go_on) explored_ += share * static_cast<double>(i - first) / static_cast<double>(count);
   candidates_.Truncate(first);
   return go_on;
 }
@@ -340,7 +348,8 @@ SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t n
                              StopPoller& stop, uint64_t tie_seed) {
   TrailSearch search(board, mode, node_budget, stop, tie_seed);
   search.Run();
-  SearchOutcome outcome{search.solutions(), search.nodes(), search.budget_exhausted(), {}};
+  SearchOutcome outcome{
+      search.solutions(), search.nodes(), search.budget_exhausted(), search.explored(), {}};
   if (outcome.solutions > 0) {
     for (uint32_t a = 0; a < board.size(); ++a) outcome.placement.push_back(search.placement(a));
   }

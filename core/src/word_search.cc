@@ -108,7 +108,7 @@ SearchOutcome WordSearch::Search(absl::Span<const WordCell> prefix, NodeAllowanc
   SearchOutcome outcome;
   // Building the free board took O(n): a stop may already be due.
   if (stop_.CheckNow()) return outcome;
-  Visit(Descend(prefix), allowance, outcome);
+  if (Visit(Descend(prefix), 1.0, allowance, outcome)) outcome.explored = 1.0;
   if (outcome.solutions > 0) outcome.placement = placement_;
   return outcome;
 }
@@ -120,25 +120,30 @@ std::vector<WordCell> WordSearch::Children(absl::Span<const WordCell> prefix) {
   return std::vector<WordCell>(cells.begin(), cells.begin() + count);
 }
 
-bool WordSearch::Visit(uint32_t k, NodeAllowance& allowance, SearchOutcome& outcome) {
+bool WordSearch::Visit(uint32_t k, double share, NodeAllowance& allowance, SearchOutcome& outcome) {
   if (path_[k].rows == 0) {
     ++outcome.solutions;
     return mode_ == SearchMode::kCountAll;
   }
   std::array<uint32_t, 64> cells;
   const uint32_t count = BranchCells(k, cells);
+  // Cut here, the children before i are done: their share of the tree.
+  const auto cut = [&](uint32_t i) {
+    outcome.explored += share * i / count;
+    return false;
+  };
   for (uint32_t i = 0; i < count; ++i) {
     if (!allowance.Take()) {
       outcome.budget_exhausted = true;
-      return false;
+      return cut(i);
     }
     ++outcome.nodes;
-    if (stop_.ShouldStop()) return false;
+    if (stop_.ShouldStop()) return cut(i);
     const uint32_t a = cells[i] >> 8, b = cells[i] & 0xff;
     Place(k, a, b);
     placement_[a] = b;
     if (certificate_ != nullptr) certificate_->Place(a, b);
-    if (!Visit(k + 1, allowance, outcome)) return false;
+    if (!Visit(k + 1, share / count, allowance, outcome)) return cut(i);
   }
   return true;
 }

@@ -113,9 +113,10 @@ class WordSearch {
 
   // Places `prefix` from the root; its depth.
   uint32_t Descend(absl::Span<const WordCell> prefix);
-  // Explores depth `k`. False to unwind the whole search (a solution found
-  // in kFirstSolution mode, the allowance spent or a stop).
-  bool Visit(uint32_t k, NodeAllowance& allowance, SearchOutcome& outcome);
+  // Explores depth `k`, `share` of the whole tree (by the estimate of
+  // SearchOutcome::explored). False to unwind the whole search (a solution
+  // found in kFirstSolution mode, the allowance spent or a stop).
+  bool Visit(uint32_t k, double share, NodeAllowance& allowance, SearchOutcome& outcome);
   // The cells to try at depth k, in order; 0 at a dead end.
   uint32_t BranchCells(uint32_t k, std::array<uint32_t, 64>& cells);
   // The unplaced row or column with the fewest open cells (ties by rank);

@@ -155,6 +155,8 @@ CompletionStats StatsFromProto(const v1::Stats& proto) {
   }
   stats.total_time = absl::Seconds(proto.total_seconds());
   stats.exact_nodes = proto.exact_nodes();
+  stats.exact_runs = proto.exact_runs();
+  stats.exact_explored = proto.exact_explored();
   stats.method = proto.method();
   stats.search_nodes = proto.search_nodes();
   stats.generations = proto.generations();
@@ -181,6 +183,8 @@ v1::Stats StatsToProto(const CompletionStats& stats) {
   }
   result.set_total_seconds(absl::ToDoubleSeconds(stats.total_time));
   result.set_exact_nodes(stats.exact_nodes);
+  result.set_exact_runs(stats.exact_runs);
+  result.set_exact_explored(stats.exact_explored);
   result.set_method(stats.method);
   result.set_search_nodes(stats.search_nodes);
   result.set_generations(stats.generations);

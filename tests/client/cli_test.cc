@@ -291,6 +291,16 @@ TEST_P(CliTest, UndecidedExitsWithFour) {
   EXPECT_EQ(result.out, "");
 }
 
+TEST_P(CliTest, MaxExactSecondsEndsTheExactSearchWithUndecided) {
+  const ProcessResult result =
+      Nqueens({"complete", kExamples + "/excluded-diagonals-24.q", "--method", "exact",
+               "--max-exact-seconds", "0.3", "--output", TempPath(".q")});
+  EXPECT_EQ(result.exit_code, 4) << result.err;
+  EXPECT_THAT(result.err, StartsWith("UNDECIDED n=6299 "));
+  EXPECT_THAT(result.err, HasSubstr(" exact_runs="));
+  EXPECT_THAT(result.err, HasSubstr(" exact_explored="));
+}
+
 TEST_P(CliTest, CompletesEveryInputFormat) {
   const Columns expected_input = ParseDense(ReadFile(kExamples + "/composition-8.q"));
   for (const char* name : {"composition-8.q", "composition-8.matrix", "composition-8.sparse"}) {
@@ -504,6 +514,8 @@ INSTANTIATE_TEST_SUITE_P(
             {"count", "8", "--method", "random"}, "", "--method applies to solve and complete"},
         UsageCase{{"count", "0"}, "", "n must be at least 1"},
         UsageCase{{"solve", "8", "--deadline", "0s"}, "", "--deadline"},
+        UsageCase{
+            {"complete", "-", "--max-exact-seconds", "-1"}, "1 0 0 0\n", "--max-exact-seconds"},
         UsageCase{{"solve", "8", "--format", "csv"}, "", "unknown board format"},
         UsageCase{{"solve", "8", "--output-format", "csv"}, "", "--output-format must be"},
         UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},

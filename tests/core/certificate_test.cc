@@ -29,8 +29,7 @@ std::vector<std::pair<Columns, std::string>> Certificates(uint32_t n, uint32_t f
   for (uint32_t seed = 1; seed <= count; ++seed) {
     const Columns composition = test_boards::RandomComposition(n, n - free_rows, seed);
     StopPoller stop(kNever);
-    absl::StatusOr<ExactResult> result =
-        ExactComplete(composition, UINT64_MAX, stop, {}, size_t{1} << 30);
+    absl::StatusOr<ExactResult> result = ExactComplete(composition, {}, stop, {}, size_t{1} << 30);
     EXPECT_TRUE(result.ok()) << result.status();
     if (!result.ok() || result->verdict != ExactVerdict::kUnsolvable) continue;
     EXPECT_TRUE(result->certificate.has_value()) << result->certificate_missing;
@@ -117,8 +116,7 @@ TEST(CertificateTest, BoardsOverSixtyFourFreeRowsSayWhyThereIsNone) {
   for (uint32_t seed = 1; seed <= 8; ++seed) {
     const Columns composition = test_boards::RandomComposition(2000, 2000 - 76, seed);
     StopPoller stop(kNever);
-    absl::StatusOr<ExactResult> result =
-        ExactComplete(composition, UINT64_MAX, stop, {}, size_t{1} << 30);
+    absl::StatusOr<ExactResult> result = ExactComplete(composition, {}, stop, {}, size_t{1} << 30);
     ASSERT_TRUE(result.ok());
     if (result->verdict != ExactVerdict::kUnsolvable) continue;
     ++unsolvable;

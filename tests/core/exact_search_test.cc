@@ -26,7 +26,7 @@ constexpr uint64_t kSolutionCounts[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 268
 absl::StatusOr<ExactResult> Decide(const Columns& composition, uint64_t budget = kNoBudget) {
   StopCondition never;
   StopPoller stop(never);
-  return ExactComplete(composition, budget, stop);
+  return ExactComplete(composition, {budget}, stop);
 }
 
 // Checks that `result` is a full solution extending `composition`. Returns a
@@ -388,7 +388,7 @@ TEST(ExactCompleteTest, ReturnsCancelledWhenTheCallerCancels) {
   StopCondition condition;
   condition.cancelled = [] { return true; };
   StopPoller stop(condition);
-  EXPECT_EQ(ExactComplete(Columns(20, kEmptyRow), kNoBudget, stop).status().code(),
+  EXPECT_EQ(ExactComplete(Columns(20, kEmptyRow), {kNoBudget}, stop).status().code(),
             absl::StatusCode::kCancelled);
 }
 

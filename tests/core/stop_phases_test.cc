@@ -157,7 +157,7 @@ TEST(StopPhasesTest, TheExactSearchPollsAsItReadsTheBoard) {
   for (uint32_t row = 0; row < 10; ++row) nearly_full[row * 1000] = kEmptyRow;
   CountingStop counting;
   StopPoller stop(counting.condition());
-  absl::StatusOr<ExactResult> result = ExactComplete(nearly_full, 1'000'000, stop);
+  absl::StatusOr<ExactResult> result = ExactComplete(nearly_full, {1'000'000}, stop);
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->verdict, ExactVerdict::kSolved);
   // The rows, the free columns, then the copy of the board it returns.
@@ -167,7 +167,7 @@ TEST(StopPhasesTest, TheExactSearchPollsAsItReadsTheBoard) {
   EXPECT_TRUE(report->complete);
   CountingStop second(2);
   StopPoller stopped(second.condition());
-  EXPECT_EQ(ExactComplete(nearly_full, 1'000'000, stopped).status().code(),
+  EXPECT_EQ(ExactComplete(nearly_full, {1'000'000}, stopped).status().code(),
             absl::StatusCode::kCancelled);
 }
 

@@ -1,6 +1,7 @@
 #include "test_boards.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <numeric>
 #include <vector>
 
@@ -133,6 +134,14 @@ Columns RandomSubComposition(const Columns& solution, uint32_t k, uint64_t seed)
   Columns composition(solution.size(), kEmptyRow);
   for (uint32_t i = 0; i < k; ++i) composition[rows[i]] = solution[rows[i]];
   return composition;
+}
+
+Columns HardUnsolvableBoard() {
+  std::ifstream file(NQUEENS_EXAMPLES_DIR "/excluded-diagonals-24.q");
+  Columns board;
+  for (uint32_t column; file >> column;) board.push_back(column);
+  if (!file.eof() || board.empty()) std::abort();  // the example is missing or broken
+  return board;
 }
 
 Columns RandomComposition(uint32_t n, uint32_t k, uint64_t seed) {

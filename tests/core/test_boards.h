@@ -31,6 +31,11 @@ Columns RandomComposition(uint32_t n, uint32_t k, uint64_t seed);
 // boards). The count grows fast: meant for n <= 8.
 void ForEachComposition(uint32_t n, const std::function<void(const Columns&)>& visit);
 
+// An unsolvable composition whose proof takes the exact search far longer
+// than a second (23 s and 2.3 x 10^8 nodes on two threads): an Excluded
+// Diagonals instance (m = 24) in docs/examples, read from the source tree.
+Columns HardUnsolvableBoard();
+
 // Attacking pairs by comparing every pair of queens, O(n^2).
 uint64_t BruteForceAttackingPairs(const Columns& board);
 

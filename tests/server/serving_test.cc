@@ -25,6 +25,7 @@
 #include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "server.h"
+#include "test_boards.h"
 #include "test_server.h"
 
 namespace nqueens::testing {
@@ -142,13 +143,16 @@ TEST(ServingTest, QueuedCallsThatAreCancelledOrExpireLeaveTheQueueAndFreeTheirMe
 }
 
 TEST(ServingTest, ClientLimitsAreLoweredToTheServersMaxima) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  server::ServerOptions options;
+  options.service.limits.max_exact_nodes = 1'000'000'000;
+  std::unique_ptr<server::Server> server = StartServer(options);
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   v1::CompleteRequest request = SmallComposition();
   request.mutable_limits()->set_max_backtracks(std::numeric_limits<uint64_t>::max());
   request.mutable_limits()->set_max_restarts(std::numeric_limits<uint32_t>::max());
   request.mutable_limits()->set_max_exact_nodes(std::numeric_limits<uint64_t>::max());
+  request.mutable_limits()->set_max_exact_seconds(1e9);
   grpc::ClientContext context;
   v1::CompleteResponse response;
   ASSERT_TRUE(stub->Complete(&context, request, &response).ok());
@@ -156,7 +160,40 @@ TEST(ServingTest, ClientLimitsAreLoweredToTheServersMaxima) {
   EXPECT_THAT(response.stats().lowered_limits(),
               ::testing::UnorderedElementsAre("max_backtracks=1000000 (--max-backtracks)",
                                               "max_restarts=1000 (--max-restarts)",
-                                              "max_exact_nodes=1000000000 (--max-exact-nodes)"));
+                                              "max_exact_nodes=1000000000 (--max-exact-nodes)",
+                                              "max_exact_seconds=600 (--max-exact-seconds)"));
+}
+
+v1::CompleteRequest HardUnsolvableRequest(double max_exact_seconds) {
+  const Columns board = test_boards::HardUnsolvableBoard();
+  v1::CompleteRequest request;
+  request.set_n(board.size());
+  request.mutable_columns()->Assign(board.begin(), board.end());
+  request.mutable_limits()->set_max_exact_seconds(max_exact_seconds);
+  return request;
+}
+
+TEST(ServingTest, TheExactSearchStopsAtMaxExactSecondsAndSaysHowFarItGot) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  grpc::ClientContext context;
+  v1::CompleteResponse response;
+  ASSERT_TRUE(stub->Complete(&context, HardUnsolvableRequest(0.3), &response).ok());
+  EXPECT_EQ(response.outcome(), v1::UNDECIDED);
+  EXPECT_GE(response.stats().exact_runs(), 1u);
+  EXPECT_GT(response.stats().exact_nodes(), 0u);
+  EXPECT_LT(response.stats().exact_explored(), 1.0);
+}
+
+TEST(ServingTest, NegativeMaxExactSecondsIsRefusedByName) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  grpc::ClientContext context;
+  v1::CompleteResponse response;
+  ExpectStatus(stub->Complete(&context, HardUnsolvableRequest(-1), &response),
+               grpc::StatusCode::INVALID_ARGUMENT, "limits.max_exact_seconds must be at least 0");
 }
 
 TEST(ServingTest, ACallIsStoppedAtMaxCallSeconds) {

@@ -18,6 +18,10 @@ struct Cubic {
   double operator()(double u) const { return ((c3 * u + c2) * u + c1) * u + c0; }
 };
 
+// How long the exact search runs in a call without a deadline when
+// PipelineParams::exact_max_seconds is 0.
+inline constexpr double kDefaultExactSeconds = 60;
+
 struct PipelineParams {
   // --- Base levels (section 4.1): baseLevelX = n - round(bX(log10 n)). ---
   // The decimal logarithm: with the natural one baseLevel3 falls below
@@ -84,9 +88,16 @@ struct PipelineParams {
   // boards it takes microseconds and decides unsolvable inputs at once, where
   // the heuristic would spend its whole backtrack budget before falling back.
   uint32_t exact_first_max_free_rows = 16;
-  // Search nodes the exact search may visit before giving up (UNDECIDED).
-  // The RPCs' max_exact_nodes.
-  uint64_t exact_node_budget = 20'000'000;
+  // The exact search gives up (UNDECIDED) after this many seconds; 0: at the
+  // call's deadline (a little before, for the answer to reach the caller), or
+  // after kDefaultExactSeconds for a call without one. By time, not nodes: a
+  // node costs 0.1 to 10 microseconds depending on the board, and the hardest
+  // boards decided within a minute need up to 10^9 nodes
+  // (docs/hard-instances.md). The RPCs' max_exact_seconds.
+  double exact_max_seconds = 0;
+  // Search nodes the exact search may visit before giving up (UNDECIDED); no
+  // limit by default, the time decides. The RPCs' max_exact_nodes.
+  uint64_t exact_node_budget = UINT64_MAX;
 
   // --- The other methods (beyond the pipeline). ---
   // MIN_CONFLICTS: queen moves (swaps) per free row before giving up

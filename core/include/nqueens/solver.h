@@ -107,6 +107,11 @@ struct CompletionStats {
   std::array<absl::Duration, kBlockCount> time_in_block{};
   absl::Duration total_time;
   uint64_t exact_nodes = 0;  // nodes visited by the exact search, if it ran
+  // How far the exact search got: its runs (it restarts with a doubled node
+  // budget), and the share of the last run's tree it searched (1 when that
+  // run ended; an estimate from where it stopped when its budget ran out).
+  uint64_t exact_runs = 0;
+  double exact_explored = 0;
   // What ran: a SolveMethodName() or CompleteMethodName().
   std::string method;
   uint64_t search_nodes = 0;  // BACKTRACKING: nodes visited
