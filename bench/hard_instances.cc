@@ -29,10 +29,10 @@
 // --engine=engines each of its two engines once, without restarts, on the
 // same free board: they must visit the same nodes, so the ns per node
 // compare; --engine=threads the exact search alone on 1 and 2 threads;
-// --engine=certificates the exact search alone with a certificate for each
-// UNSOLVABLE answer, checked by the independent checker (checker/).
-// Every SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE
-// for the same instance, is a defect and makes the exit status 1.
+// --engine=defaults the first of the three alone; --engine=certificates the exact search alone with
+// a certificate for each UNSOLVABLE answer, checked by the independent checker (checker/). Every
+// SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE for the same instance, is a
+// defect and makes the exit status 1.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -70,7 +70,8 @@ ABSL_FLAG(uint32_t, min_open, 4,
           "column of the m x m board with this many open cells or fewer");
 ABSL_FLAG(uint32_t, instances, 100, "instances per size");
 ABSL_FLAG(std::string, engine, "complete",
-          "complete: nqueens::Complete in three configurations; exact: the exact search alone; "
+          "complete: nqueens::Complete in three configurations; defaults: the first alone; exact: "
+          "the exact search alone; "
           "engines: each engine of the exact search once (word, trail), same tree; threads: "
           "the exact search alone on 1 and 2 threads; certificates: the exact search alone, each "
           "UNSOLVABLE certificate checked by the independent checker");
@@ -584,12 +585,15 @@ int main(int argc, char** argv) {
   } else if (engine == "engines") {
     solvers = {{"word engine", EngineAlone<WordEngine>},
                {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>}};
+  } else if (engine == "defaults") {
+    solvers = {{"Complete, defaults", CompleteWithDefaults}};
   } else if (engine == "complete") {
     solvers = {{"Complete, defaults", CompleteWithDefaults},
                {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
                {"Complete, large budgets", CompleteWithLargeBudgets}};
   } else {
-    absl::FPrintF(stderr, "--engine must be complete, exact, engines, threads or certificates\n");
+    absl::FPrintF(stderr,
+                  "--engine must be complete, defaults, exact, engines, threads or certificates\n");
     return 2;
   }
   Random random(absl::GetFlag(FLAGS_seed));
