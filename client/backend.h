@@ -30,6 +30,8 @@ struct RunOptions {
   uint64_t max_exact_nodes = 0;  // 0: the backend's default (no node limit)
   // 0: the backend's default (60 s, or up to --deadline when there is one).
   double max_exact_seconds = 0;
+  // The local backend's tunables (--param), before the limits above apply.
+  PipelineParams params;
   uint64_t formula_variant = 0;  // solve --method formula
   uint32_t symmetry = 0;         // solve: image of the result
   CompleteMethod complete_method = CompleteMethod::kPipeline;

@@ -23,6 +23,7 @@ uint64_t ChooseSeed(const RunOptions& options) {
 CompletionOptions ToCompletionOptions(const RunOptions& options) {
   CompletionOptions completion;
   completion.seed = ChooseSeed(options);
+  completion.params = options.params;
   if (options.max_backtracks != 0) {
     completion.params.tot_sim_bound = options.max_backtracks;
   }

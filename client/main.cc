@@ -9,11 +9,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "backend.h"
 #include "board_io.h"
@@ -45,6 +47,9 @@ ABSL_FLAG(uint64_t, max_backtracks, 0, "backtracks before giving up (0: default)
 ABSL_FLAG(double, max_exact_seconds, 0,
           "seconds the exact search may run (0: default, 60 s or up to --deadline)");
 ABSL_FLAG(uint64_t, max_exact_nodes, 0, "exact-search nodes before giving up (0: no limit)");
+ABSL_FLAG(std::vector<std::string>, param, {},
+          "with --local: NAME=VALUE sets a tunable of docs/params.md (repeat, or a comma-separated "
+          "list)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
 ABSL_FLAG(std::string, tls_ca, "", "PEM CAs to trust instead of the system's (implies --tls)");
@@ -120,6 +125,9 @@ flags:
                          is UNDECIDED (default: 60, or until --deadline
                          when one is given; a server may lower it)
   --max-exact-nodes N    exact-search nodes before giving up (default: none)
+  --param NAME=VALUE     with --local: set a tunable of the solvers, e.g.
+                         sim_bound5=200 (repeat it, or a comma-separated
+                         list); docs/params.md lists each with its range
   --quiet                print nothing on stderr but errors (no progress)
   --tls                  connect with TLS, trusting the system's CAs
   --tls-ca FILE          trust the CAs in FILE (PEM) instead (implies --tls)
@@ -199,6 +207,24 @@ absl::Status MethodFromFlag(const std::string& command, CommandOptions& options)
       absl::StrCat("--method applies to solve and complete, not to ", command));
 }
 
+// --param's NAME=VALUE pairs into `params`; INVALID_ARGUMENT naming the
+// parameter and its range.
+absl::Status ParamsFromFlag(PipelineParams& params) {
+  const std::vector<std::string> settings = absl::GetFlag(FLAGS_param);
+  if (!settings.empty() && !absl::GetFlag(FLAGS_local)) {
+    return absl::InvalidArgumentError(
+        "--param needs --local: a server takes only the limits (--max-backtracks, "
+        "--max-exact-seconds, --max-exact-nodes)");
+  }
+  for (const std::string& setting : settings) {
+    const std::pair<std::string, std::string> name_value = absl::StrSplit(setting, '=');
+    if (absl::Status set = SetParam(params, name_value.first, name_value.second); !set.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--param: ", set.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   CommandOptions options;
   options.run.seed = absl::GetFlag(FLAGS_seed);
@@ -208,6 +234,7 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   if (!(options.run.max_exact_seconds >= 0)) {
     return absl::InvalidArgumentError("--max-exact-seconds must be 0 (default) or more");
   }
+  if (absl::Status params = ParamsFromFlag(options.run.params); !params.ok()) return params;
   options.run.deadline = absl::GetFlag(FLAGS_deadline);
   if (options.run.deadline <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--deadline must be positive");

@@ -206,10 +206,6 @@ class Genetic {
 }  // namespace
 
 absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOptions& options) {
-  if (options.params.genetic_population < 2) {
-    return absl::InvalidArgumentError(absl::StrCat("genetic_population must be at least 2, not ",
-                                                   options.params.genetic_population));
-  }
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
   Genetic genetic(n, options, stop);

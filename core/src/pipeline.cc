@@ -290,10 +290,7 @@ const char* CompleteMethodName(CompleteMethod method) {
 absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionOptions& options) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
-  if (!(options.params.exact_max_seconds >= 0)) {  // also NaN
-    return absl::InvalidArgumentError(absl::StrCat("exact_max_seconds must be at least 0, not ",
-                                                   options.params.exact_max_seconds));
-  }
+  if (absl::Status params = CheckParams(options.params); !params.ok()) return params;
   if (options.complete_method == CompleteMethod::kMinConflicts) {
     absl::StatusOr<CompletionResult> result =
         internal::MinConflictsComplete(std::move(composition), options);

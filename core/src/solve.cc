@@ -132,6 +132,7 @@ const char* OutcomeName(Outcome outcome) {
 absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                        const CompletionOptions& options) {
   if (absl::Status status = CheckBoardSize(n); !status.ok()) return status;
+  if (absl::Status params = CheckParams(options.params); !params.ok()) return params;
   if (options.symmetry >= kSymmetryCount) {
     return absl::InvalidArgumentError(
         absl::StrCat("symmetry must be 0..", kSymmetryCount - 1, ", not ", options.symmetry));

@@ -516,6 +516,10 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"solve", "8", "--deadline", "0s"}, "", "--deadline"},
         UsageCase{
             {"complete", "-", "--max-exact-seconds", "-1"}, "1 0 0 0\n", "--max-exact-seconds"},
+        UsageCase{{"solve", "8", "--param", "genetic_population=1"},
+                  "",
+                  "--param: parameter genetic_population must be in 2..10000, not 1"},
+        UsageCase{{"solve", "8", "--param", "speed=11"}, "", "--param: unknown parameter speed"},
         UsageCase{{"solve", "8", "--format", "csv"}, "", "unknown board format"},
         UsageCase{{"solve", "8", "--output-format", "csv"}, "", "--output-format must be"},
         UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},
@@ -539,6 +543,21 @@ TEST(CliHelpTest, PrintsUsageAndExitsWithZero) {
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_THAT(result.out, StartsWith("usage: nqueens"));
   EXPECT_EQ(result.err, "");
+}
+
+TEST(CliParamTest, SetsATunableOfTheLocalSolvers) {
+  // Three generations are too few for 20 x 20 with this seed.
+  const ProcessResult result = Cli({"--local", "solve", "20", "--method", "genetic", "--seed", "1",
+                                    "--param", "genetic_max_generations=3"});
+  EXPECT_EQ(result.exit_code, 4) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("generations=3"));
+}
+
+TEST(CliParamTest, NeedsLocal) {
+  const ProcessResult result =
+      Cli({"--server", "127.0.0.1:1", "solve", "8", "--param", "sim_bound5=3"});
+  EXPECT_EQ(result.exit_code, 2);
+  ExpectOneErrorLine(result, "--param needs --local");
 }
 
 // Remote failures: exit status 3, one line on stderr.
