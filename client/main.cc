@@ -24,61 +24,96 @@
 #include "progress.h"
 #include "security.h"
 
-ABSL_FLAG(std::string, server, "localhost:50051",
-          "address of nqueens-server, or a gRPC target naming several");
+ABSL_FLAG(std::string, server, "",
+          "nqueens-server address (empty: localhost:50051), or a gRPC target naming several "
+          "servers, which share the calls: dns:///HOST:PORT, ipv4:A:P,B:Q");
 ABSL_FLAG(bool, local, false, "run in this process instead of on a server");
 ABSL_FLAG(std::optional<uint64_t>, seed, std::nullopt,
           "random seed (unset: a random one, reported on stderr)");
 ABSL_FLAG(std::string, method, "",
           "solve: constructive (default), random, min-conflicts, backtracking, genetic or "
-          "formula; complete: pipeline (default), min-conflicts or exact");
-ABSL_FLAG(uint64_t, variant, 0, "solve --method formula: which member of the families");
-ABSL_FLAG(uint32_t, symmetry, 0, "solve: the image of the square (0..7) applied to the result");
-ABSL_FLAG(uint64_t, limit, 0, "enumerate: the most boards to print (0: all)");
+          "formula; complete: pipeline (default), min-conflicts or exact (the only ones that may "
+          "answer UNSOLVABLE are pipeline and exact); docs/methods.md compares them");
+ABSL_FLAG(uint64_t, variant, 0,
+          "solve --method formula: which member of the explicit families (0 .. their number - "
+          "1)");
+ABSL_FLAG(uint32_t, symmetry, 0,
+          "solve: map the result by symmetry S of the square, 0 (identity) .. 7");
+ABSL_FLAG(uint64_t, limit, 0, "enumerate: print at most this many boards (0: all)");
 ABSL_FLAG(std::string, certificate, "",
-          "complete: write an UNSOLVABLE answer's proof here (check it with "
-          "nqueens-check-certificate)");
+          "complete: write the proof of an UNSOLVABLE answer to this file (boards of at most 64 "
+          "free rows; check it with nqueens-check-certificate BOARD FILE)");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
-          "give up after this long, e.g. 5s or 500ms");
-ABSL_FLAG(std::string, output, "", "write the result here instead of stdout");
-ABSL_FLAG(std::string, format, "auto", "input format: auto, q, matrix, sparse, binary");
-ABSL_FLAG(std::string, output_format, "auto", "output format: auto, q, matrix, sparse, binary");
-ABSL_FLAG(uint64_t, max_backtracks, 0, "backtracks before giving up (0: default)");
+          "give up after this long, e.g. 5s or 500ms (inf: never)");
+ABSL_FLAG(std::string, output, "", "write the board (or validate's report) to this file");
+ABSL_FLAG(std::string, format, "auto",
+          "input: auto (binary for file names ending in .bin or .u32, else by content), q, "
+          "matrix, sparse or binary");
+ABSL_FLAG(std::string, output_format, "auto",
+          "output: auto (binary for --output names ending in .bin or .u32, else q), q, matrix, "
+          "sparse or binary");
+ABSL_FLAG(uint64_t, max_backtracks, 0, "backtracks before giving up (0: the solver's default)");
 ABSL_FLAG(double, max_exact_seconds, 0,
-          "seconds the exact search may run (0: default, 60 s or up to --deadline)");
+          "seconds the exact search may run before the answer is UNDECIDED (0: 60, or until "
+          "shortly before --deadline when one is given; a server may lower it)");
 ABSL_FLAG(uint64_t, max_exact_nodes, 0, "exact-search nodes before giving up (0: no limit)");
 ABSL_FLAG(std::vector<std::string>, param, {},
-          "with --local: NAME=VALUE sets a tunable of docs/params.md (repeat, or a comma-separated "
-          "list)");
-ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors");
+          "with --local: NAME=VALUE sets a tunable of the solvers, e.g. sim_bound5=200 (repeat "
+          "it, or give a comma-separated list); docs/params.md lists each with its range");
+ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors (no progress)");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
-ABSL_FLAG(std::string, tls_ca, "", "PEM CAs to trust instead of the system's (implies --tls)");
-ABSL_FLAG(std::string, tls_cert, "", "PEM client certificate for mutual TLS (with --tls-key)");
-ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert");
+ABSL_FLAG(std::string, tls_ca, "",
+          "trust the CAs in this PEM file instead of the system's (implies --tls)");
+ABSL_FLAG(std::string, tls_cert, "", "client certificate (PEM) for mutual TLS, with --tls-key");
+ABSL_FLAG(std::string, tls_key, "", "the private key (PEM) of --tls-cert");
 ABSL_FLAG(std::string, tls_server_name, "",
-          "host name the server's certificate must have (default: the one in --server)");
+          "the name the server's certificate must have (default: the host of --server)");
 ABSL_FLAG(std::string, auth_token_file, "",
-          "file whose first line is the bearer token (default: $NQUEENS_AUTH_TOKEN)");
-ABSL_FLAG(bool, help, false, "print this help");
+          "send the token on this file's first line as \"authorization: Bearer <token>\" "
+          "(default: the NQUEENS_AUTH_TOKEN environment variable); without TLS it crosses the "
+          "network in clear text");
+ABSL_FLAG(bool, help, false, "print this help (also -h, and nqueens help)");
+ABSL_FLAG(bool, version, false, "print the version and exit");
 
 namespace nqueens::client {
 namespace {
 
-constexpr char kUsage[] = R"(usage: nqueens [flags] solve N
-       nqueens [flags] complete FILE
-       nqueens [flags] validate FILE
-       nqueens [flags] count N|FILE
-       nqueens [flags] enumerate N|FILE
+constexpr char kDefaultServer[] = "localhost:50051";
 
-  solve N          a full solution of the N x N board
-  complete FILE    extend the composition in FILE ("-" for stdin) to a solution
-  validate FILE    check the board in FILE for attacking queens
-  count N|FILE     the number of solutions of the N x N board, or of
-                   completions of the composition in FILE (at most 64 free
-                   rows), on stdout; with the fundamental solutions (up to
-                   the symmetries of the square) for the empty board
-  enumerate N|FILE every such solution, one per line as its Q array
+using Command = int (*)(Backend&, const std::string&, const CommandOptions&);
 
+int UsageError(absl::string_view message) {
+  return ReportError(kExitUsage, absl::StrCat(message, " (see nqueens --help)"));
+}
+
+// A command: what it runs, its argument and what it does, for the help.
+struct CommandEntry {
+  const char* name;
+  Command run;
+  const char* argument;
+  const char* description;
+};
+
+constexpr CommandEntry kCommands[] = {
+    {"solve", RunSolve, "N", "a full solution of the N x N board"},
+    {"complete", RunComplete, "FILE",
+     "extend the composition in FILE (\"-\" for stdin) to a solution"},
+    {"validate", RunValidate, "FILE", "check the board in FILE for attacking queens"},
+    {"count", RunCount, "N|FILE",
+     "the number of solutions of the N x N board, or of completions of the composition in "
+     "FILE (at most 64 free rows), on stdout; with the fundamental solutions (up to the "
+     "symmetries of the square) for the empty board"},
+    {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array"},
+};
+
+const CommandEntry* FindCommand(absl::string_view name) {
+  for (const CommandEntry& command : kCommands) {
+    if (name == command.name) return &command;
+  }
+  return nullptr;
+}
+
+constexpr char kAbout[] = R"(
 Boards are read as a Q array, a 0/1 matrix, a sparse list or binary; see
 --format. solve and complete print the outcome (SOLVED, UNSOLVABLE, UNDECIDED)
 with its stats on stderr, the board on stdout (drawn on stderr too when
@@ -93,59 +128,41 @@ formats (docs/examples/README.md has the details):
   binary   the array Q as unsigned 32-bit little-endian integers, 4 bytes per
            row, N = file size / 4; the fastest for large boards
 
-flags:
-  --server TARGET        nqueens-server address (default localhost:50051), or
-                         a gRPC target naming several servers, which share
-                         the calls: dns:///HOST:PORT, ipv4:A:P,B:Q
-  --local                run in this process instead of on a server
-  --seed N               random seed (default: a random one, reported)
-  --method M             solve: constructive (default), random,
-                         min-conflicts, backtracking, genetic or formula;
-                         complete: pipeline (default), min-conflicts or exact
-                         (the only ones that may answer UNSOLVABLE are
-                         pipeline and exact); docs/methods.md compares them
-  --variant V            solve --method formula: which member of the
-                         explicit families (0 .. their number - 1)
-  --symmetry S           solve: map the result by symmetry S of the square,
-                         0 (identity) .. 7
-  --limit K              enumerate: print at most K boards (default: all)
-  --certificate FILE     complete: write the proof of an UNSOLVABLE answer
-                         to FILE (boards of at most 64 free rows; check it
-                         with nqueens-check-certificate BOARD FILE)
-  --deadline D           give up after D, e.g. 5s or 500ms (default: none)
-  --output FILE          write the board (or validate's report) to FILE
-  --format F             input: auto (default: binary for FILE names ending
-                         in .bin or .u32, else by content), q, matrix,
-                         sparse or binary
-  --output-format F      output: auto (default: binary for --output names
-                         ending in .bin or .u32, else q), q, matrix, sparse
-                         or binary
-  --max-backtracks N     backtracks before giving up (default: the solver's)
-  --max-exact-seconds S  seconds the exact search may run before the answer
-                         is UNDECIDED (default: 60, or until --deadline
-                         when one is given; a server may lower it)
-  --max-exact-nodes N    exact-search nodes before giving up (default: none)
-  --param NAME=VALUE     with --local: set a tunable of the solvers, e.g.
-                         sim_bound5=200 (repeat it, or a comma-separated
-                         list); docs/params.md lists each with its range
-  --quiet                print nothing on stderr but errors (no progress)
-  --tls                  connect with TLS, trusting the system's CAs
-  --tls-ca FILE          trust the CAs in FILE (PEM) instead (implies --tls)
-  --tls-cert FILE        client certificate (PEM) for mutual TLS, with
-  --tls-key FILE         its private key
-  --tls-server-name NAME the name the server's certificate must have
-                         (default: the host of --server)
-  --auth-token-file FILE send the token on FILE's first line as
-                         "authorization: Bearer <token>" (default: the
-                         NQUEENS_AUTH_TOKEN environment variable); without
-                         TLS it crosses the network in clear text
-
 exit status: 0 solved / valid, 1 unsolvable / invalid board, 2 usage or input
 error, 3 server or transport error (TLS and authentication failures
-included, or deadline exceeded), 4 undecided.
+included, or deadline exceeded), 4 undecided, 130 interrupted (Ctrl-C).
+
+flags:
 )";
 
-using Command = int (*)(Backend&, const std::string&, const CommandOptions&);
+// The whole help, or (`command` given) that command's usage line and what
+// it does.
+std::string Help(const CommandEntry* command) {
+  std::string help;
+  for (const CommandEntry& entry : kCommands) {
+    if (command != nullptr && command != &entry) continue;
+    absl::StrAppend(&help, help.empty() ? "usage: " : "       ", "nqueens [flags] ", entry.name,
+                    " ", entry.argument, "\n");
+  }
+  absl::StrAppend(&help, "\n");
+  for (const CommandEntry& entry : kCommands) {
+    if (command != nullptr && command != &entry) continue;
+    absl::StrAppend(&help, "  ", entry.name, " ", entry.argument, ": ", entry.description, "\n");
+  }
+  if (command != nullptr) return absl::StrCat(help, "\nflags: see nqueens --help\n");
+  return absl::StrCat(help, kAbout, command_line::FlagHelp("client/main.cc"));
+}
+
+// nqueens help [COMMAND].
+int RunHelp(const std::vector<std::string>& arguments) {
+  const CommandEntry* command = nullptr;
+  if (arguments.size() > 2) return UsageError("expected help or help COMMAND");
+  if (arguments.size() == 2 && (command = FindCommand(arguments[1])) == nullptr) {
+    return UsageError(absl::StrCat("no command ", arguments[1]));
+  }
+  std::fputs(Help(command).c_str(), stdout);
+  return kExitOk;
+}
 
 // Ends the process once a command is done, skipping destructors. Tearing
 // gRPC down (closing the channel, joining its threads) took 0.4 ms and at
@@ -155,10 +172,6 @@ using Command = int (*)(Backend&, const std::string&, const CommandOptions&);
 [[noreturn]] void ExitWithoutTeardown(int status) {
   std::fflush(nullptr);
   std::_Exit(status);
-}
-
-int UsageError(absl::string_view message) {
-  return ReportError(kExitUsage, absl::StrCat(message, " (see nqueens --help)"));
 }
 
 // --method's names, as the CLI spells them.
@@ -234,6 +247,9 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   if (!(options.run.max_exact_seconds >= 0)) {
     return absl::InvalidArgumentError("--max-exact-seconds must be 0 (default) or more");
   }
+  if (absl::GetFlag(FLAGS_local) && !absl::GetFlag(FLAGS_server).empty()) {
+    return absl::InvalidArgumentError("--local and --server exclude each other");
+  }
   if (absl::Status params = ParamsFromFlag(options.run.params); !params.ok()) return params;
   options.run.deadline = absl::GetFlag(FLAGS_deadline);
   if (options.run.deadline <= absl::ZeroDuration()) {
@@ -277,7 +293,8 @@ absl::StatusOr<ClientSecurity> SecurityFromFlags() {
 
 std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
   if (absl::GetFlag(FLAGS_local)) return MakeLocalBackend();
-  return MakeRemoteBackend(absl::GetFlag(FLAGS_server), security);
+  const std::string server = absl::GetFlag(FLAGS_server);
+  return MakeRemoteBackend(server.empty() ? kDefaultServer : server, security);
 }
 
 // gRPC logs a failed TLS handshake on stderr (as "E1123 ... Handshake
@@ -290,18 +307,16 @@ void SilenceGrpcLogUnlessAsked() {
 
 int Main(int argc, char** argv) {
   SilenceGrpcLogUnlessAsked();
-  absl::StatusOr<std::vector<std::string>> arguments = ParseFlags(argc, argv);
+  absl::StatusOr<std::vector<std::string>> arguments = command_line::ParseFlags(argc, argv);
   if (!arguments.ok()) return UsageError(arguments.status().message());
-  if (absl::GetFlag(FLAGS_help)) {
-    std::fputs(kUsage, stdout);
+  if (absl::GetFlag(FLAGS_help)) return RunHelp({"help"});
+  if (absl::GetFlag(FLAGS_version)) {
+    std::puts(command_line::VersionLine("nqueens").c_str());
     return kExitOk;
   }
-  const std::map<std::string, Command> commands = {{"solve", RunSolve},
-                                                   {"complete", RunComplete},
-                                                   {"validate", RunValidate},
-                                                   {"count", RunCount},
-                                                   {"enumerate", RunEnumerate}};
-  if (arguments->size() != 2 || commands.count((*arguments)[0]) == 0) {
+  if (!arguments->empty() && (*arguments)[0] == "help") return RunHelp(*arguments);
+  const CommandEntry* command = arguments->empty() ? nullptr : FindCommand((*arguments)[0]);
+  if (arguments->size() != 2 || command == nullptr) {
     return UsageError(
         "expected solve N, complete FILE, validate FILE, count N|FILE or enumerate N|FILE");
   }
@@ -313,7 +328,7 @@ int Main(int argc, char** argv) {
   std::unique_ptr<Backend> backend = MakeBackend(*security);
   const std::unique_ptr<ProgressBar> progress = MakeStderrProgressBar(options->quiet);
   options->run.progress = progress.get();
-  const int status = commands.at((*arguments)[0])(*backend, (*arguments)[1], *options);
+  const int status = command->run(*backend, (*arguments)[1], *options);
   ExitWithoutTeardown(status);
 }
 

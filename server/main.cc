@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -13,8 +14,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -23,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "byte_size.h"
+#include "command_line.h"
 #include "logging.h"
 #include "memory_budget.h"
 #include "server.h"
@@ -120,49 +120,12 @@ ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
           "resolve the server's name again; inf: never");
 ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Minutes(5),
           "how long the calls of a connection told to go may still run; inf: no limit");
+ABSL_FLAG(bool, help, false, "print this help and exit (also -h)");
+ABSL_FLAG(bool, version, false, "print the version and exit");
 
 namespace {
 
 // Abseil flag names are identifiers (max_n); accept the dashed spelling the
-// documentation uses (--max-n) by rewriting flag names before parsing.
-std::vector<std::string> UnderscoreFlagNames(int argc, char** argv) {
-  std::vector<std::string> args(argv, argv + argc);
-  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
-    std::string& arg = args[i];
-    if (arg.size() < 2 || arg[0] != '-') continue;
-    const size_t name_begin = arg.find_first_not_of('-');
-    const size_t name_end = std::min(arg.find('='), arg.size());
-    if (name_begin >= name_end) continue;
-    std::replace(arg.begin() + name_begin, arg.begin() + name_end, '-', '_');
-  }
-  return args;
-}
-
-// A repeated --listen adds an address, where Abseil would keep the last one:
-// gathers every value into one comma-separated --listen.
-std::vector<std::string> JoinListenFlags(std::vector<std::string> args) {
-  std::vector<std::string> values;
-  std::vector<std::string> others;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--") {
-      others.insert(others.end(), args.begin() + i, args.end());
-      break;
-    }
-    if (arg == "--listen" || arg == "-listen") {
-      if (i + 1 < args.size()) values.push_back(args[++i]);
-    } else if (absl::StartsWith(arg, "--listen=") || absl::StartsWith(arg, "-listen=")) {
-      values.push_back(arg.substr(arg.find('=') + 1));
-    } else {
-      others.push_back(arg);
-    }
-  }
-  if (!values.empty()) {
-    others.insert(others.begin() + 1, "--listen=" + absl::StrJoin(values, ","));
-  }
-  return others;
-}
-
 // spdlog maps unknown names to "off"; refuse them instead.
 absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
   const std::string name = absl::GetFlag(FLAGS_log_level);
@@ -283,19 +246,64 @@ void LogSecurity(const nqueens::server::ServerOptions& options) {
       options.service.max_calls_per_client);
 }
 
+constexpr char kAbout[] = R"(usage: nqueens-server [flags]
+
+The n-Queens completion gRPC server (nqueens.v1.NQueens, health, reflection).
+Once it accepts calls it prints "listening on HOST:PORT" on stdout, one line
+per address; it logs on stderr. SIGINT or SIGTERM drain the calls (--grace)
+and end it.
+
+Every flag can also be set in the environment as NQUEENS_ and its name in
+capitals (NQUEENS_MAX_N=1000 for --max-n=1000), or in a file of flags, one
+--name=value per line ('#' starts a comment), read where --flagfile FILE
+stands; the command line wins over the environment.
+
+exit status: 0 after a shutdown on SIGINT or SIGTERM; 2 for a usage error or
+a failure to start (a bad flag, an address taken, an unreadable TLS file).
+
+flags:
+)";
+
+// Exit statuses: 0 after a shutdown on SIGINT or SIGTERM; 2 for a usage
+// error or a failure to start (kAbout lists them for users).
+constexpr int kExitUsage = 2;
+
 int Fail(const absl::Status& status) {
   std::cerr << "nqueens-server: " << status.message() << "\n";
-  return 2;
+  return kExitUsage;
+}
+
+int Usage(absl::string_view message) {
+  std::cerr << "nqueens-server: " << message << " (see nqueens-server --help)\n";
+  return kExitUsage;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("The n-Queens completion gRPC server.");
-  std::vector<std::string> args = JoinListenFlags(UnderscoreFlagNames(argc, argv));
-  std::vector<char*> arg_pointers;
-  for (std::string& arg : args) arg_pointers.push_back(arg.data());
-  absl::ParseCommandLine(static_cast<int>(arg_pointers.size()), arg_pointers.data());
+  nqueens::command_line::FlagSources sources;
+  sources.defined_in = "server/main.cc";
+  sources.environment_prefix = "NQUEENS";
+  sources.environment = [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return value;
+  };
+  const absl::StatusOr<std::vector<std::string>> positional =
+      nqueens::command_line::ParseFlags(argc, argv, sources);
+  if (!positional.ok()) return Usage(positional.status().message());
+  if (absl::GetFlag(FLAGS_help)) {
+    std::cout << kAbout << nqueens::command_line::FlagHelp("server/main.cc");
+    return 0;
+  }
+  if (absl::GetFlag(FLAGS_version)) {
+    std::cout << nqueens::command_line::VersionLine("nqueens-server") << "\n";
+    return 0;
+  }
+  if (!positional->empty()) {
+    return Usage(absl::StrCat("unexpected argument \"", positional->front(),
+                              "\": the server takes flags only, e.g. --listen HOST:PORT"));
+  }
 
   const absl::StatusOr<spdlog::level::level_enum> level = LogLevelFromFlag();
   if (!level.ok()) return Fail(level.status());

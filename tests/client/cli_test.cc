@@ -35,6 +35,7 @@ namespace {
 using client::Board;
 using client::BoardFormat;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 const std::string kExamples = NQUEENS_EXAMPLES_DIR;
@@ -523,6 +524,9 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"solve", "8", "--format", "csv"}, "", "unknown board format"},
         UsageCase{{"solve", "8", "--output-format", "csv"}, "", "--output-format must be"},
         UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},
+        UsageCase{{"solve", "-5"}, "", "N must be a positive integer, not \"-5\""},
+        UsageCase{{"--server", "x:1", "solve", "8"}, "", "--local and --server exclude each other"},
+        UsageCase{{"help", "draw"}, "", "no command draw"},
         UsageCase{{"solve", "0"}, "", "n must be at least 1"},
         UsageCase{{"solve", "20000", "--output-format", "matrix"},
                   "",
@@ -543,6 +547,29 @@ TEST(CliHelpTest, PrintsUsageAndExitsWithZero) {
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_THAT(result.out, StartsWith("usage: nqueens"));
   EXPECT_EQ(result.err, "");
+}
+
+TEST(CliHelpTest, AnswersDashHAndHelpCommands) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-h"}, {"help"}}) {
+    const ProcessResult result = Cli(args);
+    EXPECT_EQ(result.exit_code, 0) << args[0];
+    EXPECT_THAT(result.out, StartsWith("usage: nqueens [flags] solve N\n"));
+    EXPECT_THAT(result.out, HasSubstr("\n  --max-exact-seconds=0\n"));
+    EXPECT_THAT(result.out, HasSubstr("\n  --server=\"\"\n"));
+  }
+  const ProcessResult complete = Cli({"help", "complete"});
+  EXPECT_EQ(complete.exit_code, 0);
+  EXPECT_THAT(complete.out, StartsWith("usage: nqueens [flags] complete FILE\n"));
+  EXPECT_THAT(complete.out, Not(HasSubstr("solve N")));
+}
+
+TEST(CliHelpTest, VersionNamesTheReleaseAndRevision) {
+  const ProcessResult result = Cli({"--version"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_THAT(result.out,
+              ::testing::MatchesRegex(
+                  "nqueens [0-9]+\\.[0-9]+\\.[0-9]+ \\(git [^,]+, [A-Za-z]+ build\\)\n"));
 }
 
 TEST(CliParamTest, SetsATunableOfTheLocalSolvers) {

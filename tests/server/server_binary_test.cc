@@ -93,6 +93,15 @@ class Subprocess {
     return line;
   }
 
+  // The rest of the child's stdout, up to its end.
+  std::string ReadAll() {
+    std::string out;
+    char buffer[4096];
+    ssize_t received;
+    while ((received = read(stdout_fd_, buffer, sizeof buffer)) > 0) out.append(buffer, received);
+    return out;
+  }
+
   // Everything the child writes on stderr, once it has exited (the pipe
   // holds 64 KiB, plenty for a few log lines).
   std::string ReadStderr() {
@@ -279,6 +288,77 @@ TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
     EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
     EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;  // one line
   }
+}
+
+TEST(ServerBinaryTest, HelpListsEveryFlagDashedWithItsDefault) {
+  for (const char* help : {"--help", "-h"}) {
+    Subprocess server({NQUEENS_SERVER_PATH, help});
+    const std::string out = server.ReadAll();
+    EXPECT_EQ(server.Wait(), 0) << help;
+    EXPECT_THAT(out, ::testing::StartsWith("usage: nqueens-server [flags]"));
+    EXPECT_THAT(out, ::testing::HasSubstr("\n  --max-n=100000000\n"));
+    EXPECT_THAT(out, ::testing::HasSubstr("\n  --max-exact-seconds=600\n"));
+    EXPECT_THAT(out, ::testing::HasSubstr("\n  --listen=0.0.0.0:50051\n"));
+    EXPECT_THAT(out, ::testing::HasSubstr("exit status: 0 after a shutdown"));
+  }
+}
+
+TEST(ServerBinaryTest, VersionNamesTheReleaseAndRevision) {
+  Subprocess server({NQUEENS_SERVER_PATH, "--version"});
+  const std::string out = server.ReadAll();
+  EXPECT_EQ(server.Wait(), 0);
+  EXPECT_THAT(out, ::testing::MatchesRegex("nqueens-server [0-9]+\\.[0-9]+\\.[0-9]+ \\(git "
+                                           "[^,]+, [A-Za-z]+ build\\)\n"));
+}
+
+// Exit status 2 and one line naming what is wrong.
+void ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
+  args.insert(args.begin(), NQUEENS_SERVER_PATH);
+  Subprocess server(args, /*capture_stderr=*/true);
+  EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
+  const int status = server.Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << expected;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
+  const std::string error = server.ReadStderr();
+  EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
+  EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+}
+
+TEST(ServerBinaryTest, UsageErrorsExitWithTwoSayingWhy) {
+  ExpectUsageError({"0.0.0.0:5"}, "unexpected argument \"0.0.0.0:5\": the server takes flags only");
+  ExpectUsageError({"--grace", "10"}, "invalid value \"10\" for --grace");
+  ExpectUsageError({"--no-such-flag"}, "unknown flag --no-such-flag");
+  ExpectUsageError({"--flagfile", "/nonexistent/flags"}, "--flagfile: cannot open");
+}
+
+// Solve(n) on a server started with `flags`: its status code.
+grpc::StatusCode SolveOnNewServer(std::vector<std::string> flags, uint64_t n) {
+  Subprocess server(flags);
+  const std::string line = server.ReadLine();
+  if (line.rfind(kListeningPrefix, 0) != 0) {
+    ADD_FAILURE() << "no server: " << line;
+    return grpc::StatusCode::UNKNOWN;
+  }
+  auto stub = v1::NQueens::NewStub(grpc::CreateChannel(line.substr(sizeof kListeningPrefix - 1),
+                                                       grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  v1::SolveRequest request;
+  request.set_n(n);
+  v1::SolveResponse response;
+  return stub->Solve(&context, request, &response).error_code();
+}
+
+TEST(ServerBinaryTest, FlagsComeFromTheEnvironmentTooAndTheCommandLineWins) {
+  const std::vector<std::string> flags = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0",
+                                          "--log-level=warn"};
+  ::setenv("NQUEENS_MAX_N", "many", 1);
+  ExpectUsageError({"--listen=127.0.0.1:0"}, "invalid value \"many\" for NQUEENS_MAX_N");
+  ::setenv("NQUEENS_MAX_N", "1000", 1);
+  EXPECT_EQ(SolveOnNewServer(flags, 2000), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  std::vector<std::string> winning = flags;
+  winning.push_back("--max-n=5000");
+  EXPECT_EQ(SolveOnNewServer(winning, 2000), grpc::StatusCode::OK);
+  ::unsetenv("NQUEENS_MAX_N");
 }
 
 // The lines the server logs (on stderr) from its start to its exit after

@@ -1,0 +1,51 @@
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "command_line.h"
+
+namespace nqueens::command_line {
+namespace {
+
+constexpr size_t kWidth = 79;
+constexpr char kIndent[] = "      ";
+
+// `text` wrapped at kWidth after kIndent, one line per "\n"-ended line.
+std::string Wrapped(absl::string_view text) {
+  std::string out;
+  std::string line = kIndent;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (line.size() > sizeof(kIndent) - 1 && line.size() + 1 + word.size() > kWidth) {
+      absl::StrAppend(&out, line, "\n");
+      line = kIndent;
+    }
+    absl::StrAppend(&line, line.size() > sizeof(kIndent) - 1 ? " " : "", word);
+  }
+  return absl::StrCat(out, line, "\n");
+}
+
+}  // namespace
+
+std::string FlagHelp(absl::string_view defined_in) {
+  std::vector<const absl::CommandLineFlag*> flags;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (absl::EndsWith(flag->Filename(), defined_in)) flags.push_back(flag);
+  }
+  std::sort(flags.begin(), flags.end(),
+            [](const auto* a, const auto* b) { return a->Name() < b->Name(); });
+  std::string help;
+  for (const absl::CommandLineFlag* flag : flags) {
+    const std::string value = flag->DefaultValue();
+    absl::StrAppend(&help, "  --", absl::StrReplaceAll(flag->Name(), {{"_", "-"}}), "=",
+                    value.empty() ? "\"\"" : value, "\n", Wrapped(flag->Help()));
+  }
+  return help;
+}
+
+}  // namespace nqueens::command_line
