@@ -2,9 +2,8 @@
 // source. Defaults reproduce the paper; tests and benchmarks may tune them.
 //
 // Source: E. Grigoryan, "Linear algorithm for solution n-Queens Completion
-// problem", arXiv:1912.05935 (shared/papers/003_*.txt), sections 4.1-4.8 and
-// 7; bounds not printed there come from issue #3 of this project (which quotes
-// the author's code).
+// problem", arXiv:1912.05935, sections 4.1-4.8 and 7; bounds not printed
+// there follow the author's code.
 #ifndef NQUEENS_PARAMS_H_
 #define NQUEENS_PARAMS_H_
 
@@ -30,7 +29,7 @@ struct PipelineParams {
   Cubic b2_small{12.749568, -46.535838, 120.011829, -89.600272};
   Cubic b3_small{9.717958, -46.144187, 101.296409, -50.669273};
   // The printed article has +146.486415u; the minus sign is continuous at
-  // n = 30,000 and is what the author's code uses (issue #3).
+  // n = 30,000 and is what the author's code uses.
   Cubic b2_large{-0.886344, 56.136743, -146.486415, 227.967782};
   Cubic b3_large{14.959815, -253.661725, 1584.711376, -3060.691342};
 
@@ -40,7 +39,7 @@ struct PipelineParams {
   // n below this (and not finish-only): block 2 or block 4 depending on k.
   uint32_t random_pairing_from_n = 100;
 
-  // --- Backtracking bounds (section 4.8, issue #3). ---
+  // --- Backtracking bounds (section 4.8, and the author's code). ---
   // Repeats of block 5's inner loop from the same outer choice.
   uint32_t repeat_bound_small_n = 25;  // for n < finish_only_below_n
   uint32_t repeat_bound = 5;
@@ -54,7 +53,7 @@ struct PipelineParams {
   // exact search cannot decide the input. The RPCs' max_restarts.
   uint32_t max_restarts = 10;
 
-  // --- Block 1's chunked passes (beyond the paper, issue #4). ---
+  // --- Block 1's chunked passes (beyond the paper, for boards of 10^8 rows). ---
   // From this many rows on, where the diagonal bits outgrow the L2 cache, a
   // pass cuts the free rows and the free columns, each kept in ascending
   // order chunk by chunk, into chunks of `pairing_chunk`, and pairs each row
@@ -76,7 +75,7 @@ struct PipelineParams {
   // solution, before any search (their structure defeats the random stages).
   bool match_construction = true;
 
-  // --- Exact search (beyond the paper, issue #3). ---
+  // --- Exact search (beyond the paper). ---
   // The complete search decides compositions with at most this many free rows
   // (its own limit is internal::kExactMaxFreeRows, 1024). Measured in
   // docs/hard-instances.md: with 64, inputs the heuristic gave up on came back
