@@ -239,9 +239,12 @@ class ClientTest(PackageTestCase):
             self.client.solve(0)
         self.assertEqual(raised.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
 
-    def test_unknown_method(self):
+    def test_caller_errors_raise_value_error(self):
         with self.assertRaises(ValueError):
             self.client.solve(8, "telepathy")
+        for n in (8, BIG_N):
+            with self.assertRaises(ValueError):
+                self.client.complete([-1] + [0] * (n - 1))
 
 
 class BigBoardTest(PackageTestCase):

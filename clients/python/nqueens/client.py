@@ -239,12 +239,16 @@ def _enum(enum, name, prefix=""):
 
 def _columns(board):
     """The board as a list of ints, and whether it was a numpy array."""
-    if type(board).__module__ == "numpy":  # tells an ndarray without numpy
-        if board.ndim != 1:
-            raise ValueError("a board is one-dimensional: board[i] is the "
-                             "column of row i + 1's queen, 0 for none")
-        return board.tolist(), True
-    return list(board), False
+    is_array = type(board).__module__ == "numpy"  # tells without numpy
+    if is_array and board.ndim != 1:
+        raise ValueError("a board is one-dimensional: board[i] is the "
+                         "column of row i + 1's queen, 0 for none")
+    columns = board.tolist() if is_array else list(board)
+    # Checked here: in a stream, the message would fail on gRPC's thread and
+    # the call would end only CANCELLED. Too large a column the server names.
+    if columns and (min(columns) < 0 or max(columns) >= 1 << 32):
+        raise ValueError("a board's columns are 1-based, 0 for an empty row")
+    return columns, is_array
 
 
 def _sparse_queens(columns):
