@@ -1,4 +1,4 @@
-// How the core and the service scale with n (issue #4): one board size and one
+// How the core and the service scale with n: one board size and one
 // mode per invocation, so that the peak memory printed belongs to that size.
 //
 //   nqueens-scale --mode=complete --n=10000000 --runs=5

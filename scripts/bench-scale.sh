@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures how completion, validation and solving scale with n (issue #4) and
+# Measures how completion, validation and solving scale with n and
 # writes the report: docs/scale.md and docs/time-per-row.svg.
 #
 #   scripts/bench-scale.sh                  the whole matrix, 10^3 .. 10^8 (~15 min)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Reproduces Table 2 of the paper (issue #3) and writes docs/table2.md.
+# Reproduces Table 2 of the paper (Grigoryan, arXiv:1912.05935) and writes docs/table2.md.
 #
 #   scripts/bench-table2.sh              build, run (~15 min on 2 cores), write the report
 #   scripts/bench-table2.sh --from DIR   only write the report from the outputs in DIR
 #
-# Samples: 10^5 compositions for every n from 7 to 1,000 (the issue's
+# Samples: 10^5 compositions for every n from 7 to 1,000 (the project's
 # false-negative targets and the paper's sizes, 10^6 at n = 1,000 being
 # unaffordable here), 10^5 at n = 10^4, 2,000 at n = 10^5 (the paper's).
 set -euo pipefail

@@ -4,7 +4,7 @@
 #
 #   scripts/install-deps.sh            to build and test (compilers, -dev
 #                                      packages, Python gRPC for the
-#                                      cross-language client test, clang and
+#                                      Python client and its tests, clang and
 #                                      its libFuzzer runtime for fuzz/)
 #   scripts/install-deps.sh --runtime  only the shared libraries the binaries
 #                                      load (for the slim container images)
@@ -22,6 +22,10 @@ build_packages=(
   # The server's Prometheus metrics (brings civetweb, zlib and curl's -dev).
   prometheus-cpp-dev
   python3 python3-grpcio python3-protobuf python3-yaml
+  # The Python client package (clients/python): installed offline into a
+  # virtual environment with Debian's setuptools and wheel; its test also
+  # passes numpy boards.
+  python3-venv python3-setuptools python3-wheel python3-numpy
   # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
   # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).
   clang libclang-rt-14-dev

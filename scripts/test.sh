@@ -82,7 +82,7 @@ for stage in $stages; do
       run_ctest main "$repo/build"
       ;;
     asan)
-      # The whole suite, the server binary the Python test starts included.
+      # The whole suite, the server binary the Python tests start included.
       # UBSan aborts (-fno-sanitize-recover) with a stack; LeakSanitizer
       # runs at every exit, with tests/lsan_suppressions.txt.
       if configure_and_build asan "$repo/build-asan" \

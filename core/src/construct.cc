@@ -1,5 +1,6 @@
-// The classic explicit construction (Hoffman, Loessi and Moore 1969; see
-// shared/papers/000_*.txt): the even columns in order, then the odd ones, with
+// The classic explicit construction (E. J. Hoffman, J. C. Loessi and R. C.
+// Moore, "Constructions for the Solution of the m Queens Problem", Mathematics
+// Magazine 42(2), 1969): the even columns in order, then the odd ones, with
 // two small rearrangements for n mod 6 == 2 and n mod 6 == 3, where the plain
 // order puts queens on a common diagonal.
 #include <cstdint>

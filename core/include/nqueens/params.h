@@ -60,7 +60,7 @@ struct PipelineParams {
   // exact search cannot decide the input. The RPCs' max_restarts.
   uint32_t max_restarts = 10;
 
-  // --- Block 1's chunked passes (beyond the paper). ---
+  // --- Block 1's chunked passes (beyond the paper, for boards of 10^8 rows). ---
   // From this many rows on, where the diagonal bits outgrow the L2 cache, a
   // pass cuts the free rows and the free columns, each kept in ascending
   // order chunk by chunk, into chunks of `pairing_chunk`, and pairs each row

@@ -33,7 +33,7 @@ struct ValidationReport {
   bool complete = false;  // valid and a queen in every row
   uint64_t queen_count = 0;
   // Pairs of queens that attack each other: a line holding c queens
-  // contributes c(c-1)/2 (per-line frequencies, paper 001).
+  // contributes c(c-1)/2 (counted from per-line frequencies, in O(n)).
   uint64_t attacking_pairs = 0;
   // The first few conflicting pairs, in row order of their second queen.
   std::vector<Conflict> conflicts;
