@@ -11,6 +11,7 @@
 #include "absl/base/config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 
 namespace nqueens::client {
 namespace {
@@ -530,7 +531,12 @@ absl::StatusOr<Board> ParseBinaryBoard(Columns values, uint64_t size) {
 }
 
 absl::StatusOr<Board> ParseBoard(absl::string_view text, BoardFormat format) {
-  if (format == BoardFormat::kAuto) format = DetectFormat(text);
+  // Editors on some systems start UTF-8 text with a byte-order mark; it is
+  // no part of a text board (and invisible in an error message).
+  absl::string_view unmarked = text;
+  absl::ConsumePrefix(&unmarked, "\xEF\xBB\xBF");
+  if (format == BoardFormat::kAuto) format = DetectFormat(unmarked);
+  if (format != BoardFormat::kBinary) text = unmarked;
   switch (format) {
     case BoardFormat::kMatrix:
       return ParseMatrix(text);

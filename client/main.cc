@@ -1,6 +1,7 @@
 // nqueens: solve, complete and validate n-Queens boards, on an nqueens-server
 // or in-process (--local). See kUsage below and commands.h for exit statuses.
 #include <grpc/support/log.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -275,6 +276,11 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
     if (options.output_format == BoardFormat::kAuto) {
       options.output_format = BoardFormat::kQArray;
     }
+  }
+  if (options.output_format == BoardFormat::kBinary && options.output_path.empty() &&
+      isatty(STDOUT_FILENO) != 0) {
+    return absl::InvalidArgumentError(
+        "binary output would go to the terminal: give --output FILE or redirect stdout");
   }
   options.quiet = absl::GetFlag(FLAGS_quiet);
   return options;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <utility>
 
@@ -130,8 +131,23 @@ void ProgressBar::DrawLocked(bool finished) {
   sink_(absl::StrCat("\r", text));
 }
 
+namespace {
+
+// Ctrl-C ends the process where it is; the line the bar may be drawing ends
+// first, so that the shell's prompt starts on a line of its own. Then
+// SIGINT's default action, which the shell reports as status 130.
+void EndLineOnInterrupt(int signal_number) {
+  const char newline = '\n';
+  [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, &newline, 1);
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+}  // namespace
+
 std::unique_ptr<ProgressBar> MakeStderrProgressBar(bool quiet) {
   if (quiet || isatty(STDERR_FILENO) == 0) return nullptr;
+  std::signal(SIGINT, EndLineOnInterrupt);
   auto bar = std::make_unique<ProgressBar>(
       [](absl::string_view text) {
         std::fwrite(text.data(), 1, text.size(), stderr);

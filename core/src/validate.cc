@@ -182,6 +182,10 @@ absl::Status CheckComposition(absl::Span<const uint32_t> columns, StopPoller& st
   absl::StatusOr<ValidationReport> report = Validate(columns, options, stop);
   if (!report.ok()) return report.status();
   if (report->valid) return absl::OkStatus();
+  if (report->attacking_pairs == 1) {
+    return absl::InvalidArgumentError(absl::StrCat("two queens attack each other: ",
+                                                   DescribeConflict(report->conflicts.front())));
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("the queens attack each other: ", DescribeConflict(report->conflicts.front()),
                    " (", report->attacking_pairs, " attacking pairs in all)"));

@@ -56,6 +56,13 @@ TEST(ParseBoardTest, MatrixAcceptsDigitsGlyphsAndNoSpaces) {
   EXPECT_EQ(ParseDense("0000\n0001\n....\n0010\n", BoardFormat::kMatrix), (Columns{0, 4, 0, 3}));
 }
 
+TEST(ParseBoardTest, AUtf8ByteOrderMarkIsNoPartOfATextBoard) {
+  const std::string mark = "\xEF\xBB\xBF";
+  EXPECT_EQ(ParseDense(mark + "2 4 1 3\n", BoardFormat::kAuto), (Columns{2, 4, 1, 3}));
+  EXPECT_EQ(ParseDense(mark + "4\n1 2\n", BoardFormat::kAuto), (Columns{2, 0, 0, 0}));
+  EXPECT_EQ(ParseDense(mark + ". Q\n. .\n", BoardFormat::kMatrix), (Columns{2, 0}));
+}
+
 TEST(ParseBoardTest, QArrayCommentsMayFollowANumberDirectly) {
   EXPECT_EQ(ParseDense("2 4#x\n1\t3# y", BoardFormat::kQArray), (Columns{2, 4, 1, 3}));
 }

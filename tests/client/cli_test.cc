@@ -572,6 +572,15 @@ TEST(CliHelpTest, VersionNamesTheReleaseAndRevision) {
                   "nqueens [0-9]+\\.[0-9]+\\.[0-9]+ \\(git [^,]+, [A-Za-z]+ build\\)\n"));
 }
 
+// `script` (util-linux) runs the CLI on a pseudo-terminal.
+TEST(CliTerminalTest, RefusesToWriteBinaryToATerminal) {
+  const ProcessResult result = testing::Run(
+      {"/usr/bin/script", "-qec",
+       absl::StrCat(NQUEENS_CLI_PATH, " --local solve 8 --output-format binary"), "/dev/null"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.out, HasSubstr("binary output would go to the terminal"));
+}
+
 TEST(CliParamTest, SetsATunableOfTheLocalSolvers) {
   // Three generations are too few for 20 x 20 with this seed.
   const ProcessResult result = Cli({"--local", "solve", "20", "--method", "genetic", "--seed", "1",

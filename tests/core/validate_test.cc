@@ -200,6 +200,14 @@ TEST(CheckCompositionTest, NamesTheFirstAttackingPair) {
                                           "share an anti-diagonal"));
 }
 
+TEST(CheckCompositionTest, CountsThePairsInGoodEnglish) {
+  EXPECT_EQ(CheckComposition(Columns{1, 2, 0, 0}).message(),
+            "two queens attack each other: queens at (row 1, column 1) and (row 2, column 2) "
+            "share a diagonal");
+  EXPECT_THAT(CheckComposition(Columns{1, 2, 3, 0}).message(),
+              HasSubstr("(3 attacking pairs in all)"));
+}
+
 TEST(CheckCompositionTest, PassesOnShapeErrors) {
   EXPECT_EQ(CheckComposition(Columns{}).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(CheckComposition(Columns{0, 3}).message(), HasSubstr("row 2 has column 3"));
