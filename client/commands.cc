@@ -10,11 +10,28 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "json_output.h"
 #include "progress.h"
 #include "render.h"
 
 namespace nqueens::client {
 namespace {
+
+bool errors_as_json = false;  // ReportErrorsAsJson
+
+// Prints an error in the form asked for; returns `exit_code`.
+int PrintError(ExitCode exit_code, absl::StatusCode code, absl::string_view message,
+               absl::string_view request_id) {
+  if (errors_as_json) {
+    const std::string json = ErrorJson(code, message, request_id);
+    std::fwrite(json.data(), 1, json.size(), stdout);
+    return exit_code;
+  }
+  std::string line = absl::StrCat("nqueens: ", message);
+  if (!request_id.empty()) absl::StrAppend(&line, " (request id ", request_id, ")");
+  std::fprintf(stderr, "%s\n", line.c_str());
+  return exit_code;
+}
 
 std::string DescribeBackendError(const absl::Status& error) {
   switch (error.code()) {
@@ -35,11 +52,9 @@ std::string DescribeBackendError(const absl::Status& error) {
 // A remote call's error ends with its request id, by which the server's log
 // finds the call.
 int ReportBackendError(const absl::Status& error) {
-  std::string message = DescribeBackendError(error);
-  if (const auto request_id = error.GetPayload(kRequestIdPayload)) {
-    absl::StrAppend(&message, " (request id ", std::string(*request_id), ")");
-  }
-  return ReportError(ExitCodeFor(error), message);
+  const auto request_id = error.GetPayload(kRequestIdPayload);
+  return PrintError(ExitCodeFor(error), error.code(), DescribeBackendError(error),
+                    request_id.has_value() ? std::string(*request_id) : "");
 }
 
 void WriteText(std::FILE* file, absl::string_view text) {
@@ -81,6 +96,12 @@ void WriteBoardTo(std::FILE* file, absl::Span<const uint32_t> columns,
 // board.
 int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOptions& options) {
   if (!options.quiet) WriteText(stderr, OutcomeLine(result, n));
+  if (options.json) {
+    const absl::Status written = WriteOutput(
+        options.output_path, [&](std::FILE* file) { WriteText(file, CompletionJson(result, n)); });
+    if (!written.ok()) return ReportError(kExitUsage, written.message());
+    return ExitCodeFor(result.outcome);
+  }
   if (result.outcome != Outcome::kSolved) return ExitCodeFor(result.outcome);
   if (!options.quiet && n <= kMaxDrawnSize) {
     WriteText(stderr, DrawBoard(result.columns));
@@ -123,9 +144,12 @@ ExitCode ExitCodeFor(const absl::Status& backend_error) {
 }
 
 int ReportError(ExitCode code, absl::string_view message) {
-  std::fprintf(stderr, "nqueens: %.*s\n", static_cast<int>(message.size()), message.data());
-  return code;
+  return PrintError(
+      code, code == kExitFailure ? absl::StatusCode::kUnknown : absl::StatusCode::kInvalidArgument,
+      message, "");
 }
+
+void ReportErrorsAsJson(bool json) { errors_as_json = json; }
 
 int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptions& options) {
   uint64_t n = 0;
@@ -134,7 +158,7 @@ int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptio
                        absl::StrCat("N must be a positive integer, not \"", n_argument, "\""));
   }
   absl::Status usable = CheckBoardSize(n);
-  if (usable.ok()) usable = CheckOutputFormat(n, options.output_format);
+  if (usable.ok() && !options.json) usable = CheckOutputFormat(n, options.output_format);
   if (!usable.ok()) return ReportError(kExitUsage, usable.message());
 
   absl::StatusOr<CompletionResult> result =
@@ -147,7 +171,8 @@ int RunComplete(Backend& backend, const std::string& input_path, const CommandOp
   absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   const uint64_t n = board->n;
-  if (absl::Status usable = CheckOutputFormat(n, options.output_format); !usable.ok()) {
+  if (absl::Status usable = CheckOutputFormat(n, options.output_format);
+      !usable.ok() && !options.json) {
     return ReportError(kExitUsage, usable.message());
   }
   absl::StatusOr<CompletionResult> result = backend.Complete(*std::move(board), options.run);
@@ -169,8 +194,9 @@ int RunValidate(Backend& backend, const std::string& input_path, const CommandOp
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   absl::StatusOr<ValidationReport> report = backend.Validate(*std::move(board), options.run);
   if (!report.ok()) return ReportBackendError(report.status());
-  const absl::Status written = WriteOutput(
-      options.output_path, [&](std::FILE* file) { WriteText(file, ValidationText(*report)); });
+  const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
+    WriteText(file, options.json ? ValidationJson(*report) : ValidationText(*report));
+  });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return report->valid ? kExitOk : kExitRejected;
 }
@@ -183,7 +209,7 @@ int RunCount(Backend& backend, const std::string& n_or_path, const CommandOption
   if (!result.ok()) return ReportBackendError(result.status());
   if (!options.quiet) WriteText(stderr, CountLine(*result, n));
   const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
-    WriteText(file, absl::StrCat(result->solutions, "\n"));
+    WriteText(file, options.json ? CountJson(*result, n) : absl::StrCat(result->solutions, "\n"));
   });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return kExitOk;
@@ -194,11 +220,11 @@ int RunEnumerate(Backend& backend, const std::string& n_or_path, const CommandOp
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   absl::StatusOr<uint64_t> printed;
   const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
-    printed = backend.Enumerate(*std::move(board), options.limit, options.run,
-                                [&](const Columns& solution) {
-                                  WriteText(file, QLine(solution));
-                                  return std::ferror(file) == 0;
-                                });
+    printed = backend.Enumerate(
+        *std::move(board), options.limit, options.run, [&](const Columns& solution) {
+          WriteText(file, options.json ? BoardJson(solution) : QLine(solution));
+          return std::ferror(file) == 0;
+        });
   });
   if (!printed.ok()) return ReportBackendError(printed.status());
   if (!written.ok()) return ReportError(kExitUsage, written.message());

@@ -39,7 +39,10 @@ struct CommandOptions {
   BoardFormat output_format = BoardFormat::kQArray;
   std::string output_path;  // empty: stdout
   bool quiet = false;       // nothing on stderr but errors
-  uint64_t limit = 0;       // enumerate: the most boards to print; 0: all
+  // --json: the result as one JSON object (json_output.h) instead of the
+  // board or report, to --output or stdout.
+  bool json = false;
+  uint64_t limit = 0;  // enumerate: the most boards to print; 0: all
   // complete: where an UNSOLVABLE answer's certificate goes (empty: none
   // asked for).
   std::string certificate_path;
@@ -54,8 +57,10 @@ int RunValidate(Backend& backend, const std::string& input_path, const CommandOp
 int RunCount(Backend& backend, const std::string& n_or_path, const CommandOptions& options);
 int RunEnumerate(Backend& backend, const std::string& n_or_path, const CommandOptions& options);
 
-// Prints "nqueens: <message>" as one line on stderr and returns `code`.
+// Prints "nqueens: <message>" as one line on stderr and returns `code`; after
+// ReportErrorsAsJson(true) (--json), an ErrorJson object on stdout instead.
 int ReportError(ExitCode code, absl::string_view message);
+void ReportErrorsAsJson(bool json);
 
 }  // namespace nqueens::client
 

@@ -61,6 +61,11 @@ ABSL_FLAG(uint64_t, max_exact_nodes, 0, "exact-search nodes before giving up (0:
 ABSL_FLAG(std::vector<std::string>, param, {},
           "with --local: NAME=VALUE sets a tunable of the solvers, e.g. sim_bound5=200 (repeat "
           "it, or give a comma-separated list); docs/params.md lists each with its range");
+ABSL_FLAG(bool, json, false,
+          "print the result as one JSON object (the proto's JSON mapping: outcome, n, stats with "
+          "seed and method, columns; validate's report; count's numbers; enumerate: one object "
+          "per board), and errors as {\"error\": {\"code\", \"message\"}}, on stdout or "
+          "--output");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors (no progress)");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
 ABSL_FLAG(std::string, tls_ca, "",
@@ -277,8 +282,9 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
       options.output_format = BoardFormat::kQArray;
     }
   }
-  if (options.output_format == BoardFormat::kBinary && options.output_path.empty() &&
-      isatty(STDOUT_FILENO) != 0) {
+  options.json = absl::GetFlag(FLAGS_json);
+  if (!options.json && options.output_format == BoardFormat::kBinary &&
+      options.output_path.empty() && isatty(STDOUT_FILENO) != 0) {
     return absl::InvalidArgumentError(
         "binary output would go to the terminal: give --output FILE or redirect stdout");
   }
@@ -315,6 +321,7 @@ int Main(int argc, char** argv) {
   SilenceGrpcLogUnlessAsked();
   absl::StatusOr<std::vector<std::string>> arguments = command_line::ParseFlags(argc, argv);
   if (!arguments.ok()) return UsageError(arguments.status().message());
+  ReportErrorsAsJson(absl::GetFlag(FLAGS_json));
   if (absl::GetFlag(FLAGS_help)) return RunHelp({"help"});
   if (absl::GetFlag(FLAGS_version)) {
     std::puts(command_line::VersionLine("nqueens").c_str());

@@ -1,6 +1,8 @@
 // End-to-end tests of the built `nqueens` binary: run as a subprocess, with
 // --local and against a real nqueens-server subprocess. Printed boards are
 // parsed back and checked with nqueens::Validate.
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/params.h"
+#include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 #include "render.h"
 #include "server_process.h"
@@ -200,6 +203,56 @@ TEST_P(CliTest, SolvesWithEachMethod) {
     // Boards up to 64 rows are drawn on stderr below the outcome line.
     EXPECT_THAT(result.err, HasSubstr(client::DrawBoard(board)));
   }
+}
+
+// --json's objects, read back with protobuf's JSON parser.
+template <typename Message>
+Message FromJson(const std::string& json) {
+  Message message;
+  const auto parsed = google::protobuf::util::JsonStringToMessage(json, &message);
+  EXPECT_TRUE(parsed.ok()) << parsed.ToString() << ": " << json;
+  return message;
+}
+
+TEST_P(CliTest, JsonHasTheOutcomeStatsAndBoard) {
+  const ProcessResult result =
+      Nqueens({"complete", kExamples + "/composition-8.q", "--json", "--seed", "7", "--quiet"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 1) << result.out;
+  const auto response = FromJson<v1::CompleteResponse>(result.out);
+  EXPECT_EQ(response.outcome(), v1::SOLVED);
+  EXPECT_EQ(response.n(), 8u);
+  EXPECT_EQ(response.stats().seed(), 7u);
+  EXPECT_EQ(response.stats().method(), "PIPELINE");
+  const Columns board(response.columns().begin(), response.columns().end());
+  EXPECT_TRUE(IsSolutionExtending(board, ParseDense(ReadFile(kExamples + "/composition-8.q"))));
+}
+
+TEST_P(CliTest, JsonReportsValidationCountsAndBoards) {
+  const ProcessResult validated = Nqueens({"validate", kExamples + "/attacking-8.q", "--json"});
+  EXPECT_EQ(validated.exit_code, 1);
+  const auto report = FromJson<v1::ValidateResponse>(validated.out);
+  EXPECT_FALSE(report.valid());
+  EXPECT_EQ(report.attacking_pairs(), 1u);
+  const ProcessResult counted = Nqueens({"count", "8", "--json", "--quiet"});
+  EXPECT_EQ(FromJson<v1::CountResult>(counted.out).solutions(), 92u);
+  const ProcessResult boards = Nqueens({"enumerate", "6", "--json", "--quiet"});
+  const std::vector<std::string> lines = absl::StrSplit(boards.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 4u);
+  for (const std::string& line : lines) {
+    const auto board = FromJson<v1::Board>(line);
+    EXPECT_TRUE(IsSolutionExtending(Columns(board.columns().begin(), board.columns().end()),
+                                    Columns(6, kEmptyRow)));
+  }
+}
+
+TEST_P(CliTest, JsonErrorsNameTheCode) {
+  const ProcessResult result = Nqueens({"complete", kExamples + "/attacking-8.q", "--json"});
+  EXPECT_EQ(result.exit_code, 1);
+  const auto error = FromJson<google::protobuf::Struct>(result.out).fields().at("error");
+  EXPECT_EQ(error.struct_value().fields().at("code").string_value(), "INVALID_ARGUMENT");
+  EXPECT_THAT(error.struct_value().fields().at("message").string_value(),
+              HasSubstr("(row 2, column 3) and (row 5, column 6)"));
 }
 
 TEST_P(CliTest, SaysWhichMethodRan) {

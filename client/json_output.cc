@@ -1,0 +1,66 @@
+#include "json_output.h"
+
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "nqueens/v1/nqueens.pb.h"
+#include "wire/convert.h"
+
+namespace nqueens::client {
+namespace {
+
+// One line; fields at their default values (false, 0) are printed too, so
+// that a script finds every field of the message.
+std::string ToJson(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  std::string json;
+  // Printing a well-formed message cannot fail.
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return absl::StrCat(json, "\n");
+}
+
+}  // namespace
+
+std::string CompletionJson(const CompletionResult& result, uint64_t n) {
+  v1::CompleteResponse response;
+  response.set_outcome(wire::OutcomeToProto(result.outcome));
+  response.set_n(n);
+  *response.mutable_stats() = wire::StatsToProto(result.stats);
+  response.mutable_columns()->Assign(result.columns.begin(), result.columns.end());
+  response.set_certificate_missing(result.certificate_missing);
+  return ToJson(response);
+}
+
+std::string ValidationJson(const ValidationReport& report) {
+  v1::ValidateResponse response;
+  wire::ReportToProto(report, &response);
+  return ToJson(response);
+}
+
+std::string CountJson(const CountResult& result, uint64_t n) {
+  return ToJson(wire::CountResultToProto(n, result));
+}
+
+std::string BoardJson(absl::Span<const uint32_t> columns) {
+  v1::Board board;
+  board.mutable_columns()->Assign(columns.begin(), columns.end());
+  return ToJson(board);
+}
+
+std::string ErrorJson(absl::StatusCode code, absl::string_view message,
+                      absl::string_view request_id) {
+  google::protobuf::Struct error;
+  auto& fields = *error.mutable_fields();
+  fields["code"].set_string_value(absl::StatusCodeToString(code));
+  fields["message"].set_string_value(std::string(message));
+  if (!request_id.empty()) fields["requestId"].set_string_value(std::string(request_id));
+  google::protobuf::Struct object;
+  *(*object.mutable_fields())["error"].mutable_struct_value() = std::move(error);
+  return ToJson(object);
+}
+
+}  // namespace nqueens::client

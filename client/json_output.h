@@ -1,0 +1,32 @@
+// --json: a command's answer as one JSON object, in the proto's JSON mapping
+// (the fields of CompleteResponse, ValidateResponse, CountResult and Board,
+// lowerCamelCase), so that scripts never parse text. Errors are an object of
+// their own: {"error": {"code": "INVALID_ARGUMENT", "message": "..."}}.
+#ifndef NQUEENS_CLIENT_JSON_OUTPUT_H_
+#define NQUEENS_CLIENT_JSON_OUTPUT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "nqueens/count.h"
+#include "nqueens/solver.h"
+#include "nqueens/validate.h"
+
+namespace nqueens::client {
+
+// Solve and complete: outcome, n, stats (seed, method, ...), the columns when
+// SOLVED, and why an UNSOLVABLE answer has no certificate.
+std::string CompletionJson(const CompletionResult& result, uint64_t n);
+std::string ValidationJson(const ValidationReport& report);
+std::string CountJson(const CountResult& result, uint64_t n);
+// One enumerated board: {"columns": [...]}.
+std::string BoardJson(absl::Span<const uint32_t> columns);
+// `code`'s name and `message`, with the request id when there is one.
+std::string ErrorJson(absl::StatusCode code, absl::string_view message,
+                      absl::string_view request_id);
+
+}  // namespace nqueens::client
+
+#endif  // NQUEENS_CLIENT_JSON_OUTPUT_H_
