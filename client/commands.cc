@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "json_output.h"
+#include "picture.h"
 #include "progress.h"
 #include "render.h"
 
@@ -92,10 +93,41 @@ void WriteBoardTo(std::FILE* file, absl::Span<const uint32_t> columns,
   });
 }
 
-// The common end of solve and complete: the outcome line, the drawing and the
-// board.
-int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOptions& options) {
+// --picture's size limit, checked before any work.
+absl::Status CheckPicture(const CommandOptions& options, uint64_t n) {
+  if (options.picture_path.empty() || n <= kMaxPictureSize) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--picture draws boards of at most ", kMaxPictureSize, " rows, not ", n));
+}
+
+// --picture: `columns` as an SVG image, `given` and `conflicts` marked.
+absl::Status WritePicture(const CommandOptions& options, absl::Span<const uint32_t> columns,
+                          absl::Span<const uint32_t> given, absl::Span<const Conflict> conflicts) {
+  if (options.picture_path.empty()) return absl::OkStatus();
+  return WriteOutput(options.picture_path, [&](std::FILE* file) {
+    WriteText(file, BoardSvg(columns, given, conflicts));
+  });
+}
+
+// The input's queens, dense, when --picture will show them.
+Columns GivenForPicture(const Board& board, const CommandOptions& options) {
+  if (options.picture_path.empty()) return {};
+  Board copy = board;
+  if (!MakeDense(copy).ok()) return {};  // the backend refuses such a board
+  return copy.columns;
+}
+
+// The common end of solve and complete: the outcome line, the drawing, the
+// picture and the board. `given` is the input (empty for solve).
+int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOptions& options,
+                     absl::Span<const uint32_t> given) {
   if (!options.quiet) WriteText(stderr, OutcomeLine(result, n));
+  const bool solved = result.outcome == Outcome::kSolved;
+  if (solved || !given.empty()) {
+    const absl::Status drawn =
+        WritePicture(options, solved ? absl::MakeConstSpan(result.columns) : given, given, {});
+    if (!drawn.ok()) return ReportError(kExitUsage, drawn.message());
+  }
   if (options.json) {
     const absl::Status written = WriteOutput(
         options.output_path, [&](std::FILE* file) { WriteText(file, CompletionJson(result, n)); });
@@ -159,12 +191,13 @@ int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptio
   }
   absl::Status usable = CheckBoardSize(n);
   if (usable.ok() && !options.json) usable = CheckOutputFormat(n, options.output_format);
+  if (usable.ok()) usable = CheckPicture(options, n);
   if (!usable.ok()) return ReportError(kExitUsage, usable.message());
 
   absl::StatusOr<CompletionResult> result =
       backend.Solve(static_cast<uint32_t>(n), options.method, options.run);
   if (!result.ok()) return ReportBackendError(result.status());
-  return FinishCompletion(*result, n, options);
+  return FinishCompletion(*result, n, options, {});
 }
 
 int RunComplete(Backend& backend, const std::string& input_path, const CommandOptions& options) {
@@ -175,6 +208,10 @@ int RunComplete(Backend& backend, const std::string& input_path, const CommandOp
       !usable.ok() && !options.json) {
     return ReportError(kExitUsage, usable.message());
   }
+  if (absl::Status usable = CheckPicture(options, n); !usable.ok()) {
+    return ReportError(kExitUsage, usable.message());
+  }
+  const Columns given = GivenForPicture(*board, options);
   absl::StatusOr<CompletionResult> result = backend.Complete(*std::move(board), options.run);
   if (!result.ok()) return ReportBackendError(result.status());
   if (!options.certificate_path.empty() && result->outcome == Outcome::kUnsolvable) {
@@ -186,14 +223,29 @@ int RunComplete(Backend& backend, const std::string& input_path, const CommandOp
         options.certificate_path, [&](std::FILE* file) { WriteText(file, *result->certificate); });
     if (!written.ok()) return ReportError(kExitUsage, written.message());
   }
-  return FinishCompletion(*result, n, options);
+  return FinishCompletion(*result, n, options, given);
 }
 
 int RunValidate(Backend& backend, const std::string& input_path, const CommandOptions& options) {
   absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
+  if (absl::Status usable = CheckPicture(options, board->n); !usable.ok()) {
+    return ReportError(kExitUsage, usable.message());
+  }
+  // The drawing on stderr and the picture show the board with its conflicts.
+  const bool drawn = !options.quiet && board->n <= kMaxDrawnSize;
+  Columns columns;
+  if (drawn || !options.picture_path.empty()) {
+    Board copy = *board;
+    if (MakeDense(copy).ok()) columns = std::move(copy.columns);
+  }
   absl::StatusOr<ValidationReport> report = backend.Validate(*std::move(board), options.run);
   if (!report.ok()) return ReportBackendError(report.status());
+  if (drawn && !columns.empty()) WriteText(stderr, DrawBoard(columns, report->conflicts));
+  if (absl::Status picture = WritePicture(options, columns, columns, report->conflicts);
+      !picture.ok()) {
+    return ReportError(kExitUsage, picture.message());
+  }
   const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
     WriteText(file, options.json ? ValidationJson(*report) : ValidationText(*report));
   });

@@ -66,6 +66,10 @@ ABSL_FLAG(bool, json, false,
           "seed and method, columns; validate's report; count's numbers; enumerate: one object "
           "per board), and errors as {\"error\": {\"code\", \"message\"}}, on stdout or "
           "--output");
+ABSL_FLAG(std::string, picture, "",
+          "solve, complete, validate: also draw the board as an SVG image in this file (given "
+          "queens dark, placed ones blue, conflicting ones red and joined by lines; boards of at "
+          "most 10000 rows)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors (no progress)");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
 ABSL_FLAG(std::string, tls_ca, "",
@@ -283,6 +287,7 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
     }
   }
   options.json = absl::GetFlag(FLAGS_json);
+  options.picture_path = absl::GetFlag(FLAGS_picture);
   if (!options.json && options.output_format == BoardFormat::kBinary &&
       options.output_path.empty() && isatty(STDOUT_FILENO) != 0) {
     return absl::InvalidArgumentError(

@@ -1,5 +1,7 @@
 #include "render.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -42,13 +44,17 @@ std::string QLine(absl::Span<const uint32_t> columns) {
   return absl::StrCat(absl::StrJoin(columns, " "), "\n");
 }
 
-std::string DrawBoard(absl::Span<const uint32_t> columns) {
+std::string DrawBoard(absl::Span<const uint32_t> columns, absl::Span<const Conflict> conflicts) {
+  std::vector<bool> in_conflict(columns.size() + 1, false);  // by row
+  for (const Conflict& conflict : conflicts) {
+    in_conflict[conflict.first.row] = in_conflict[conflict.second.row] = true;
+  }
   std::string drawing;
   drawing.reserve(columns.size() * columns.size() * 2);
-  for (uint32_t queen_column : columns) {
+  for (uint64_t row = 1; row <= columns.size(); ++row) {
     for (uint64_t column = 1; column <= columns.size(); ++column) {
       if (column > 1) drawing += ' ';
-      drawing += column == queen_column ? 'Q' : '.';
+      drawing += column != columns[row - 1] ? '.' : in_conflict[row] ? 'X' : 'Q';
     }
     drawing += '\n';
   }

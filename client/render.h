@@ -35,8 +35,10 @@ std::string CountLine(const CountResult& result, uint64_t n);
 // A full board as one line of its columns, for enumerate: "2 4 1 3".
 std::string QLine(absl::Span<const uint32_t> columns);
 
-// The board as rows of `Q` and `.` cells separated by spaces.
-std::string DrawBoard(absl::Span<const uint32_t> columns);
+// The board as rows of `Q` and `.` cells separated by spaces; the queens in
+// `conflicts` are drawn as `X`.
+std::string DrawBoard(absl::Span<const uint32_t> columns,
+                      absl::Span<const Conflict> conflicts = {});
 
 // The validation report, one "name: value" per line, then up to the report's
 // first conflicts, one per line.

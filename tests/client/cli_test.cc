@@ -255,6 +255,26 @@ TEST_P(CliTest, JsonErrorsNameTheCode) {
               HasSubstr("(row 2, column 3) and (row 5, column 6)"));
 }
 
+TEST_P(CliTest, DrawsPictures) {
+  const std::string picture = TempPath(".svg");
+  const ProcessResult completed =
+      Nqueens({"complete", kExamples + "/composition-8.q", "--picture", picture, "--quiet"});
+  EXPECT_EQ(completed.exit_code, 0) << completed.err;
+  const std::string svg = ReadFile(picture);
+  EXPECT_THAT(svg, StartsWith("<svg "));
+  EXPECT_THAT(svg, HasSubstr("<title>8 queens on 8 x 8</title>"));
+  const ProcessResult validated =
+      Nqueens({"validate", kExamples + "/attacking-8.q", "--picture", picture});
+  EXPECT_EQ(validated.exit_code, 1);
+  EXPECT_THAT(ReadFile(picture), HasSubstr("<line "));
+  // The drawing on stderr marks the two conflicting queens.
+  EXPECT_THAT(validated.err, HasSubstr(". . X . . . . .\n"));
+  EXPECT_THAT(validated.err, HasSubstr(". . . . . X . .\n"));
+  const ProcessResult too_big = Nqueens({"solve", "10001", "--picture", picture});
+  EXPECT_EQ(too_big.exit_code, 2);
+  ExpectOneErrorLine(too_big, "--picture draws boards of at most 10000 rows, not 10001");
+}
+
 TEST_P(CliTest, SaysWhichMethodRan) {
   const ProcessResult solved = Nqueens({"solve", "12", "--method", "formula", "--symmetry", "3"});
   EXPECT_EQ(solved.exit_code, 0) << solved.err;
