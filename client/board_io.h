@@ -41,6 +41,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "board.h"
 #include "nqueens/board.h"
 
 namespace nqueens::client {
@@ -56,24 +57,6 @@ absl::StatusOr<BoardFormat> ParseBoardFormat(absl::string_view name);
 // The format a file name implies: kBinary for names ending in `.bin` or
 // `.u32`, kAuto (decide by content) for any other.
 BoardFormat FormatFromPath(absl::string_view path);
-
-// A board as it was given: dense for the Q array and the matrix, sparse for
-// the sparse format, so that a huge, nearly empty board costs memory only for
-// its queens until something needs it dense.
-struct Board {
-  uint64_t n = 0;
-  Columns columns;            // dense form (size n), or empty when sparse
-  std::vector<Queen> queens;  // sparse form, in row order, rows distinct
-
-  bool is_sparse() const { return columns.empty(); }
-  uint64_t queen_count() const;
-};
-
-// Converts `board` in place to the dense form (a no-op when it is dense).
-// INVALID_ARGUMENT when its queens are out of range or share a row.
-absl::Status MakeDense(Board& board);
-// Converts `board` in place to the sparse form.
-void MakeSparse(Board& board);
 
 // The format `text` is in, by the content rules at the top of this file.
 BoardFormat DetectFormat(absl::string_view text);
