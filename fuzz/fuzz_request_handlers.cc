@@ -203,7 +203,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Harness* harness = new Harness();
   if (size == 0) return 0;
   const ByteBuffer rest = Bytes(data + 1, size - 1);
-  switch (data[0] % 8) {
+  switch (data[0] % 9) {
     case 0:
       FuzzSolve(*harness, rest);
       break;
@@ -227,6 +227,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case 7:
       FuzzServerStream(*harness, "/nqueens.v1.NQueens/Enumerate", rest);
+      break;
+    case 8:
+      FuzzStream(*harness, "/nqueens.v1.NQueens/CompleteBatch", SplitMessages(data + 1, size - 1));
       break;
   }
   return 0;

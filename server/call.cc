@@ -196,14 +196,14 @@ absl::Status Call::ReserveMemory(uint64_t bytes) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<double> Call::ExactSeconds(double asked) {
+absl::StatusOr<double> Call::ExactSeconds(double asked, std::vector<std::string>& lowered) const {
   if (!(asked >= 0)) {  // also NaN
     return absl::InvalidArgumentError(
         absl::StrCat("limits.max_exact_seconds must be at least 0, not ", asked));
   }
   const double max = service_.options.limits.max_exact_seconds;
   if (asked > max) {
-    lowered_limits_.push_back(absl::StrCat("max_exact_seconds=", max, " (--max-exact-seconds)"));
+    lowered.push_back(absl::StrCat("max_exact_seconds=", max, " (--max-exact-seconds)"));
     return max;
   }
   if (asked > 0) return asked;
@@ -212,35 +212,43 @@ absl::StatusOr<double> Call::ExactSeconds(double asked) {
   return deadline_ == absl::InfiniteFuture() ? std::min(kDefaultExactSeconds, max) : max;
 }
 
-absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional<uint64_t>& seed,
-                                                             const v1::Limits& limits) {
+absl::StatusOr<CompletionOptions> Call::ItemOptionsFor(const std::optional<uint64_t>& seed,
+                                                       const v1::Limits& limits,
+                                                       std::vector<std::string>& lowered) const {
   CompletionOptions options;
   options.seed = seed.has_value() ? *seed : RandomSeed();
   const CallLimits& max = service_.options.limits;
   PipelineParams& params = options.params;
   params.tot_sim_bound =
       Clamp<uint64_t>(limits.max_backtracks(), params.tot_sim_bound, max.max_backtracks,
-                      "max_backtracks", "--max-backtracks", lowered_limits_);
+                      "max_backtracks", "--max-backtracks", lowered);
   params.max_restarts =
       Clamp<uint32_t>(limits.max_restarts(), params.max_restarts, max.max_restarts, "max_restarts",
-                      "--max-restarts", lowered_limits_);
+                      "--max-restarts", lowered);
   params.exact_node_budget =
       Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget, max.max_exact_nodes,
-                      "max_exact_nodes", "--max-exact-nodes", lowered_limits_);
-  absl::StatusOr<double> exact_seconds = ExactSeconds(limits.max_exact_seconds());
+                      "max_exact_nodes", "--max-exact-nodes", lowered);
+  absl::StatusOr<double> exact_seconds = ExactSeconds(limits.max_exact_seconds(), lowered);
   if (!exact_seconds.ok()) return exact_seconds.status();
   params.exact_max_seconds = *exact_seconds;
   options.stop = Stop();
+  return options;
+}
+
+absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional<uint64_t>& seed,
+                                                             const v1::Limits& limits) {
+  absl::StatusOr<CompletionOptions> options = ItemOptionsFor(seed, limits, lowered_limits_);
+  if (!options.ok()) return options;
   // The exact search's subtrees go to free workers too (pool jobs that start
   // after it ended return at once).
-  options.threads.count = service_.pool.workers();
-  options.threads.run = [&pool = service_.pool](std::function<void()> job) {
+  options->threads.count = service_.pool.workers();
+  options->threads.run = [&pool = service_.pool](std::function<void()> job) {
     return pool.Submit(WorkerPool::Size::kLarge, std::move(job)).has_value();
   };
   return options;
 }
 
-StopCondition Call::Stop() {
+StopCondition Call::Stop() const {
   StopCondition stop;
   stop.deadline = std::min(deadline_, server_deadline_);
   stop.cancelled = [this] { return cancelled(); };

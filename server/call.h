@@ -109,8 +109,14 @@ class Call {
   // max_exact_seconds.
   absl::StatusOr<CompletionOptions> CompletionOptionsFor(const std::optional<uint64_t>& seed,
                                                          const v1::Limits& limits);
+  // The same for one item of a batch, whose items run at once: the limits it
+  // lowered go to `lowered`, not to the call, and the exact search keeps to
+  // the item's own thread.
+  absl::StatusOr<CompletionOptions> ItemOptionsFor(const std::optional<uint64_t>& seed,
+                                                   const v1::Limits& limits,
+                                                   std::vector<std::string>& lowered) const;
   // The stop condition alone (for Validate).
-  StopCondition Stop();
+  StopCondition Stop() const;
   // The limits CompletionOptionsFor lowered, as "max_backtracks=1000000
   // (--max-backtracks)", for the response's stats.
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }
@@ -144,7 +150,7 @@ class Call {
   // Enter() but for the request id.
   absl::Status Admit();
   // Limits.max_exact_seconds (`asked`) as the core's exact_max_seconds.
-  absl::StatusOr<double> ExactSeconds(double asked);
+  absl::StatusOr<double> ExactSeconds(double asked, std::vector<std::string>& lowered) const;
   // Who makes the call, for --max-calls-per-client: the digest of its token
   // (UNAUTHENTICATED without a good one) when tokens are required, else its
   // address without the port.

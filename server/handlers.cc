@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
@@ -188,6 +190,69 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
         return OneMessage<v1::CompleteResponse>(call, n,
                                                 RunComplete(call, *std::move(board), *options));
       }};
+}
+
+namespace {
+
+// A batch item's answer (see RunBatchItem).
+absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call, grpc::ByteBuffer& bytes) {
+  v1::CompleteRequest request;
+  if (absl::Status parsed = ParseMessage(bytes, "the item", &request); !parsed.ok()) return parsed;
+  const uint64_t n = request.n();
+  if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
+  if (n > wire::kStreamingThreshold) {
+    return absl::InvalidArgumentError(absl::StrCat("a batch item has at most ",
+                                                   wire::kStreamingThreshold, " rows, not n = ", n,
+                                                   "; send larger boards with CompleteStream"));
+  }
+  if (n > call.service().options.max_n) {
+    return absl::ResourceExhaustedError(absl::StrCat("n = ", n, " is above this server's limit of ",
+                                                     call.service().options.max_n, " (--max-n)"));
+  }
+  absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
+  if (!method.ok()) return method.status();
+  std::vector<std::string> lowered;
+  absl::StatusOr<CompletionOptions> options =
+      call.ItemOptionsFor(SeedOf(request), request.limits(), lowered);
+  if (!options.ok()) return options.status();
+  options->complete_method = *method;
+  options->want_certificate = request.want_certificate();
+  options->certificate_max_bytes = wire::kMaxCertificateBytes;
+  absl::StatusOr<Columns> board = wire::BoardFromRequest(n, request.columns(), request.queens());
+  if (!board.ok()) return board.status();
+  absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), *options);
+  if (!result.ok()) return result.status();
+  v1::CompleteResponse response;
+  SetResultHeader(n, *result, lowered, &response);
+  response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
+  return response;
+}
+
+}  // namespace
+
+absl::Status AdmitBatch(Call& call, int window) {
+  const uint64_t item =
+      PeakCallBytes(Work::kCompletion, wire::kStreamingThreshold,
+                    RequestBoard{wire::kStreamingThreshold, 0}, ResponseBoard::kOneMessage);
+  return call.ReserveMemory(static_cast<uint64_t>(window) * item);
+}
+
+grpc::ByteBuffer RunBatchItem(const Call& call, uint64_t index, grpc::ByteBuffer request) {
+  v1::CompleteBatchResponse response;
+  response.set_index(index);
+  absl::StatusOr<v1::CompleteResponse> answer;
+  try {
+    answer = CompleteItem(call, request);
+  } catch (const std::bad_alloc&) {  // despite the batch's reservation
+    answer = absl::ResourceExhaustedError("the server has no memory left for this item");
+  }
+  if (answer.ok()) {
+    *response.mutable_response() = *std::move(answer);
+  } else {
+    response.mutable_error()->set_code(static_cast<int>(answer.status().code()));
+    response.mutable_error()->set_message(std::string(answer.status().message()));
+  }
+  return SerializeMessage(response);
 }
 
 absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes) {

@@ -55,6 +55,14 @@ absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& reque
 absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& request);
 absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& request);
 
+// CompleteBatch: the memory of `window` items at once, each of at most
+// wire::kStreamingThreshold rows.
+absl::Status AdmitBatch(Call& call, int window);
+// One item of a batch, on a worker while other items run: its
+// CompleteBatchResponse, with the item's answer or its own error. Records
+// nothing in the call.
+grpc::ByteBuffer RunBatchItem(const Call& call, uint64_t index, grpc::ByteBuffer request);
+
 // The streams' work once the whole board is in.
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board);
 ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board);

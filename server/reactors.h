@@ -42,6 +42,9 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* StartEnumerateCall(ServiceState& ser
 // CompleteStream.
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* StartCompleteStreamCall(
     ServiceState& service, grpc::CallbackServerContext* context);
+// CompleteBatch.
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* StartCompleteBatchCall(
+    ServiceState& service, grpc::CallbackServerContext* context);
 
 }  // namespace nqueens::server
 

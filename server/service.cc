@@ -48,4 +48,9 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* NQueensService::Enumerate(
   return StartEnumerateCall(state_, context, request);
 }
 
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* NQueensService::CompleteBatch(
+    grpc::CallbackServerContext* context) {
+  return StartCompleteBatchCall(state_, context);
+}
+
 }  // namespace nqueens::server

@@ -22,7 +22,9 @@ using RawNQueensService =
             v1::NQueens::WithRawCallbackMethod_CompleteStream<
                 v1::NQueens::WithRawCallbackMethod_ValidateStream<
                     v1::NQueens::WithRawCallbackMethod_Count<
-                        v1::NQueens::WithRawCallbackMethod_Enumerate<v1::NQueens::Service>>>>>>>>;
+                        v1::NQueens::WithRawCallbackMethod_Enumerate<
+                            v1::NQueens::WithRawCallbackMethod_CompleteBatch<
+                                v1::NQueens::Service>>>>>>>>>;
 
 class NQueensService final : public RawNQueensService {
  public:
@@ -48,6 +50,8 @@ class NQueensService final : public RawNQueensService {
                                                     const grpc::ByteBuffer* request) override;
   grpc::ServerWriteReactor<grpc::ByteBuffer>* Enumerate(grpc::CallbackServerContext* context,
                                                         const grpc::ByteBuffer* request) override;
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* CompleteBatch(
+      grpc::CallbackServerContext* context) override;
 
   // Refuses new calls (UNAVAILABLE) and waits until the running and queued
   // ones ended or the deadline passed, then until none ended or was refused
