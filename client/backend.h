@@ -15,6 +15,7 @@
 #include "board_io.h"
 #include "nqueens/count.h"
 #include "nqueens/solver.h"
+#include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 #include "wire/limits.h"
 
@@ -65,6 +66,14 @@ class Backend {
   virtual absl::StatusOr<uint64_t> Enumerate(Board composition, uint64_t limit,
                                              const RunOptions& options,
                                              const std::function<bool(const Columns&)>& sink) = 0;
+  // complete --batch: completes each request `next` hands out (nullopt: no
+  // more; called from a thread of the backend's) and hands each item's
+  // response, or its own error, to `answer` in the order of the requests.
+  // An error return is the batch's: the items not answered are lost.
+  using BatchAnswer = absl::StatusOr<v1::CompleteResponse>;
+  virtual absl::Status CompleteBatch(
+      const std::function<std::optional<v1::CompleteRequest>()>& next,
+      const std::function<void(BatchAnswer)>& answer, const RunOptions& options) = 0;
 };
 
 // Runs the core in this process.

@@ -10,6 +10,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "batch.h"
 #include "json_output.h"
 #include "picture.h"
 #include "progress.h"
@@ -201,6 +202,7 @@ int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptio
 }
 
 int RunComplete(Backend& backend, const std::string& input_path, const CommandOptions& options) {
+  if (options.batch) return RunBatch(backend, input_path, options);
   absl::StatusOr<Board> board = LoadBoard(input_path, options.input_format, options.run.progress);
   if (!board.ok()) return ReportError(kExitUsage, board.status().message());
   const uint64_t n = board->n;

@@ -42,6 +42,8 @@ struct CommandOptions {
   // --json: the result as one JSON object (json_output.h) instead of the
   // board or report, to --output or stdout.
   bool json = false;
+  // complete --batch: FILE holds many compositions (batch.h).
+  bool batch = false;
   // --picture: where the board goes as an SVG image (empty: nowhere).
   std::string picture_path;
   uint64_t limit = 0;  // enumerate: the most boards to print; 0: all

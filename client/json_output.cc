@@ -35,6 +35,8 @@ std::string CompletionJson(const CompletionResult& result, uint64_t n) {
   return ToJson(response);
 }
 
+std::string ResponseJson(const v1::CompleteResponse& response) { return ToJson(response); }
+
 std::string ValidationJson(const ValidationReport& report) {
   v1::ValidateResponse response;
   wire::ReportToProto(report, &response);

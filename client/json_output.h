@@ -12,6 +12,7 @@
 #include "absl/types/span.h"
 #include "nqueens/count.h"
 #include "nqueens/solver.h"
+#include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 
 namespace nqueens::client {
@@ -19,6 +20,8 @@ namespace nqueens::client {
 // Solve and complete: outcome, n, stats (seed, method, ...), the columns when
 // SOLVED, and why an UNSOLVABLE answer has no certificate.
 std::string CompletionJson(const CompletionResult& result, uint64_t n);
+// A CompleteResponse as it came (complete --batch).
+std::string ResponseJson(const v1::CompleteResponse& response);
 std::string ValidationJson(const ValidationReport& report);
 std::string CountJson(const CountResult& result, uint64_t n);
 // One enumerated board: {"columns": [...]}.

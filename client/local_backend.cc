@@ -1,5 +1,7 @@
 // The backend behind --local: the core, called directly.
 #include <algorithm>
+#include <atomic>
+#include <optional>
 #include <random>
 #include <thread>
 #include <utility>
@@ -8,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "backend.h"
 #include "progress.h"
+#include "wire/convert.h"
 
 namespace nqueens::client {
 namespace {
@@ -39,8 +42,61 @@ CompletionOptions ToCompletionOptions(const RunOptions& options) {
   return completion;
 }
 
+// One item of a batch, on its own thread (the items run side by side).
+Backend::BatchAnswer CompleteItem(const v1::CompleteRequest& request, const RunOptions& options) {
+  absl::Status size = CheckBoardSize(request.n());
+  if (!size.ok()) return size;
+  absl::StatusOr<Columns> board =
+      wire::BoardFromRequest(request.n(), request.columns(), request.queens());
+  if (!board.ok()) return board.status();
+  RunOptions item = options;
+  if (request.has_seed()) item.seed = request.seed();
+  CompletionOptions completion = ToCompletionOptions(item);
+  completion.threads = {};
+  absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
+  if (!method.ok()) return method.status();
+  completion.complete_method = *method;
+  absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), completion);
+  if (!result.ok()) return result.status();
+  v1::CompleteResponse response;
+  response.set_outcome(wire::OutcomeToProto(result->outcome));
+  response.set_n(request.n());
+  *response.mutable_stats() = wire::StatsToProto(result->stats);
+  response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
+  return response;
+}
+
 class LocalBackend : public Backend {
  public:
+  // Rounds of kBatchRound items per thread, each round's answers in order.
+  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>& next,
+                             const std::function<void(BatchAnswer)>& answer,
+                             const RunOptions& options) override {
+    constexpr size_t kBatchRound = 64;
+    const size_t threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<v1::CompleteRequest> round;
+    for (;;) {
+      round.clear();
+      for (std::optional<v1::CompleteRequest> request;
+           round.size() < kBatchRound * threads && (request = next()).has_value();) {
+        round.push_back(*std::move(request));
+      }
+      if (round.empty()) return absl::OkStatus();
+      std::vector<BatchAnswer> answers(round.size(), absl::UnknownError("not run"));
+      std::atomic<size_t> cursor{0};
+      std::vector<std::thread> workers;
+      for (size_t t = 0; t < threads; ++t) {
+        workers.emplace_back([&] {
+          for (size_t i; (i = cursor.fetch_add(1)) < round.size();) {
+            answers[i] = CompleteItem(round[i], options);
+          }
+        });
+      }
+      for (std::thread& worker : workers) worker.join();
+      for (BatchAnswer& item : answers) answer(std::move(item));
+    }
+  }
+
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
     const CompletionOptions completion = ToCompletionOptions(options);

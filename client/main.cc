@@ -61,6 +61,9 @@ ABSL_FLAG(uint64_t, max_exact_nodes, 0, "exact-search nodes before giving up (0:
 ABSL_FLAG(std::vector<std::string>, param, {},
           "with --local: NAME=VALUE sets a tunable of the solvers, e.g. sim_bound5=200 (repeat "
           "it, or give a comma-separated list); docs/params.md lists each with its range");
+ABSL_FLAG(bool, batch, false,
+          "complete: FILE holds many compositions, one JSON CompleteRequest per line (\"-\" for "
+          "stdin); one JSON answer per line comes out, in input order, on stdout or --output");
 ABSL_FLAG(bool, json, false,
           "print the result as one JSON object (the proto's JSON mapping: outcome, n, stats with "
           "seed and method, columns; validate's report; count's numbers; enumerate: one object "
@@ -287,6 +290,10 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
     }
   }
   options.json = absl::GetFlag(FLAGS_json);
+  options.batch = absl::GetFlag(FLAGS_batch);
+  if (options.batch && command != "complete") {
+    return absl::InvalidArgumentError("--batch applies to complete only");
+  }
   options.picture_path = absl::GetFlag(FLAGS_picture);
   if (!options.json && options.output_format == BoardFormat::kBinary &&
       options.output_path.empty() && isatty(STDOUT_FILENO) != 0) {

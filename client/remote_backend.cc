@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -376,6 +377,32 @@ class RemoteBackend : public Backend {
   // The status of a failed call, with its request id (backend.h): what TLS
   // or the token did wrong, in one line; a server that cannot be reached is
   // named.
+  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>& next,
+                             const std::function<void(BatchAnswer)>& answer,
+                             const RunOptions& options) override {
+    CallContext context(options, security_.token);
+    auto stream = stub_->CompleteBatch(context.get());
+    // Requests go out on their own thread, as fast as the server takes them.
+    std::thread writer([&] {
+      for (std::optional<v1::CompleteRequest> request = next();
+           request.has_value() && stream->Write(*request); request = next()) {
+      }
+      stream->WritesDone();
+    });
+    v1::CompleteBatchResponse item;
+    while (stream->Read(&item)) {
+      if (item.has_response()) {
+        answer(std::move(*item.mutable_response()));
+      } else {
+        answer(absl::Status(static_cast<absl::StatusCode>(item.error().code()),
+                            item.error().message()));
+      }
+    }
+    writer.join();
+    const grpc::Status status = stream->Finish();
+    return status.ok() ? absl::OkStatus() : CallError(status, context);
+  }
+
   absl::Status CallError(const grpc::Status& status, const CallContext& context) const {
     absl::Status error = wire::FromGrpcStatus(status);
     if (std::optional<absl::Status> security = SecurityFailure(status, security_, address_)) {

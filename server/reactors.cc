@@ -149,7 +149,7 @@ class BatchCall final
  public:
   BatchCall(ServiceState& service, grpc::CallbackServerContext* context)
       : CallReactor(service, context, "CompleteBatch"),
-        window_(2 * std::max(1, service.pool.workers())) {}
+        window_(8 * std::max(1, service.pool.workers())) {}
 
   // After construction, as the other stream reactors.
   void Begin() {

@@ -25,6 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/params.h"
+#include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 #include "render.h"
@@ -273,6 +274,46 @@ TEST_P(CliTest, DrawsPictures) {
   const ProcessResult too_big = Nqueens({"solve", "10001", "--picture", picture});
   EXPECT_EQ(too_big.exit_code, 2);
   ExpectOneErrorLine(too_big, "--picture draws boards of at most 10000 rows, not 10001");
+}
+
+TEST_P(CliTest, CompletesABatchInInputOrder) {
+  // Compositions of the explicit solution of each n, every third row kept;
+  // line 5 is no JSON and line 9 has attacking queens.
+  std::string input;
+  std::vector<Columns> compositions;
+  for (uint32_t n = 8; n < 40; ++n) {
+    if (compositions.size() == 4) input += "{not json}\n";
+    Columns composition = nqueens::Solve(n, SolveMethod::kConstructive, {})->columns;
+    for (uint32_t row = 0; row < n; ++row) {
+      if (row % 3 != 0) composition[row] = kEmptyRow;
+    }
+    if (compositions.size() == 7) composition[1] = composition[0] + 1;
+    input +=
+        absl::StrCat("{\"n\": ", n, ", \"columns\": [", absl::StrJoin(composition, ","), "]}\n");
+    compositions.push_back(composition);
+  }
+  const ProcessResult result = Nqueens({"complete", "--batch", "-"}, input);
+  EXPECT_EQ(result.exit_code, 1) << result.err;  // two lines refused
+  const std::vector<std::string> lines = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), compositions.size() + 1);
+  size_t item = 0;
+  for (size_t line = 0; line < lines.size(); ++line) {
+    SCOPED_TRACE(lines[line]);
+    if (line == 4) {
+      EXPECT_THAT(lines[line], StartsWith("{\"error\":"));
+      EXPECT_THAT(lines[line], HasSubstr("line 5: "));
+      continue;
+    }
+    if (item == 7) {
+      EXPECT_THAT(lines[line], HasSubstr("INVALID_ARGUMENT"));
+      ++item;
+      continue;
+    }
+    const auto response = FromJson<v1::CompleteResponse>(lines[line]);
+    EXPECT_EQ(response.outcome(), v1::SOLVED);
+    EXPECT_TRUE(IsSolutionExtending(Columns(response.columns().begin(), response.columns().end()),
+                                    compositions[item++]));
+  }
 }
 
 TEST_P(CliTest, SaysWhichMethodRan) {

@@ -30,6 +30,11 @@ class ScriptedBackend : public Backend {
                                      const std::function<bool(const Columns&)>&) override {
     return answer_.status();
   }
+  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>&,
+                             const std::function<void(BatchAnswer)>&,
+                             const RunOptions&) override {
+    return answer_.status();
+  }
 
  private:
   absl::StatusOr<CompletionResult> answer_;

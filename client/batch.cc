@@ -1,0 +1,117 @@
+#include "batch.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "absl/synchronization/mutex.h"
+#include "json_output.h"
+
+namespace nqueens::client {
+namespace {
+
+// The lines of the input in order: each either refused while reading (its
+// error line) or sent to the backend (nullopt, until its answer comes).
+// Reading runs on the backend's thread, answers on this one.
+class BatchLines {
+ public:
+  BatchLines(std::istream& input, std::FILE* output) : input_(input), output_(output) {}
+
+  // The next request; lines that are no request are queued as errors.
+  std::optional<v1::CompleteRequest> Next() {
+    for (std::string line; std::getline(input_, line);) {
+      ++line_number_;
+      if (absl::StripAsciiWhitespace(line).empty()) continue;
+      v1::CompleteRequest request;
+      const auto parsed = google::protobuf::util::JsonStringToMessage(line, &request);
+      absl::MutexLock lock(&mutex_);
+      if (parsed.ok()) {
+        pending_.push_back(std::nullopt);
+        return request;
+      }
+      pending_.push_back(ErrorJson(absl::StatusCode::kInvalidArgument,
+                                   absl::StrCat("line ", line_number_, ": ", parsed.message().as_string()),
+                                   ""));
+    }
+    return std::nullopt;
+  }
+
+  // The backend's answer to the oldest request not yet answered.
+  void Answer(Backend::BatchAnswer answer) {
+    absl::MutexLock lock(&mutex_);
+    WriteErrorsLocked();
+    if (pending_.empty()) return;  // a backend that answers too much
+    pending_.pop_front();
+    if (answer.ok()) {
+      Write(ResponseJson(*answer));
+    } else {
+      refused_ = true;
+      Write(ErrorJson(answer.status().code(), answer.status().message(), ""));
+    }
+  }
+
+  // After the backend: the error lines after the last answer.
+  void Flush() {
+    absl::MutexLock lock(&mutex_);
+    WriteErrorsLocked();
+  }
+
+  bool refused() const {
+    absl::MutexLock lock(&mutex_);
+    return refused_;
+  }
+
+ private:
+  void WriteErrorsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    while (!pending_.empty() && pending_.front().has_value()) {
+      refused_ = true;
+      Write(*pending_.front());
+      pending_.pop_front();
+    }
+  }
+  void Write(const std::string& json) { std::fwrite(json.data(), 1, json.size(), output_); }
+
+  std::istream& input_;  // read by Next() only
+  uint64_t line_number_ = 0;
+  std::FILE* const output_;
+  mutable absl::Mutex mutex_;
+  std::deque<std::optional<std::string>> pending_ ABSL_GUARDED_BY(mutex_);
+  bool refused_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+}  // namespace
+
+int RunBatch(Backend& backend, const std::string& input_path, const CommandOptions& options) {
+  std::ifstream file;
+  if (input_path != "-") {
+    file.open(input_path);
+    if (!file) return ReportError(kExitUsage, absl::StrCat("cannot open ", input_path));
+  }
+  std::istream& input = input_path == "-" ? std::cin : file;
+  std::FILE* output = stdout;
+  if (!options.output_path.empty()) {
+    output = std::fopen(options.output_path.c_str(), "w");
+    if (output == nullptr) {
+      return ReportError(kExitUsage, absl::StrCat("cannot open ", options.output_path));
+    }
+  }
+  BatchLines lines(input, output);
+  const absl::Status status = backend.CompleteBatch(
+      [&] { return lines.Next(); },
+      [&](Backend::BatchAnswer answer) { lines.Answer(std::move(answer)); }, options.run);
+  lines.Flush();
+  const bool written = std::fflush(output) == 0 && std::ferror(output) == 0 &&
+                       (output == stdout || std::fclose(output) == 0);
+  if (!status.ok()) return ReportError(kExitFailure, status.message());
+  if (!written) return ReportError(kExitUsage, "cannot write the answers");
+  return lines.refused() ? kExitRejected : kExitOk;
+}
+
+}  // namespace nqueens::client
