@@ -410,6 +410,14 @@ class RemoteBackend : public Backend {
     } else if (error.code() == absl::StatusCode::kUnavailable) {
       error = absl::UnavailableError(
           absl::StrCat("cannot reach server ", address_, ": ", error.message()));
+    } else if (error.code() == absl::StatusCode::kCancelled) {
+      // This client never cancels a call; a server cuts a stream it cannot
+      // move (an answer that is not read) by cancelling, which carries no
+      // reason of its own.
+      error = absl::CancelledError(
+          absl::StrCat("the server cut the call, as it does with a stream that stalls longer "
+                       "than its --stream-idle-timeout (",
+                       error.message(), ")"));
     }
     error.SetPayload(kRequestIdPayload, absl::Cord(context.request_id()));
     return error;
