@@ -261,6 +261,19 @@ TEST(ServerBinaryTest, RejectsBadFlags) {
   }
 }
 
+// Exit status 2 and one line naming what is wrong.
+void ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
+  args.insert(args.begin(), NQUEENS_SERVER_PATH);
+  Subprocess server(args, /*capture_stderr=*/true);
+  EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
+  const int status = server.Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << expected;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
+  const std::string error = server.ReadStderr();
+  EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
+  EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+}
+
 // Exit status 2 and one line naming the flag (and the file) at fault.
 TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
   TestCertificateAuthority ca("nqueens-test-ca");
@@ -277,16 +290,9 @@ TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
       {{"--max-connection-age=0s"}, "--max-connection-age"},
   };
   for (const auto& [flags, expected] : cases) {
-    std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0"};
+    std::vector<std::string> args = {"--listen=127.0.0.1:0"};
     args.insert(args.end(), flags.begin(), flags.end());
-    Subprocess server(args, /*capture_stderr=*/true);
-    EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
-    const int status = server.Wait();
-    ASSERT_TRUE(WIFEXITED(status)) << expected;
-    EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
-    const std::string error = server.ReadStderr();
-    EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
-    EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;  // one line
+    ExpectUsageError(args, expected);
   }
 }
 
@@ -309,19 +315,6 @@ TEST(ServerBinaryTest, VersionNamesTheReleaseAndRevision) {
   EXPECT_EQ(server.Wait(), 0);
   EXPECT_THAT(out, ::testing::MatchesRegex("nqueens-server [0-9]+\\.[0-9]+\\.[0-9]+ \\(git "
                                            "[^,]+, [A-Za-z]+ build\\)\n"));
-}
-
-// Exit status 2 and one line naming what is wrong.
-void ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
-  args.insert(args.begin(), NQUEENS_SERVER_PATH);
-  Subprocess server(args, /*capture_stderr=*/true);
-  EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
-  const int status = server.Wait();
-  ASSERT_TRUE(WIFEXITED(status)) << expected;
-  EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
-  const std::string error = server.ReadStderr();
-  EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
-  EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
 }
 
 TEST(ServerBinaryTest, UsageErrorsExitWithTwoSayingWhy) {
