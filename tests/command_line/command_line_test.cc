@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -102,8 +103,12 @@ TEST_F(ParseFlagsTest, ADurationWithoutUnitSaysOneIsNeeded) {
               ::testing::HasSubstr("a duration needs a unit"));
 }
 
+// A flag file named after the running test: CTest runs tests side by side.
 std::string WriteFlagfile(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/flags";
+  static int files = 0;
+  const std::string path = absl::StrCat(
+      ::testing::TempDir(), "/", ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+      "-", ++files, ".flags");
   std::ofstream(path) << text;
   return path;
 }
