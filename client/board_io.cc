@@ -12,6 +12,10 @@
 namespace nqueens::client {
 namespace {
 
+// Editors on some systems start UTF-8 text with it; it is no part of a text
+// board (and invisible in an error message).
+constexpr absl::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
 using formats::ContentLines;
 using formats::CountCells;
 using formats::IsSpace;
@@ -57,6 +61,7 @@ BoardFormat DetectFormat(absl::string_view text) {
   if (text.substr(0, kBinarySniffSize).find('\0') != absl::string_view::npos) {
     return BoardFormat::kBinary;
   }
+  absl::ConsumePrefix(&text, kByteOrderMark);
   ContentLines lines(text);
   if (!lines.Next()) return BoardFormat::kQArray;
   const absl::string_view first = lines.line();
@@ -77,12 +82,8 @@ BoardFormat DetectFormat(absl::string_view text) {
 }
 
 absl::StatusOr<Board> ParseBoard(absl::string_view text, BoardFormat format) {
-  // Editors on some systems start UTF-8 text with a byte-order mark; it is
-  // no part of a text board (and invisible in an error message).
-  absl::string_view unmarked = text;
-  absl::ConsumePrefix(&unmarked, "\xEF\xBB\xBF");
-  if (format == BoardFormat::kAuto) format = DetectFormat(unmarked);
-  if (format != BoardFormat::kBinary) text = unmarked;
+  if (format == BoardFormat::kAuto) format = DetectFormat(text);
+  if (format != BoardFormat::kBinary) absl::ConsumePrefix(&text, kByteOrderMark);
   switch (format) {
     case BoardFormat::kMatrix:
       return formats::ParseMatrix(text);

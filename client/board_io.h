@@ -13,7 +13,8 @@
 //           and write, for large boards.
 //
 // In every text format `#` starts a comment that runs to the end of the line,
-// and blank lines are ignored. Errors name the line of the file (counting
+// blank lines are ignored, and a UTF-8 byte-order mark at the start is
+// skipped. Errors name the line of the file (counting
 // every line) and, where it applies, the row and column of the board.
 //
 // Auto-detection (--format auto) goes by the file name first: names ending in

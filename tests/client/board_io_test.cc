@@ -61,6 +61,11 @@ TEST(ParseBoardTest, AUtf8ByteOrderMarkIsNoPartOfATextBoard) {
   EXPECT_EQ(ParseDense(mark + "2 4 1 3\n", BoardFormat::kAuto), (Columns{2, 4, 1, 3}));
   EXPECT_EQ(ParseDense(mark + "4\n1 2\n", BoardFormat::kAuto), (Columns{2, 0, 0, 0}));
   EXPECT_EQ(ParseDense(mark + ". Q\n. .\n", BoardFormat::kMatrix), (Columns{2, 0}));
+  // Detection looks past it too (found by fuzzing: a sparse board was taken
+  // for a Q array).
+  for (const char* text : {"100110010", "4\n1 2\n", ". Q\n. .\n", "1 2 3\n"}) {
+    EXPECT_EQ(DetectFormat(mark + text), DetectFormat(text)) << text;
+  }
 }
 
 TEST(ParseBoardTest, QArrayCommentsMayFollowANumberDirectly) {
