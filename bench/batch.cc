@@ -10,6 +10,8 @@
 // remote side starts its own nqueens-server (all CPUs as workers) on
 // 127.0.0.1. Every SOLVED board is validated against its composition; a wrong
 // one, or a lost answer, makes the exit status 1.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -41,8 +43,17 @@ constexpr int kSolutions = 64;
 
 struct Measured {
   double items_per_second = 0;
-  uint64_t wrong = 0;  // answers lost, or SOLVED boards that do not extend
+  double client_cpu_per_item = 0;  // this process's CPU seconds
+  double server_cpu_per_item = 0;  // the server's, for the loopback runs
+  uint64_t wrong = 0;              // answers lost, or SOLVED boards that do not extend
 };
+
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
 
 // Runs the batch through `backend`: items per second, and what went wrong.
 Measured RunBatch(nqueens::client::Backend& backend, const std::vector<Columns>& solutions,
@@ -73,8 +84,10 @@ Measured RunBatch(nqueens::client::Backend& backend, const std::vector<Columns>&
     if (!extends) ++measured.wrong;
   };
   const absl::Time start = absl::Now();
+  const double cpu_start = ProcessCpuSeconds();
   const absl::Status status = backend.CompleteBatch(next, answer, {});
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  measured.client_cpu_per_item = (ProcessCpuSeconds() - cpu_start) / static_cast<double>(items);
   if (!status.ok()) nqueens::bench::Fail(std::string(status.message()));
   measured.wrong += items - answered;
   measured.items_per_second = static_cast<double>(answered) / seconds;
@@ -105,18 +118,23 @@ int main(int argc, char** argv) {
   auto remote = nqueens::client::MakeRemoteBackend(server.address());
   std::vector<double> in_process, loopback, ratios;
   uint64_t wrong = 0;
-  absl::PrintF("| run | in-process items/s | loopback items/s | ratio |\n|---|---|---|---|\n");
+  absl::PrintF(
+      "| run | in-process items/s | loopback items/s | ratio | CPU ms per item: in-process | "
+      "loopback client | loopback server |\n|---|---|---|---|---|---|---|\n");
   for (int run = 0; run < absl::GetFlag(FLAGS_runs); ++run) {
     const Measured mine = RunBatch(*local, solutions, items, 1000 + run);
-    const Measured theirs = RunBatch(*remote, solutions, items, 1000 + run);
+    const double server_cpu = server.CpuSeconds();
+    Measured theirs = RunBatch(*remote, solutions, items, 1000 + run);
+    theirs.server_cpu_per_item = (server.CpuSeconds() - server_cpu) / static_cast<double>(items);
     wrong += mine.wrong + theirs.wrong;
     in_process.push_back(mine.items_per_second);
     loopback.push_back(theirs.items_per_second);
     ratios.push_back(theirs.items_per_second / mine.items_per_second);
-    absl::PrintF("| %d | %.0f | %.0f | %.3f |\n", run + 1, in_process.back(), loopback.back(),
-                 ratios.back());
+    absl::PrintF("| %d | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f |\n", run + 1, in_process.back(),
+                 loopback.back(), ratios.back(), 1e3 * mine.client_cpu_per_item,
+                 1e3 * theirs.client_cpu_per_item, 1e3 * theirs.server_cpu_per_item);
   }
-  absl::PrintF("| median | %.0f | %.0f | %.3f |\n", Median(in_process), Median(loopback),
+  absl::PrintF("| median | %.0f | %.0f | %.3f | | | |\n", Median(in_process), Median(loopback),
                Median(ratios));
   absl::PrintF("%d items of n = %d per run; wrong or lost answers: %d\n", items, n, wrong);
   return wrong == 0 ? 0 : 1;
