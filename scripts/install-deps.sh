@@ -31,6 +31,9 @@ build_packages=(
   clang libclang-rt-14-dev
   # scripts/test.sh's format stage.
   clang-format
+  # Man pages made from the binaries' --help; the .deb's dependencies
+  # (dpkg-shlibdeps) for CPack.
+  help2man dpkg-dev
 )
 # What `ldd` lists for nqueens-server, by owning package; their own
 # dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.

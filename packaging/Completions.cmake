@@ -1,0 +1,17 @@
+# cmake -DCLI=... -DTEMPLATES=... -DOUTPUT=... -P Completions.cmake
+# Writes OUTPUT/nqueens.bash and OUTPUT/_nqueens (bash and zsh completion)
+# from the templates, with the flags as `nqueens --help` lists them.
+execute_process(COMMAND ${CLI} --help OUTPUT_VARIABLE help RESULT_VARIABLE failed)
+if(failed)
+  message(FATAL_ERROR "${CLI} --help failed")
+endif()
+string(REGEX MATCHALL "\n  --[a-z0-9-]+=" lines "${help}")
+set(FLAGS "")
+foreach(line ${lines})
+  string(REGEX REPLACE "\n  (--[a-z0-9-]+)=" "\\1" flag "${line}")
+  list(APPEND FLAGS ${flag})
+endforeach()
+list(JOIN FLAGS " " FLAGS)
+set(COMMANDS "solve complete validate count enumerate help")
+configure_file(${TEMPLATES}/nqueens.bash.in ${OUTPUT}/nqueens.bash @ONLY)
+configure_file(${TEMPLATES}/_nqueens.in ${OUTPUT}/_nqueens @ONLY)
