@@ -36,9 +36,9 @@ class BatchLines {
         pending_.push_back(std::nullopt);
         return request;
       }
-      pending_.push_back(ErrorJson(absl::StatusCode::kInvalidArgument,
-                                   absl::StrCat("line ", line_number_, ": ", parsed.message().as_string()),
-                                   ""));
+      pending_.push_back(
+          ErrorJson(absl::StatusCode::kInvalidArgument,
+                    absl::StrCat("line ", line_number_, ": ", parsed.message().as_string()), ""));
     }
     return std::nullopt;
   }

@@ -20,8 +20,10 @@
 #include "absl/time/time.h"
 #include "backend.h"
 #include "board_io.h"
+#include "channel.h"
 #include "command_line.h"
 #include "commands.h"
+#include "health.h"
 #include "progress.h"
 #include "security.h"
 
@@ -117,6 +119,11 @@ constexpr CommandEntry kCommands[] = {
      "FILE (at most 64 free rows), on stdout; with the fundamental solutions (up to the "
      "symmetries of the square) for the empty board"},
     {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array"},
+    // Runs without a backend (RunHealth).
+    {"health", nullptr, "[SERVICE]",
+     "the gRPC health check of --server (grpc.health.v1): prints SERVING and exits 0, or what "
+     "the server says and exits 3; SERVICE: the server as a whole (default) or "
+     "nqueens.v1.NQueens"},
 };
 
 const CommandEntry* FindCommand(absl::string_view name) {
@@ -321,6 +328,30 @@ std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
   return MakeRemoteBackend(server.empty() ? kDefaultServer : server, security);
 }
 
+// nqueens health [SERVICE].
+int RunHealth(const std::vector<std::string>& arguments) {
+  if (arguments.size() > 2) return UsageError("expected health or health SERVICE");
+  if (absl::GetFlag(FLAGS_local)) return UsageError("health asks a server: not with --local");
+  const absl::StatusOr<ClientSecurity> security = SecurityFromFlags();
+  if (!security.ok()) return UsageError(security.status().message());
+  std::string target = absl::GetFlag(FLAGS_server);
+  if (target.empty()) target = kDefaultServer;
+  grpc::ChannelArguments channel_arguments;
+  AddChannelArguments(*security, channel_arguments);
+  const absl::Duration deadline = absl::GetFlag(FLAGS_deadline);
+  const absl::StatusOr<std::string> health =
+      CheckHealth(MakeChannel(target, ChannelCredentialsFor(*security), channel_arguments),
+                  arguments.size() == 2 ? arguments[1] : "",
+                  deadline == absl::InfiniteDuration() ? absl::Seconds(5) : deadline);
+  if (!health.ok()) {
+    return ReportError(kExitFailure, absl::StrCat("health check of ", target, " failed: ",
+                                                  absl::StatusCodeToString(health.status().code()),
+                                                  ": ", health.status().message()));
+  }
+  std::printf("%s\n", health->c_str());
+  return *health == "SERVING" ? kExitOk : kExitFailure;
+}
+
 // gRPC logs a failed TLS handshake on stderr (as "E1123 ... Handshake
 // failed ..."); the CLI explains failures itself, in one line. GRPC_VERBOSITY
 // set in the environment keeps gRPC's log, for debugging.
@@ -340,6 +371,8 @@ int Main(int argc, char** argv) {
     return kExitOk;
   }
   if (!arguments->empty() && (*arguments)[0] == "help") return RunHelp(*arguments);
+  if (!arguments->empty() && (*arguments)[0] == "health")
+    ExitWithoutTeardown(RunHealth(*arguments));
   const CommandEntry* command = arguments->empty() ? nullptr : FindCommand((*arguments)[0]);
   if (arguments->size() != 2 || command == nullptr) {
     return UsageError(

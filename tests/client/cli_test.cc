@@ -728,6 +728,25 @@ TEST(CliRemoteErrorTest, ExpiredDeadlineExitsWithThree) {
   ExpectOneErrorLine(result, "deadline exceeded");
 }
 
+TEST(CliHealthTest, SaysServingOrWhyNot) {
+  ServerProcess server(std::vector<std::string>{});
+  ASSERT_FALSE(server.address().empty());
+  for (const char* service : {"", "nqueens.v1.NQueens"}) {
+    std::vector<std::string> args = {"--server", server.address(), "health"};
+    if (*service != '\0') args.push_back(service);
+    const ProcessResult result = Cli(args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out, "SERVING\n");
+  }
+  const ProcessResult unknown = Cli({"--server", server.address(), "health", "no.Such"});
+  EXPECT_EQ(unknown.exit_code, 3);
+  ExpectOneErrorLine(unknown, "NOT_FOUND");
+  const ProcessResult closed =
+      Cli({"--server", absl::StrCat("127.0.0.1:", ClosedPort()), "health"});
+  EXPECT_EQ(closed.exit_code, 3);
+  ExpectOneErrorLine(closed, "UNAVAILABLE");
+}
+
 TEST(CliRemoteErrorTest, ServerLimitExitsWithThree) {
   ServerProcess server({"--max-n", "1000"});
   ASSERT_FALSE(server.address().empty());
