@@ -43,6 +43,7 @@
 #include "nqueens/validate.h"
 #include "server_process.h"
 #include "wire/chunks.h"
+#include "wire/limits.h"
 
 ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server", "the server to start");
 ABSL_FLAG(std::vector<std::string>, scenarios, {}, "scenarios to run (default: all); see --list");
@@ -151,14 +152,22 @@ grpc::Status CheckBoard(const grpc::Status& status, v1::Outcome outcome, const C
   return grpc::Status(StatusCode::INTERNAL, "the server sent a board that is not a solution");
 }
 
+// The answers this program's clients take in one message (their channels'
+// limit), for the server to know (its unary answers default to gRPC's 4 MiB).
+constexpr int kClientMessageBytes = 64 << 20;
+
+void TakeLargeAnswers(grpc::ClientContext& context) {
+  context.AddMetadata(nqueens::wire::kMaxResponseBytesKey, std::to_string(kClientMessageBytes));
+}
+
 class Client {
  public:
   explicit Client(const std::string& address, uint64_t seed) : random_(seed) {
     grpc::ChannelArguments arguments;
     // A connection of its own, as a separate client process would have.
     arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-    arguments.SetMaxReceiveMessageSize(64 << 20);
-    arguments.SetMaxSendMessageSize(64 << 20);
+    arguments.SetMaxReceiveMessageSize(kClientMessageBytes);
+    arguments.SetMaxSendMessageSize(kClientMessageBytes);
     stub_ = v1::NQueens::NewStub(
         grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments));
   }
@@ -180,6 +189,7 @@ class Client {
       request.set_method(method);
       v1::SolveResponse response;
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       const grpc::Status status = stub_->Solve(&context, request, &response);
       return CheckBoard(status, response.outcome(),
                         Columns(response.columns().begin(), response.columns().end()),
@@ -204,6 +214,7 @@ class Client {
       }
       v1::CompleteResponse response;
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       const grpc::Status status = stub_->Complete(&context, request, &response);
       return CheckBoard(status, response.outcome(),
                         Columns(response.columns().begin(), response.columns().end()), composition);
@@ -217,6 +228,7 @@ class Client {
       request.mutable_columns()->Assign(board.begin(), board.end());
       v1::ValidateResponse response;
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       grpc::Status status = stub_->Validate(&context, request, &response);
       if (status.ok() && !response.complete()) {
         status = grpc::Status(StatusCode::INTERNAL, "a solution was not found complete");
@@ -230,6 +242,7 @@ class Client {
       v1::SolveRequest request;
       request.set_n(n);
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       auto reader = stub_->SolveStream(&context, request);
       wire::ChunkAssembler board(n);
       v1::SolveStreamResponse message;
@@ -264,6 +277,7 @@ class Client {
   CallOutcome CompleteStream(const Columns& composition, bool sparse = false) {
     return Timed(composition.size(), [&] {
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       auto stream = stub_->CompleteStream(&context);
       if (sparse) {
         v1::CompleteStreamRequest header;
@@ -295,6 +309,7 @@ class Client {
   CallOutcome ValidateStream(const Columns& board) {
     return Timed(board.size(), [&] {
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       v1::ValidateResponse response;
       auto stream = stub_->ValidateStream(&context, &response);
       SendBoard(*stream, v1::ValidateStreamRequest(), board, SIZE_MAX);
@@ -311,6 +326,7 @@ class Client {
   CallOutcome CancelMidUpload(const Columns& composition) {
     return Timed(composition.size(), [&] {
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       auto stream = stub_->CompleteStream(&context);
       const size_t chunks = composition.size() / wire::kMaxChunkSize;
       SendBoard(*stream, v1::CompleteStreamRequest(), composition, chunks / 2);
@@ -325,6 +341,7 @@ class Client {
       v1::SolveRequest request;
       request.set_n(n);
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       auto reader = stub_->SolveStream(&context, request);
       v1::SolveStreamResponse message;
       for (int i = 0; i < 3 && reader->Read(&message); ++i) {
@@ -339,6 +356,7 @@ class Client {
   CallOutcome StalledStream(uint64_t n, int empty_chunks, absl::Duration gap) {
     return Timed(n, [&] {
       grpc::ClientContext context;
+      TakeLargeAnswers(context);
       context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
       auto stream = stub_->CompleteStream(&context);
       v1::CompleteStreamRequest message;
@@ -736,6 +754,7 @@ void ThroughputClient(ServerProcess& server, uint32_t n, const Columns& solution
                                                                   composition.end());
                                 v1::CompleteResponse response;
                                 grpc::ClientContext context;
+                                TakeLargeAnswers(context);
                                 return client.stub().Complete(&context, request, &response);
                               }),
                  {StatusCode::OK});
@@ -933,6 +952,7 @@ Report StopLatency() {
               Case{1'000'000'000, v1::RANDOM, 1.0, 0}, Case{1'000'000'000, v1::RANDOM, 0, 0.5},
               Case{1'000'000'000, v1::CONSTRUCTIVE, 0.3, 0}}) {
           grpc::ClientContext context;
+          TakeLargeAnswers(context);
           if (c.deadline > 0) {
             context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(c.deadline)));
           }

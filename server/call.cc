@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "byte_size.h"
@@ -17,6 +18,7 @@
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
+#include "wire/limits.h"
 #include "wire/request_id.h"
 #include "worker_pool.h"
 
@@ -246,6 +248,17 @@ absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional
     return pool.Submit(WorkerPool::Size::kLarge, std::move(job)).has_value();
   };
   return options;
+}
+
+uint64_t Call::ClientReceiveBytes() const {
+  const auto& metadata = context_->client_metadata();
+  const auto given = metadata.find(wire::kMaxResponseBytesKey);
+  uint64_t bytes = 0;
+  if (given != metadata.end() &&
+      absl::SimpleAtoi(absl::string_view(given->second.data(), given->second.size()), &bytes)) {
+    return bytes;
+  }
+  return wire::kDefaultClientReceiveBytes;
 }
 
 StopCondition Call::Stop() const {

@@ -77,6 +77,9 @@ class Call {
   ServiceState& service() { return service_; }
   const ServiceState& service() const { return service_; }
   grpc::CallbackServerContext* context() { return context_; }
+  // How large a message the client takes: its kMaxResponseBytesKey header,
+  // or gRPC's default.
+  uint64_t ClientReceiveBytes() const;
 
   // Enters the service. First thing: UNAUTHENTICATED without a good token
   // when tokens are required, RESOURCE_EXHAUSTED when the client has

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "byte_size.h"
 #include "memory_estimate.h"
 #include "nqueens/validate.h"
 #include "pool_count.h"
@@ -35,10 +36,28 @@ absl::StatusOr<std::shared_ptr<const Request>> Parse(grpc::ByteBuffer& bytes) {
   return request;
 }
 
-// The size check and the call's memory for a board of n rows.
+// A unary answer holds the board: it must fit what the client receives
+// (gRPC's clients take 4 MiB unless told otherwise), or the client fails
+// after all the work with a message about message sizes.
+absl::Status CheckAnswerFits(const Call& call, uint64_t n) {
+  const uint64_t column_bytes = n < (1u << 7) ? 1 : n < (1u << 14) ? 2 : n < (1u << 21) ? 3 : 4;
+  const uint64_t answer = n * column_bytes + wire::kResponseOverheadBytes;
+  const uint64_t accepted = call.ClientReceiveBytes();
+  if (answer <= accepted) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the answer for n = ", n, " takes up to ", HumanBytes(answer), ", more than the ",
+      HumanBytes(accepted), " the client takes in one message: use the streaming RPC ",
+      "(SolveStream, CompleteStream), or send the header ", wire::kMaxResponseBytesKey,
+      " with the client's larger limit"));
+}
+
+// The size checks and the call's memory for a board of n rows.
 absl::Status Admit(Call& call, uint64_t n, Work work, const RequestBoard& request,
                    ResponseBoard response) {
   if (absl::Status size = call.CheckSize(n); !size.ok()) return size;
+  if (response == ResponseBoard::kOneMessage) {
+    if (absl::Status fits = CheckAnswerFits(call, n); !fits.ok()) return fits;
+  }
   return call.ReserveMemory(PeakCallBytes(work, n, request, response));
 }
 

@@ -18,6 +18,15 @@ inline constexpr uint64_t kMaxMessageBytes = uint64_t{64} << 20;
 // room for the rest of it. A longer one is dropped (certificate_missing).
 inline constexpr uint64_t kMaxCertificateBytes = uint64_t{48} << 20;
 
+// What a gRPC client receives in one message unless configured otherwise.
+// The server refuses a unary call whose answer would not fit it, unless the
+// client says how much it takes in the request header kMaxResponseBytesKey.
+inline constexpr uint64_t kDefaultClientReceiveBytes = uint64_t{4} << 20;
+inline constexpr char kMaxResponseBytesKey[] = "nqueens-max-response-bytes";
+// A SolveResponse or CompleteResponse without its columns: outcome, stats
+// (lowered limits, block times) and framing, with room to spare.
+inline constexpr uint64_t kResponseOverheadBytes = 4096;
+
 // Values in one BoardChunk.
 inline constexpr uint32_t kMaxChunkSize = 65536;
 

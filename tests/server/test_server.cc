@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "wire/limits.h"
 
 namespace nqueens::testing {
 
@@ -35,6 +36,9 @@ BackgroundSolve::BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Dura
   request_.set_n(n);
   request_.set_method(v1::RANDOM);
   context_.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
+  // The answer is never read (the call is cut first): the board may exceed
+  // what a client takes by default.
+  context_.AddMetadata(wire::kMaxResponseBytesKey, std::to_string(UINT64_MAX));
   thread_ = std::thread([this, &stub] { status_ = stub.Solve(&context_, request_, &response_); });
 }
 

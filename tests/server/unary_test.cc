@@ -8,6 +8,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
+#include "wire/limits.h"
 #include "nqueens/validate.h"
 #include "test_server.h"
 
@@ -323,8 +324,23 @@ TEST_F(UnaryTest, BadSparseQueensAreNamed) {
                "(row 0, column 1)");
 }
 
+TEST_F(UnaryTest, AnAnswerLargerThanTheClientTakesIsRefusedBeforeAnyWork) {
+  grpc::ClientContext context;
+  SolveResponse response;
+  const grpc::Status status = stub().Solve(&context, MakeSolve(10'000'000, v1::RANDOM), &response);
+  ExpectStatus(status, grpc::StatusCode::FAILED_PRECONDITION,
+               "more than the 4.0 MiB the client takes in one message: use the streaming RPC");
+  // A client that takes more says so.
+  grpc::ClientContext larger;
+  larger.AddMetadata(wire::kMaxResponseBytesKey, "1000000000");
+  larger.set_deadline(absl::ToChronoTime(absl::Now() + absl::Milliseconds(5)));
+  EXPECT_EQ(stub().Solve(&larger, MakeSolve(10'000'000, v1::RANDOM), &response).error_code(),
+            grpc::StatusCode::DEADLINE_EXCEEDED);
+}
+
 TEST_F(UnaryTest, ClientDeadlineStopsALargeSolve) {
   grpc::ClientContext context;
+  context.AddMetadata(wire::kMaxResponseBytesKey, "1000000000");
   context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Milliseconds(5)));
   SolveResponse response;
   const grpc::Status status = stub().Solve(&context, MakeSolve(10'000'000, v1::RANDOM), &response);
