@@ -57,6 +57,14 @@ struct Picture {
   }
 };
 
+// `composition` (a valid one) as the pipeline holds it.
+BoardState StateOf(const Columns& composition) {
+  StopPoller stop(kNever);
+  absl::StatusOr<BoardState> state = BoardState::Create(composition, stop);
+  EXPECT_TRUE(state.ok()) << state.status();
+  return *std::move(state);
+}
+
 std::optional<SubBoard> Project(const BoardState& state, const Picture& picture,
                                 CellTracking tracking) {
   StopPoller stop(kNever);
@@ -87,12 +95,10 @@ TEST(SubBoardTest, BothTrackingModesFollowTheBoardThroughEveryPlacement) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     const uint32_t n = 20 + static_cast<uint32_t>(seed) * 7;
     const Columns composition = test_boards::RandomComposition(n, n / 2, seed);
-    StopPoller stop(kNever);
-    absl::StatusOr<BoardState> state = BoardState::Create(composition, stop);
-    ASSERT_TRUE(state.ok());
+    const BoardState state = StateOf(composition);
     Picture picture(composition);
-    std::optional<SubBoard> scan = Project(*state, picture, CellTracking::kScan);
-    std::optional<SubBoard> lines = Project(*state, picture, CellTracking::kLines);
+    std::optional<SubBoard> scan = Project(state, picture, CellTracking::kScan);
+    std::optional<SubBoard> lines = Project(state, picture, CellTracking::kLines);
     ASSERT_TRUE(scan.has_value() && lines.has_value());
     ExpectMatches(*scan, picture);
     ExpectMatches(*lines, picture);
@@ -120,11 +126,9 @@ TEST(SubBoardTest, DamageCountsTheFreeCellsOfOtherLiveRowsAQueenWouldClose) {
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     const uint32_t n = 30 + static_cast<uint32_t>(seed) * 5;
     const Columns composition = test_boards::RandomComposition(n, n / 3, seed);
-    StopPoller stop(kNever);
-    absl::StatusOr<BoardState> state = BoardState::Create(composition, stop);
-    ASSERT_TRUE(state.ok());
+    const BoardState state = StateOf(composition);
     const Picture picture(composition);
-    std::optional<SubBoard> board = Project(*state, picture, CellTracking::kLines);
+    std::optional<SubBoard> board = Project(state, picture, CellTracking::kLines);
     ASSERT_TRUE(board.has_value());
     for (uint32_t i = 0; i < picture.rows.size(); ++i) {
       for (uint32_t j : picture.FreeCells(i)) {
@@ -147,11 +151,9 @@ TEST(SubBoardTest, CompactionKeepsTheLiveRowsAndTheirFreeCells) {
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     const uint32_t n = 40 + static_cast<uint32_t>(seed) * 3;
     const Columns composition = test_boards::RandomComposition(n, n / 2, seed);
-    StopPoller stop(kNever);
-    absl::StatusOr<BoardState> state = BoardState::Create(composition, stop);
-    ASSERT_TRUE(state.ok());
+    const BoardState state = StateOf(composition);
     const Picture picture(composition);
-    std::optional<SubBoard> board = Project(*state, picture, CellTracking::kScan);
+    std::optional<SubBoard> board = Project(state, picture, CellTracking::kScan);
     ASSERT_TRUE(board.has_value());
     // A few queens first, so that there is something to compact away.
     for (int placed = 0; placed < 3 && board->live_rows() > 0 && !board->HasDeadRow(); ++placed) {
@@ -159,6 +161,7 @@ TEST(SubBoardTest, CompactionKeepsTheLiveRowsAndTheirFreeCells) {
       if (board->FreeCount(row) == 0) break;
       board->Place(row, board->NthFreeCell(row, 0));
     }
+    StopPoller stop(kNever);
     std::optional<SubBoard> compact = board->Compact(stop);
     ASSERT_TRUE(compact.has_value());
     ASSERT_EQ(compact->live_rows(), board->live_rows());
