@@ -53,6 +53,12 @@ std::string BoardJson(absl::Span<const uint32_t> columns) {
   return ToJson(board);
 }
 
+std::string HealthJson(absl::string_view status) {
+  google::protobuf::Struct object;
+  (*object.mutable_fields())["status"].set_string_value(std::string(status));
+  return ToJson(object);
+}
+
 std::string ErrorJson(absl::StatusCode code, absl::string_view message,
                       absl::string_view request_id) {
   google::protobuf::Struct error;

@@ -24,6 +24,8 @@ std::string CompletionJson(const CompletionResult& result, uint64_t n);
 std::string ResponseJson(const v1::CompleteResponse& response);
 std::string ValidationJson(const ValidationReport& report);
 std::string CountJson(const CountResult& result, uint64_t n);
+// health's answer: {"status": "SERVING"}.
+std::string HealthJson(absl::string_view status);
 // One enumerated board: {"columns": [...]}.
 std::string BoardJson(absl::Span<const uint32_t> columns);
 // `code`'s name and `message`, with the request id when there is one.

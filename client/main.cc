@@ -24,6 +24,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "health.h"
+#include "json_output.h"
 #include "progress.h"
 #include "security.h"
 
@@ -69,7 +70,8 @@ ABSL_FLAG(bool, batch, false,
 ABSL_FLAG(bool, json, false,
           "print the result as one JSON object (the proto's JSON mapping: outcome, n, stats with "
           "seed and method, columns; validate's report; count's numbers; enumerate: one object "
-          "per board), and errors as {\"error\": {\"code\", \"message\"}}, on stdout or "
+          "per board; health: the status), and errors as {\"error\": {\"code\", \"message\"}}, on "
+          "stdout or "
           "--output");
 ABSL_FLAG(std::string, picture, "",
           "solve, complete, validate: also draw the board as an SVG image in this file (given "
@@ -348,7 +350,8 @@ int RunHealth(const std::vector<std::string>& arguments) {
                                                   absl::StatusCodeToString(health.status().code()),
                                                   ": ", health.status().message()));
   }
-  std::printf("%s\n", health->c_str());
+  const std::string answer = absl::GetFlag(FLAGS_json) ? HealthJson(*health) : *health + "\n";
+  std::fputs(answer.c_str(), stdout);
   return *health == "SERVING" ? kExitOk : kExitFailure;
 }
 

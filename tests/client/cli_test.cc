@@ -738,6 +738,9 @@ TEST(CliHealthTest, SaysServingOrWhyNot) {
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out, "SERVING\n");
   }
+  const ProcessResult json = Cli({"--server", server.address(), "health", "--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, "{\"status\":\"SERVING\"}\n");
   const ProcessResult unknown = Cli({"--server", server.address(), "health", "no.Such"});
   EXPECT_EQ(unknown.exit_code, 3);
   ExpectOneErrorLine(unknown, "NOT_FOUND");
