@@ -32,6 +32,7 @@
 
 #include "absl/base/options.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 
 namespace {
@@ -62,7 +63,6 @@ using ConditionFn = void (*)(absl::Mutex*, const absl::Condition&);
 using ConditionTimeoutFn = bool (*)(absl::Mutex*, const absl::Condition&, absl::Duration);
 using ConditionDeadlineFn = bool (*)(absl::Mutex*, const absl::Condition&, absl::Time);
 using WaitFn = void (*)(absl::CondVar*, absl::Mutex*);
-using WaitTimeoutFn = bool (*)(absl::CondVar*, absl::Mutex*, absl::Duration);
 using WaitDeadlineFn = bool (*)(absl::CondVar*, absl::Mutex*, absl::Time);
 
 // Lock-like calls: annotations around the real call.
@@ -183,10 +183,11 @@ void CondVar::Wait(Mutex* mutex) {
   Waiting(mutex, kWriter, [&] { return (real(this, mutex), 0); });
 }
 
+// Abseil's own WaitWithTimeout calls WaitWithDeadline, which would land in
+// the wrapper below inside this one and annotate the wait twice (gRPC's
+// timer thread waits so): this one goes straight to that wrapper instead.
 bool CondVar::WaitWithTimeout(Mutex* mutex, absl::Duration timeout) {
-  static const WaitTimeoutFn real =
-      Real<WaitTimeoutFn>("7CondVar15WaitWithTimeoutEPNS0_5MutexENS0_8DurationE");
-  return Waiting(mutex, kWriter, [&] { return real(this, mutex, timeout); });
+  return WaitWithDeadline(mutex, absl::Now() + timeout);
 }
 
 bool CondVar::WaitWithDeadline(Mutex* mutex, absl::Time deadline) {

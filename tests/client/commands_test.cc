@@ -31,8 +31,7 @@ class ScriptedBackend : public Backend {
     return answer_.status();
   }
   absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>&,
-                             const std::function<void(BatchAnswer)>&,
-                             const RunOptions&) override {
+                             const std::function<void(BatchAnswer)>&, const RunOptions&) override {
     return answer_.status();
   }
 

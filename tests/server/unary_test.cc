@@ -8,9 +8,9 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
-#include "wire/limits.h"
 #include "nqueens/validate.h"
 #include "test_server.h"
+#include "wire/limits.h"
 
 namespace nqueens::testing {
 namespace {
