@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <atomic>
 #include <optional>
-#include <random>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -11,21 +10,14 @@
 #include "backend.h"
 #include "progress.h"
 #include "wire/convert.h"
+#include "wire/fresh_seed.h"
 
 namespace nqueens::client {
 namespace {
 
-// A fresh seed from the operating system when none was asked for; the
-// result's stats report it so that the run can be repeated.
-uint64_t ChooseSeed(const RunOptions& options) {
-  if (options.seed) return *options.seed;
-  std::random_device device;
-  return (uint64_t{device()} << 32) | device();
-}
-
 CompletionOptions ToCompletionOptions(const RunOptions& options) {
   CompletionOptions completion;
-  completion.seed = ChooseSeed(options);
+  completion.seed = options.seed ? *options.seed : wire::FreshSeed();
   completion.params = options.params;
   if (options.max_backtracks != 0) {
     completion.params.tot_sim_bound = options.max_backtracks;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "backend.h"
+#include "batch_queue.h"
 #include "channel.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "progress.h"
@@ -31,6 +32,12 @@ namespace v1 = nqueens::v1;
 absl::Status MalformedResult(absl::string_view what) {
   return absl::InternalError(absl::StrCat("server sent a malformed result: ", what));
 }
+
+// A batch's request messages: at most 64 items, and more than one only while
+// under 1 MiB (a server takes at least 4 MiB); at most 128 items made ahead.
+constexpr size_t kBatchMessageItems = 64;
+constexpr size_t kBatchMessageBytes = size_t{1} << 20;
+constexpr size_t kBatchQueuedItems = 128;
 
 // --- From the wire to the core's types. ---
 
@@ -382,24 +389,45 @@ class RemoteBackend : public Backend {
                              const RunOptions& options) override {
     CallContext context(options, security_.token);
     auto stream = stub_->CompleteBatch(context.get());
-    // Requests go out on their own thread, as fast as the server takes them.
-    std::thread writer([&] {
+    // Items are made on one thread and sent on another, as fast as the
+    // server takes them: what waits goes out together.
+    BatchQueue queue(kBatchQueuedItems, kBatchMessageItems, kBatchMessageBytes);
+    std::thread maker([&] {
       for (std::optional<v1::CompleteRequest> request = next();
-           request.has_value() && stream->Write(*request); request = next()) {
+           request.has_value() && queue.Put(*std::move(request)); request = next()) {
       }
+      queue.Close();
+    });
+    std::thread sender([&] {
+      for (v1::CompleteBatchRequest message; queue.Take(&message) && stream->Write(message);) {
+      }
+      queue.Abandon();
       stream->WritesDone();
     });
-    v1::CompleteBatchResponse item;
-    while (stream->Read(&item)) {
-      if (item.has_response()) {
-        answer(std::move(*item.mutable_response()));
-      } else {
-        answer(absl::Status(static_cast<absl::StatusCode>(item.error().code()),
-                            item.error().message()));
+    v1::CompleteBatchResponse response;
+    uint64_t expected = 0;
+    absl::Status disorder;
+    while (disorder.ok() && stream->Read(&response)) {
+      for (v1::CompleteBatchAnswer& item : *response.mutable_answers()) {
+        if (item.index() != expected++) {
+          disorder = MalformedResult(absl::StrCat("the answer to item ", item.index(),
+                                                  " came where item ", expected - 1, "'s was due"));
+          context.get()->TryCancel();
+          break;
+        }
+        if (item.has_response()) {
+          answer(std::move(*item.mutable_response()));
+        } else {
+          answer(absl::Status(static_cast<absl::StatusCode>(item.error().code()),
+                              item.error().message()));
+        }
       }
     }
-    writer.join();
+    queue.Abandon();  // the call is over: a sender waiting for items stops
+    sender.join();
+    maker.join();
     const grpc::Status status = stream->Finish();
+    if (!disorder.ok()) return disorder;
     return status.ok() ? absl::OkStatus() : CallError(status, context);
   }
 

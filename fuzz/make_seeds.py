@@ -64,6 +64,7 @@ def board_parsers():
           struct.pack("<8I", *SOLUTION_8))
     write("fuzz_board_parsers", "empty-4.q", "0 0 0 0\n")
     write("fuzz_board_parsers", "dots-4.matrix", ". Q . .\n. . . Q\nQ . . .\n. . Q .\n")
+    write("fuzz_board_parsers", "byte-order-mark-sparse", b"\xef\xbb\xbf100110010")
     write("fuzz_board_parsers", "size-only.sparse", "1000\n")
     write("fuzz_board_parsers", "comments.q", "# a comment\n\n2 4  # row 2\n1 3\n")
 
@@ -144,6 +145,10 @@ def request_handlers():
           b"\x00" + n_field(8) + b"\x38\x03")  # symmetry 3
     write("fuzz_request_handlers", "complete-exact-8",
           b"\x01" + n_field(8) + packed(2, composition) + b"\x30\x02")  # method EXACT
+    dense = message(1, n_field(8) + packed(2, composition))
+    sparse = message(1, n_field(8) + queen)
+    write("fuzz_request_handlers", "complete-batch-8",
+          b"\x08" + stream(dense + sparse, dense))  # two messages, three items
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 #include <google/protobuf/descriptor.h>
 
 #include <algorithm>
-#include <random>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -18,17 +17,13 @@
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
+#include "wire/fresh_seed.h"
 #include "wire/limits.h"
 #include "wire/request_id.h"
 #include "worker_pool.h"
 
 namespace nqueens::server {
 namespace {
-
-uint64_t RandomSeed() {
-  std::random_device device;
-  return (uint64_t{device()} << 32) | device();
-}
 
 // Long enough that a client's next call usually comes first, short enough
 // that a load test sees the memory come back.
@@ -218,7 +213,7 @@ absl::StatusOr<CompletionOptions> Call::ItemOptionsFor(const std::optional<uint6
                                                        const v1::Limits& limits,
                                                        std::vector<std::string>& lowered) const {
   CompletionOptions options;
-  options.seed = seed.has_value() ? *seed : RandomSeed();
+  options.seed = seed.has_value() ? *seed : wire::FreshSeed();
   const CallLimits& max = service_.options.limits;
   PipelineParams& params = options.params;
   params.tot_sim_bound =

@@ -214,9 +214,8 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
 namespace {
 
 // A batch item's answer (see RunBatchItem).
-absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call, grpc::ByteBuffer& bytes) {
-  v1::CompleteRequest request;
-  if (absl::Status parsed = ParseMessage(bytes, "the item", &request); !parsed.ok()) return parsed;
+absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
+                                                  const v1::CompleteRequest& request) {
   const uint64_t n = request.n();
   if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
   if (n > wire::kStreamingThreshold) {
@@ -256,8 +255,9 @@ absl::Status AdmitBatch(Call& call, int window) {
   return call.ReserveMemory(static_cast<uint64_t>(window) * item);
 }
 
-grpc::ByteBuffer RunBatchItem(const Call& call, uint64_t index, grpc::ByteBuffer request) {
-  v1::CompleteBatchResponse response;
+v1::CompleteBatchAnswer RunBatchItem(const Call& call, uint64_t index,
+                                     const v1::CompleteRequest& request) {
+  v1::CompleteBatchAnswer response;
   response.set_index(index);
   absl::StatusOr<v1::CompleteResponse> answer;
   try {
@@ -271,7 +271,7 @@ grpc::ByteBuffer RunBatchItem(const Call& call, uint64_t index, grpc::ByteBuffer
     response.mutable_error()->set_code(static_cast<int>(answer.status().code()));
     response.mutable_error()->set_message(std::string(answer.status().message()));
   }
-  return SerializeMessage(response);
+  return response;
 }
 
 absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes) {

@@ -58,10 +58,10 @@ absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& requ
 // CompleteBatch: the memory of `window` items at once, each of at most
 // wire::kStreamingThreshold rows.
 absl::Status AdmitBatch(Call& call, int window);
-// One item of a batch, on a worker while other items run: its
-// CompleteBatchResponse, with the item's answer or its own error. Records
-// nothing in the call.
-grpc::ByteBuffer RunBatchItem(const Call& call, uint64_t index, grpc::ByteBuffer request);
+// One item of a batch, on a worker while other items run: the item's
+// answer or its own error. Records nothing in the call.
+v1::CompleteBatchAnswer RunBatchItem(const Call& call, uint64_t index,
+                                     const v1::CompleteRequest& request);
 
 // The streams' work once the whole board is in.
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board);

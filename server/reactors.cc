@@ -1,7 +1,10 @@
 #include "reactors.h"
 
+#include <grpcpp/alarm.h>
+
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -10,6 +13,7 @@
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "call_reactor.h"
 #include "stream_io.h"
 
@@ -138,12 +142,18 @@ class CompleteStreamCall final
   ResultJob job_;
 };
 
-// CompleteBatch: reads items ahead while fewer than `window_` are in work or
-// waiting to be written, runs each on the worker pool as a job of its own
+// CompleteBatch: reads a message of items while fewer than `window_` items
+// are in work or waiting to be written and none of the last message's items
+// waits to start, runs each item on the worker pool as a job of its own
 // (items record nothing in the call, so they may run at once), and writes
-// the answers in the order of the requests. The call ends once the client
-// is done and every answer is out, or, after a cancel or a broken stream,
-// once no job is left: a job uses the reactor, which OnDone deletes.
+// the answers in the order of the items. Answers that are ready wait for
+// company: they go out when half a window of them is ready, when no other
+// item is in work, or kAnswerDelay after the first of them was ready; each
+// message saved is work saved on both sides. The call ends once the client
+// is done and every answer is out (with INVALID_ARGUMENT after a message
+// that could not be parsed), or, after a cancel or a broken stream, once no
+// job is left and the timer has fired: both use the reactor, which OnDone
+// deletes.
 class BatchCall final
     : public CallReactor<grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>> {
  public:
@@ -159,19 +169,29 @@ class BatchCall final
   }
 
   void OnReadDone(bool ok) override {
+    // No read is under way until ReadLocked() below: `in_` is ours.
+    v1::CompleteBatchRequest request;
+    const absl::Status parsed =
+        ok ? ParseMessage(in_, absl::StrCat("message ", messages_read_ + 1, " of the batch"),
+                          &request)
+           : absl::OkStatus();
+    ++messages_read_;
     std::optional<absl::Status> end;
     {
       absl::MutexLock lock(&mutex_);
       reading_ = false;
-      // After this the idle timeout no longer ends the call under a job.
-      WatchLocked();
-      if (!ok || call_.finished()) {
+      if (!ok || call_.finished() || !parsed.ok()) {
         reads_done_ = true;
+        if (!parsed.ok()) {
+          refused_ = absl::InvalidArgumentError(
+              absl::StrCat(parsed.message(), "; the items before it were answered"));
+        }
       } else {
-        StartItemLocked();
-        ReadLocked();
+        for (v1::CompleteRequest& item : *request.mutable_items()) {
+          waiting_.push_back(std::move(item));
+        }
       }
-      end = EndIfDoneLocked();
+      end = MoveLocked();
     }
     if (end.has_value()) End(*end);
   }
@@ -182,68 +202,119 @@ class BatchCall final
       absl::MutexLock lock(&mutex_);
       writing_ = false;
       broken_ |= !ok;
-      WriteLocked();
-      ReadLocked();
-      end = EndIfDoneLocked();
+      end = MoveLocked();
     }
     if (end.has_value()) End(*end);
   }
 
  private:
-  void StartItemLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    const uint64_t index = next_index_++;
-    ++in_flight_;
-    const bool queued =
-        call_.service()
-            .pool
-            .Submit(WorkerPool::Size::kSmall,
-                    [this, index, request = std::move(in_)]() mutable {
-                      Answered(index, RunBatchItem(call_, index, std::move(request)));
-                    })
-            .has_value();
-    if (!queued) {
-      --in_flight_;
-      v1::CompleteBatchResponse refused;
-      refused.set_index(index);
-      refused.mutable_error()->set_code(static_cast<int>(absl::StatusCode::kResourceExhausted));
-      refused.mutable_error()->set_message(
-          "all workers are busy and the queue is full (--max-queued); try again later");
-      answers_[index] = SerializeMessage(refused);
-      WriteLocked();
+  // Answers out, items into work, the next message in, as far as each can
+  // go; then whether the call is over.
+  std::optional<absl::Status> MoveLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    WriteLocked();
+    StartItemsLocked();
+    ReadLocked();
+    // The idle timeout no longer ends the call under a job.
+    WatchLocked();
+    return EndIfDoneLocked();
+  }
+
+  uint64_t HeldLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return in_flight_ + answers_.size();
+  }
+
+  void StartItemsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    while (!waiting_.empty() && HeldLocked() < window_ && !broken_ && !call_.cancelled()) {
+      const uint64_t index = next_index_++;
+      ++in_flight_;
+      const bool queued = call_.service()
+                              .pool
+                              .Submit(WorkerPool::Size::kSmall,
+                                      [this, index, request = std::move(waiting_.front())] {
+                                        Answered(index, RunBatchItem(call_, index, request));
+                                      })
+                              .has_value();
+      waiting_.pop_front();
+      if (!queued) {
+        --in_flight_;
+        v1::CompleteBatchAnswer& refused = answers_[index];
+        refused.set_index(index);
+        refused.mutable_error()->set_code(static_cast<int>(absl::StatusCode::kResourceExhausted));
+        refused.mutable_error()->set_message(
+            "all workers are busy and the queue is full (--max-queued); try again later");
+      }
     }
   }
 
   // On a worker: item `index` is done.
-  void Answered(uint64_t index, grpc::ByteBuffer answer) {
+  void Answered(uint64_t index, v1::CompleteBatchAnswer answer) {
     std::optional<absl::Status> end;
     {
       absl::MutexLock lock(&mutex_);
       --in_flight_;
       answers_[index] = std::move(answer);
-      WriteLocked();
-      ReadLocked();
-      end = EndIfDoneLocked();
+      end = MoveLocked();
     }
     if (end.has_value()) End(*end);
   }
 
   void ReadLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    const uint64_t held = in_flight_ + answers_.size();
-    if (reading_ || reads_done_ || broken_ || call_.cancelled() || held >= window_) return;
+    if (reading_ || reads_done_ || broken_ || call_.cancelled() || !waiting_.empty() ||
+        HeldLocked() >= window_) {
+      return;
+    }
     reading_ = true;
-    WatchLocked();
     StartRead(&in_);
   }
 
+  // The answers ready in order, up to kAnswerBytes (at least one), in one
+  // message, if it is time (see the class comment).
   void WriteLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    const auto next = answers_.find(next_write_);
-    if (writing_ || broken_ || next == answers_.end()) return;
-    out_ = std::move(next->second);
-    answers_.erase(next);
-    ++next_write_;
+    if (writing_ || broken_ || ReadyLocked() == 0) return;
+    const bool more_coming = in_flight_ > 0 || !waiting_.empty();
+    if (more_coming && ReadyLocked() < window_ / 2 && !answer_delay_over_) {
+      if (!timer_set_) {
+        timer_set_ = true;
+        timer_.Set(absl::ToChronoTime(absl::Now() + kAnswerDelay), [this](bool) { OnTimer(); });
+      }
+      return;
+    }
+    answer_delay_over_ = false;
+    v1::CompleteBatchResponse response;
+    size_t bytes = 0;
+    for (auto next = answers_.find(next_write_); next != answers_.end();
+         next = answers_.find(next_write_)) {
+      bytes += next->second.ByteSizeLong();
+      if (response.answers_size() > 0 && bytes > kAnswerBytes) break;
+      *response.add_answers() = std::move(next->second);
+      answers_.erase(next);
+      ++next_write_;
+    }
+    out_ = SerializeMessage(response);
     writing_ = true;
-    WatchLocked();
     StartWrite(&out_);
+  }
+
+  // How many answers are ready in order, counting up to window_ / 2.
+  uint64_t ReadyLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    uint64_t ready = 0;
+    for (auto next = answers_.find(next_write_);
+         next != answers_.end() && next->first == next_write_ + ready && ready < window_ / 2;
+         ++next) {
+      ++ready;
+    }
+    return ready;
+  }
+
+  void OnTimer() {
+    std::optional<absl::Status> end;
+    {
+      absl::MutexLock lock(&mutex_);
+      timer_set_ = false;
+      answer_delay_over_ = true;
+      end = MoveLocked();
+    }
+    if (end.has_value()) End(*end);
   }
 
   // The idle timeout watches the stream while only the client can move it:
@@ -266,30 +337,43 @@ class BatchCall final
   }
 
   std::optional<absl::Status> EndIfDoneLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    if (ended_ || in_flight_ > 0 || reading_ || writing_) return std::nullopt;
+    if (ended_ || in_flight_ > 0 || reading_ || writing_ || timer_set_) return std::nullopt;
     const bool failed = broken_ || call_.cancelled();
-    if (!failed && !(reads_done_ && answers_.empty())) return std::nullopt;
+    if (!failed && !(reads_done_ && waiting_.empty() && answers_.empty())) return std::nullopt;
     ended_ = true;
     UnwatchStream();
-    return failed ? BrokenStreamStatus() : absl::OkStatus();
+    if (failed) return BrokenStreamStatus();
+    return refused_;
   }
 
   enum class Watching { kNone, kRead, kWrite };
 
+  // Far below the 4 MiB that gRPC clients take by default, and above the
+  // largest answer (65,536 rows).
+  static constexpr size_t kAnswerBytes = size_t{1} << 20;
+  // Long against the gRPC work a message costs, short for a person waiting.
+  static constexpr absl::Duration kAnswerDelay = absl::Milliseconds(5);
+
   const uint64_t window_;
+  grpc::ByteBuffer in_;         // between StartRead and OnReadDone
+  uint64_t messages_read_ = 0;  // only in OnReadDone
   absl::Mutex mutex_;
-  grpc::ByteBuffer in_ ABSL_GUARDED_BY(mutex_);
   grpc::ByteBuffer out_ ABSL_GUARDED_BY(mutex_);
+  std::deque<v1::CompleteRequest> waiting_ ABSL_GUARDED_BY(mutex_);  // read, not started
   uint64_t next_index_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t next_write_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t in_flight_ ABSL_GUARDED_BY(mutex_) = 0;
-  std::map<uint64_t, grpc::ByteBuffer> answers_ ABSL_GUARDED_BY(mutex_);
+  std::map<uint64_t, v1::CompleteBatchAnswer> answers_ ABSL_GUARDED_BY(mutex_);
+  absl::Status refused_ ABSL_GUARDED_BY(mutex_);  // a message that could not be parsed
   bool reading_ ABSL_GUARDED_BY(mutex_) = false;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
   bool broken_ ABSL_GUARDED_BY(mutex_) = false;
   bool ended_ ABSL_GUARDED_BY(mutex_) = false;
   Watching watching_ ABSL_GUARDED_BY(mutex_) = Watching::kNone;
+  grpc::Alarm timer_;  // the answers' delay
+  bool timer_set_ ABSL_GUARDED_BY(mutex_) = false;
+  bool answer_delay_over_ ABSL_GUARDED_BY(mutex_) = false;
 };
 
 }  // namespace

@@ -1,10 +1,13 @@
 // CompleteBatch against a real server on loopback: answers in the order of
-// the requests, each checked with the validator; a bad item fails alone; a
-// cancelled batch frees its memory.
+// the items, each checked with the validator; a bad item fails alone; a
+// message that cannot be parsed ends the batch after the answers before it;
+// a cancelled batch frees its memory.
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -35,19 +38,29 @@ v1::CompleteRequest Item(const Columns& composition) {
   return request;
 }
 
+v1::CompleteBatchRequest Message(const std::vector<v1::CompleteRequest>& items) {
+  v1::CompleteBatchRequest message;
+  for (const v1::CompleteRequest& item : items) *message.add_items() = item;
+  return message;
+}
+
+// Compositions of random solutions, n = 8 + i for item i.
+Columns Composition(int i) {
+  const uint32_t n = 8 + static_cast<uint32_t>(i);
+  return test_boards::RandomSubComposition(test_boards::RandomSolution(n, i), n / 3, i);
+}
+
 TEST(CompleteBatchTest, AnswersEveryItemInOrderAndABadItemFailsAlone) {
   std::unique_ptr<server::Server> server = StartServer();
   ASSERT_NE(server, nullptr);
   auto stub = v1::NQueens::NewStub(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
-  // Compositions of random solutions, sizes 8 to 207; every 50th item has
-  // two queens in one column, and item 7 too many rows for a batch.
+  // Every 50th item has two queens in one column, and item 7 too many rows
+  // for a batch. Messages carry 1 to 7 items.
   constexpr int kItems = 200;
   std::vector<Columns> items;
   for (int i = 0; i < kItems; ++i) {
-    const uint32_t n = 8 + static_cast<uint32_t>(i);
-    Columns composition =
-        test_boards::RandomSubComposition(test_boards::RandomSolution(n, i), n / 3, i);
+    Columns composition = Composition(i);
     if (i % 50 == 49) composition[0] = composition[1] = 1;
     items.push_back(composition);
   }
@@ -55,33 +68,64 @@ TEST(CompleteBatchTest, AnswersEveryItemInOrderAndABadItemFailsAlone) {
   context.set_deadline(absl::ToChronoTime(absl::Now() + kPatience));
   auto stream = stub->CompleteBatch(&context);
   std::thread writer([&] {
-    for (int i = 0; i < kItems; ++i) {
-      v1::CompleteRequest request = Item(items[i]);
-      if (i == 7) request.set_n(70'000);
-      if (!stream->Write(request)) break;
+    for (int first = 0, size = 1; first < kItems; first += size, size = size % 7 + 1) {
+      v1::CompleteBatchRequest message;
+      for (int i = first; i < std::min(kItems, first + size); ++i) {
+        *message.add_items() = Item(items[i]);
+        if (i == 7) message.mutable_items()->rbegin()->set_n(70'000);
+      }
+      if (!stream->Write(message)) break;
     }
     stream->WritesDone();
   });
-  v1::CompleteBatchResponse answer;
+  v1::CompleteBatchResponse response;
   uint64_t expected_index = 0;
-  while (stream->Read(&answer)) {
-    ASSERT_EQ(answer.index(), expected_index);
-    const int i = static_cast<int>(expected_index++);
-    if (i == 7) {
-      EXPECT_EQ(answer.error().code(), grpc::StatusCode::INVALID_ARGUMENT);
-      EXPECT_NE(answer.error().message().find("at most 65536 rows"), std::string::npos);
-    } else if (i % 50 == 49) {
-      EXPECT_EQ(answer.error().code(), grpc::StatusCode::INVALID_ARGUMENT);
-      EXPECT_NE(answer.error().message().find("attack"), std::string::npos);
-    } else {
-      ASSERT_TRUE(answer.has_response()) << i << ": " << answer.error().message();
-      EXPECT_EQ(answer.response().outcome(), v1::SOLVED) << i;
-      ExpectSolutionExtending(ToColumns(answer.response().columns()), items[i]);
+  while (stream->Read(&response)) {
+    ASSERT_GT(response.answers_size(), 0);
+    for (const v1::CompleteBatchAnswer& answer : response.answers()) {
+      ASSERT_EQ(answer.index(), expected_index);
+      const int i = static_cast<int>(expected_index++);
+      if (i == 7) {
+        EXPECT_EQ(answer.error().code(), grpc::StatusCode::INVALID_ARGUMENT);
+        EXPECT_NE(answer.error().message().find("at most 65536 rows"), std::string::npos);
+      } else if (i % 50 == 49) {
+        EXPECT_EQ(answer.error().code(), grpc::StatusCode::INVALID_ARGUMENT);
+        EXPECT_NE(answer.error().message().find("attack"), std::string::npos);
+      } else {
+        ASSERT_TRUE(answer.has_response()) << i << ": " << answer.error().message();
+        EXPECT_EQ(answer.response().outcome(), v1::SOLVED) << i;
+        ExpectSolutionExtending(ToColumns(answer.response().columns()), items[i]);
+      }
     }
   }
   writer.join();
   EXPECT_EQ(expected_index, static_cast<uint64_t>(kItems));
   EXPECT_TRUE(stream->Finish().ok());
+}
+
+TEST(CompleteBatchTest, AMessageThatCannotBeParsedEndsTheBatchAfterTheAnswersBeforeIt) {
+  std::unique_ptr<server::Server> server = StartServer();
+  ASSERT_NE(server, nullptr);
+  const std::vector<Columns> items = {Composition(1), Composition(2), Composition(3)};
+  // Item 1 of the second message starts a varint that never ends.
+  const RawResult result = RawCall(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()),
+      "/nqueens.v1.NQueens/CompleteBatch",
+      {Message({Item(items[0]), Item(items[1])}).SerializeAsString(),
+       Encode(1, std::string("\x08\xff", 2)), Message({Item(items[2])}).SerializeAsString()});
+  ExpectStatus(result.status, grpc::StatusCode::INVALID_ARGUMENT,
+               "message 2 of the batch could not be parsed");
+  uint64_t answered = 0;
+  for (const std::string& bytes : result.responses) {
+    v1::CompleteBatchResponse response;
+    ASSERT_TRUE(response.ParseFromString(bytes));
+    for (const v1::CompleteBatchAnswer& answer : response.answers()) {
+      ASSERT_EQ(answer.index(), answered);
+      ASSERT_TRUE(answer.has_response()) << answer.error().message();
+      ExpectSolutionExtending(ToColumns(answer.response().columns()), items[answered++]);
+    }
+  }
+  EXPECT_EQ(answered, 2u);
 }
 
 TEST(CompleteBatchTest, ACancelledBatchFreesItsMemory) {
@@ -94,14 +138,15 @@ TEST(CompleteBatchTest, ACancelledBatchFreesItsMemory) {
   auto stream = stub->CompleteBatch(&context);
   const Columns composition =
       test_boards::RandomSubComposition(test_boards::RandomSolution(1000, 1), 300, 1);
-  ASSERT_TRUE(stream->Write(Item(composition)));
+  ASSERT_TRUE(stream->Write(Message({Item(composition)})));
   v1::CompleteBatchResponse first;
   ASSERT_TRUE(stream->Read(&first));
-  EXPECT_TRUE(first.has_response());
+  ASSERT_EQ(first.answers_size(), 1);
+  EXPECT_TRUE(first.answers(0).has_response());
   // The batch holds its window's memory while it is open.
   EXPECT_GT(server->memory_budget().in_use(), idle);
   // Then the client stops reading: the server's window fills.
-  for (int i = 0; i < 20 && stream->Write(Item(composition)); ++i) {
+  for (int i = 0; i < 20 && stream->Write(Message({Item(composition)})); ++i) {
   }
   context.TryCancel();
   EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);

@@ -81,6 +81,11 @@ void ExpectSolutionExtending(const Columns& solution, const Columns& composition
 
 RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
                   const std::string& request, const std::string& token) {
+  return RawCall(channel, method, std::vector<std::string>{request}, token);
+}
+
+RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                  const std::vector<std::string>& requests, const std::string& token) {
   grpc::GenericStub stub(channel);
   grpc::ClientContext context;
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
@@ -100,9 +105,11 @@ RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::stri
   RawResult result;
   call->StartCall(&tag);
   step_ok();
-  grpc::Slice slice(request);
-  call->Write(grpc::ByteBuffer(&slice, 1), &tag);
-  step_ok();
+  for (const std::string& request : requests) {
+    grpc::Slice slice(request);
+    call->Write(grpc::ByteBuffer(&slice, 1), &tag);
+    if (!step_ok()) break;  // the server ended the call
+  }
   call->WritesDone(&tag);
   step_ok();
   grpc::ByteBuffer response;

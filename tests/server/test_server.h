@@ -81,9 +81,11 @@ struct RawResult {
   std::vector<std::string> responses;
 };
 
-// Sends one request message (with `token` as a bearer token, unless empty)
+// Sends the request messages (with `token` as a bearer token, unless empty)
 // and collects the responses. A generic call is a stream on the wire, so
 // this serves unary methods too.
+RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                  const std::vector<std::string>& requests, const std::string& token = "");
 RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
                   const std::string& request, const std::string& token = "");
 
