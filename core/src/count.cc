@@ -15,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "constellations.h"
+#include "frontier_count.h"
 #include "residual.h"
 #include "stop_poller.h"
 
@@ -73,104 +74,15 @@ absl::StatusOr<CountPart> CountBelow(const G& geometry, size_t levels,
   return part;
 }
 
-// The completions of the last two levels below masks of the second last:
-// with B the open columns of the last level before the second last's queen
-// is placed, a queen at bit a leaves B minus a and its two diagonal bits
-// there (three distinct bits, as gap >= 1), so the sum over a in `open` is
-// popcount(open) * popcount(B) minus the three overlaps below. No branch:
-// the second last level is never walked.
-uint64_t CountLastTwo(uint64_t open, uint64_t left, uint64_t down, uint64_t right, uint32_t gap,
-                      uint64_t blocked_last) {
-  const uint64_t last = ~((left << gap) | down | (right >> gap) | blocked_last);
-  return absl::popcount(open) * absl::popcount(last) - absl::popcount(open & last) -
-         absl::popcount((open << gap) & last) - absl::popcount((open >> gap) & last);
-}
-
-// CountBelow's hot case, the classic bitwise search (where nearly all the
-// time of counting the empty board goes): the masks of the current level in
-// registers, those of the levels above in arrays on the stack, the tables
-// copied next to them. The last three levels are not walked by the stack:
-// the third last's queens are tried in a plain loop (its exit is the only
-// branch that a stack walk mispredicts less often than it), and the last two
-// are counted by CountLastTwo. The search is bound by mispredicted branches,
-// so a child is pushed only if three later levels still have an open cell
-// under its masks alone (the next two and the last, the most constrained by
-// the border queens): a few shifts that spare 11% of the nodes at n = 16.
+// CountBelow's hot case, where nearly all the time of counting the empty
+// board goes (frontier_count.h).
 absl::StatusOr<CountPart> CountBelow(const internal::ShiftGeometry& geometry, size_t levels,
                                      absl::Span<const uint64_t> prefix, StopPoller& stop) {
-  if (levels < 4 || prefix.size() + 4 > levels) {
+  if (prefix.size() + 3 > levels) {
     return CountBelow<internal::ShiftGeometry>(geometry, levels, prefix, stop);
   }
-  std::array<uint64_t, 64> blocked, lefts, downs, rights, opens;
-  std::array<uint32_t, 64> gaps;
-  for (size_t level = 0; level < levels; ++level) {
-    blocked[level] = geometry.blocked(level);
-    gaps[level] = geometry.gap(level);
-  }
-  // Rows from a level down to the one after next, and down to the last.
-  std::array<uint32_t, 64> gaps2;
-  for (size_t level = 0; level + 1 < levels; ++level) gaps2[level] = gaps[level] + gaps[level + 1];
-  std::array<uint32_t, 64> to_last;
-  to_last[levels - 1] = 0;
-  for (size_t level = levels - 1; level-- > 0;) to_last[level] = to_last[level + 1] + gaps[level];
-  uint64_t left = 0, down = 0, right = 0;
-  for (size_t level = 0; level < prefix.size(); ++level) {
-    const uint64_t bit = prefix[level];
-    left = (left | bit) << gaps[level];
-    down |= bit;
-    right = (right | bit) >> gaps[level];
-  }
-  const size_t base = prefix.size(), fourth_last = levels - 4;
-  const uint32_t third_gap = gaps[levels - 3], last_gap = gaps[levels - 2];
-  const uint64_t blocked_second_last = blocked[levels - 2], blocked_last = blocked[levels - 1];
-  size_t level = base;
-  uint64_t open = ~(left | down | right | blocked[level]);
-  uint64_t solutions = 0, nodes = 0;
-  for (;;) {
-    if (open == 0) {
-      if (level == base) break;
-      --level;
-      left = lefts[level];
-      down = downs[level];
-      right = rights[level];
-      open = opens[level];
-      continue;
-    }
-    if ((++nodes & (StopPoller::kStride - 1)) == 0 && stop.CheckNow()) return stop.status();
-    const uint64_t bit = open & (~open + 1);
-    open ^= bit;
-    const uint32_t gap = gaps[level];
-    const uint64_t child_left = (left | bit) << gap, child_down = down | bit,
-                   child_right = (right | bit) >> gap;
-    const uint64_t child_open = ~(child_left | child_down | child_right | blocked[level + 1]);
-    if (level == fourth_last) {
-      for (uint64_t third = child_open; third != 0; third &= third - 1) {
-        const uint64_t queen = third & (~third + 1);
-        const uint64_t second_left = (child_left | queen) << third_gap,
-                       second_down = child_down | queen,
-                       second_right = (child_right | queen) >> third_gap;
-        solutions += CountLastTwo(~(second_left | second_down | second_right | blocked_second_last),
-                                  second_left, second_down, second_right, last_gap, blocked_last);
-      }
-    } else if (child_open != 0 &&
-               ~((child_left << gaps[level + 1]) | child_down | (child_right >> gaps[level + 1]) |
-                 blocked[level + 2]) != 0 &&
-               ~((child_left << gaps2[level + 1]) | child_down | (child_right >> gaps2[level + 1]) |
-                 blocked[level + 3]) != 0 &&
-               ~((child_left << to_last[level + 1]) | child_down |
-                 (child_right >> to_last[level + 1]) | blocked_last) != 0) {
-      lefts[level] = left;
-      downs[level] = down;
-      rights[level] = right;
-      opens[level] = open;
-      ++level;
-      left = child_left;
-      down = child_down;
-      right = child_right;
-      open = child_open;
-    }
-  }
-  return CountPart{solutions, 0, nodes};
+
+  return internal::CountByFrontiers(geometry, levels, prefix, stop);
 }
 
 // The solutions of the empty board whose constellation is one of the
