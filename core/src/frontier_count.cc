@@ -218,6 +218,15 @@ class FrontierCounter {
   uint64_t solutions_ = 0, nodes_ = 0;
 };
 
+// The node of `level` below the placements placed[0, level).
+Node NodeAt(const ShiftGeometry& geometry, const uint64_t* placed, size_t level) {
+  ShiftGeometry::Frame frame = geometry.Root();
+  for (size_t above = 0; above < level; ++above) {
+    frame = geometry.Child(frame, above, placed[above]);
+  }
+  return {frame.left, frame.down, frame.right, geometry.Open(frame, level, placed)};
+}
+
 }  // namespace
 
 absl::StatusOr<CountPart> CountByFrontiers(const ShiftGeometry& geometry, size_t levels,
@@ -226,29 +235,17 @@ absl::StatusOr<CountPart> CountByFrontiers(const ShiftGeometry& geometry, size_t
   const size_t base = prefix.size();
   const size_t first = std::max(base, levels - 3 - std::min(levels - 3, options.breadth_levels));
   FrontierCounter counter(geometry, levels, first, options, stop);
-  Node root;
-  for (size_t level = 0; level < base; ++level) {
-    const uint64_t cell = prefix[level];
-    root.left = (root.left | cell) << geometry.gap(level);
-    root.down |= cell;
-    root.right = (root.right | cell) >> geometry.gap(level);
-  }
-  root.open = ~(root.left | root.down | root.right | geometry.blocked(base));
   uint64_t depth_first_nodes = 0;
   if (first == base) {
-    if (!counter.Add(root) || !counter.Flush()) return stop.status();
+    if (!counter.Add(NodeAt(geometry, prefix.data(), base)) || !counter.Flush()) {
+      return stop.status();
+    }
   } else {
     // Depth first down to `first`: each leaf of this search is a node there.
     Dfs<ShiftGeometry> dfs(geometry, first, prefix);
     const auto run = dfs.Search(
         [&](const uint64_t* placed) {
-          Node node;
-          for (size_t level = 0; level < first; ++level) {
-            node.left = (node.left | placed[level]) << geometry.gap(level);
-            node.down |= placed[level];
-            node.right = (node.right | placed[level]) >> geometry.gap(level);
-          }
-          node.open = ~(node.left | node.down | node.right | geometry.blocked(first));
+          const Node node = NodeAt(geometry, placed, first);
           return node.open == 0 || counter.Add(node);
         },
         [](uint64_t) {}, stop);
