@@ -75,7 +75,7 @@ ABSL_FLAG(std::string, engine, "complete",
           "engines: each engine of the exact search once (word, trail), same tree; threads: "
           "the exact search alone on 1 and 2 threads; certificates: the exact search alone, each "
           "UNSOLVABLE certificate checked by the independent checker");
-ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::internal::kExactMaxFreeRows,
+ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::PipelineParams{}.exact_max_free_rows,
           "PipelineParams::exact_max_free_rows of the second and third runs");
 ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
           "exact-search node budget of the large-budget run (and of --engine=exact)");

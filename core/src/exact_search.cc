@@ -29,6 +29,9 @@ constexpr uint64_t kParallelFromNodes = uint64_t{1} << 12;
 SearchOutcome RunSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                         StopPoller& stop, uint64_t tie_seed, const SearchThreads& threads,
                         CertificateWriter* certificate) {
+  if (board.size() > kLineListsMaxFreeRows) {
+    return RunLargeSearch(board, mode, node_budget, stop, tie_seed);
+  }
   if (board.size() > kWordSearchMaxFreeRows) {
     return RunTrailSearch(board, mode, node_budget, stop, tie_seed);
   }

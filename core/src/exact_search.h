@@ -18,12 +18,6 @@
 
 namespace nqueens::internal {
 
-// The most free rows the exact search handles. Its memory is O(d^2) for d
-// free rows, at most about 40 d^2 bytes (40 MB at this bound), plus n / 2
-// bytes of line bits for the n x n board; building the free board takes
-// about 30 ms at this bound. See docs/hard-instances.md.
-inline constexpr uint32_t kExactMaxFreeRows = 1024;
-
 enum class ExactVerdict { kSolved, kUnsolvable, kBudgetExhausted };
 
 struct ExactResult {
@@ -40,8 +34,10 @@ struct ExactResult {
 };
 
 // Decides whether `composition` (a valid composition; the caller checked it)
-// extends to a full solution. Requires at most kExactMaxFreeRows free rows
-// (FAILED_PRECONDITION otherwise). Gives up with kBudgetExhausted once the
+// extends to a full solution, whatever its number d of free rows: memory
+// about 40 d^2 bytes up to d = kLineListsMaxFreeRows (1024), d^2 / 4 beyond
+// (search_engines.h), plus n / 2 bytes of line bits for the n x n board, and
+// O(n + d^2) time to build the free board. Gives up with kBudgetExhausted once the
 // budget is spent (its nodes or its deadline; the budget's `ends_call` is
 // the caller's concern); returns the poller's status when it stops.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,

@@ -29,10 +29,6 @@ absl::Status FreeBoard::MarkGivenQueens(absl::Span<const uint32_t> composition, 
     for (uint64_t i = first; i < last; ++i) {
       const uint64_t row = i + 1, column = composition[i];
       if (column == kEmptyRow) {
-        if (rows_.size() == kExactMaxFreeRows) {
-          return absl::FailedPreconditionError(
-              absl::StrCat("the exact search handles at most ", kExactMaxFreeRows, " free rows"));
-        }
         rows_.push_back(static_cast<uint32_t>(row));
         continue;
       }
@@ -68,6 +64,7 @@ absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> compositio
   const uint32_t d = board.size();
   board.open_ = BitMatrix(d);
   for (uint32_t a = 0; a < d; ++a) {
+    if (stop.ShouldStop(d)) return stop.status();
     for (uint32_t b = 0; b < d; ++b) {
       const uint32_t row = board.rows_[a], column = board.columns_[b];
       if (!used.diagonals[0].Test(DiagonalKey(0, n, row, column)) &&
@@ -76,8 +73,10 @@ absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> compositio
       }
     }
   }
-  board.lines_through_.assign(size_t{d} * d, {kNone, kNone});
-  for (int kind : {0, 1}) board.GroupLines(n, kind);
+  if (d <= kLineListsMaxFreeRows) {
+    board.lines_through_.assign(size_t{d} * d, {kNone, kNone});
+    for (int kind : {0, 1}) board.GroupLines(n, kind);
+  }
   return board;
 }
 

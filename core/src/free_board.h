@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "bit_array.h"
-#include "exact_search.h"
+#include "nqueens/board.h"
 #include "stop_poller.h"
 
 namespace nqueens::internal {
@@ -67,10 +67,15 @@ void ForEachBit(const uint64_t* words, uint32_t word_count, Visit visit) {
   }
 }
 
-// A cell of the free board: free row a in the high half, free column b in
-// the low one (so at most 2^16 free rows).
+// The free board lists its lines (16 bytes a cell) when it has at most this
+// many free rows: the word and trail engines use the lists. Larger boards go
+// to the large engine, which walks the diagonals instead (search_engines.h).
+inline constexpr uint32_t kLineListsMaxFreeRows = 1024;
+
+// A cell of a free board with line lists: free row a in the high half, free
+// column b in the low one.
 using Cell = uint32_t;
-static_assert(kExactMaxFreeRows <= (1u << 16), "a free row or column must fit in 16 bits");
+static_assert(kLineListsMaxFreeRows <= (1u << 16), "a free row or column must fit in 16 bits");
 inline Cell MakeCell(uint32_t a, uint32_t b) { return a << 16 | b; }
 inline uint32_t RowOf(Cell cell) { return cell >> 16; }
 inline uint32_t ColumnOf(Cell cell) { return cell & 0xffff; }
@@ -79,7 +84,8 @@ inline uint32_t ColumnOf(Cell cell) { return cell & 0xffff; }
 // board row rows[a], free column b is board column columns[b].
 class FreeBoard {
  public:
-  // O(n) and polled: the poller's status once it fires.
+  // O(n + d^2) for d free rows, and polled: the poller's status once it
+  // fires.
   static absl::StatusOr<FreeBoard> Build(absl::Span<const uint32_t> composition, StopPoller& stop);
 
   uint32_t size() const { return static_cast<uint32_t>(rows_.size()); }
@@ -89,7 +95,9 @@ class FreeBoard {
   const BitMatrix& open() const { return open_; }
 
   // Lines are the diagonals and anti-diagonals holding two open cells or
-  // more (a queen alone on its diagonal closes nothing along it).
+  // more (a queen alone on its diagonal closes nothing along it). Listed only
+  // on boards of at most kLineListsMaxFreeRows free rows.
+  bool has_lines() const { return !lines_through_.empty() || size() == 0; }
   uint32_t line_count() const { return static_cast<uint32_t>(line_start_.size() - 1); }
   // The two lines through open cell (a, b), kNone where there is none.
   const std::array<uint32_t, 2>& LinesThrough(uint32_t a, uint32_t b) const {
@@ -109,6 +117,7 @@ class FreeBoard {
     std::array<BitArray, 2> diagonals;  // by kind
   };
   // Lists the free rows and marks the lines the given queens hold; polled.
+  // Fails when the composition is none (a repeated or out-of-range column).
   absl::Status MarkGivenQueens(absl::Span<const uint32_t> composition, UsedLines& used,
                                StopPoller& stop);
   // Lists the unused columns; polled.

@@ -107,7 +107,7 @@ const Tunable kTable[] = {
      "complete inputs lying in a known solution (the explicit construction, its images, "
      "modular and product solutions) before any search",
      "beyond the paper, docs/hard-instances.md"},
-    {"exact_max_free_rows", &PipelineParams::exact_max_free_rows, 0, 1024,
+    {"exact_max_free_rows", &PipelineParams::exact_max_free_rows, 0, 65536,
      "the exact search decides compositions with at most this many free rows",
      "measured, docs/hard-instances.md"},
     {"exact_first_max_free_rows", &PipelineParams::exact_first_max_free_rows, 0, 1024,

@@ -18,6 +18,7 @@
 #include "exact_search.h"
 #include "known_solutions.h"
 #include "min_conflicts.h"
+#include "nqueens/memory.h"
 #include "stages.h"
 
 namespace nqueens {
@@ -181,6 +182,12 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
                                                        const CompletionOptions& options,
                                                        StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
+  if (options.reserve_memory) {
+    const uint64_t free_rows = state.n() - stats.queens_given;
+    if (const uint64_t bytes = ExactSearchBytesBeyondEstimate(free_rows); bytes > 0) {
+      if (absl::Status reserved = options.reserve_memory(bytes); !reserved.ok()) return reserved;
+    }
+  }
   const internal::ExactBudget budget =
       internal::ExactBudgetFor(options.params, options.stop, absl::Now());
   absl::StatusOr<internal::ExactResult> exact =
@@ -225,8 +232,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     }
   }
   stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
-  const bool exact_applies =
-      free_rows <= params.exact_max_free_rows && free_rows <= internal::kExactMaxFreeRows;
+  const bool exact_applies = free_rows <= params.exact_max_free_rows;
   bool exact_tried = false;
   if (exact_applies && free_rows <= params.exact_first_max_free_rows) {
     exact_tried = true;
@@ -261,10 +267,10 @@ absl::StatusOr<CompletionResult> SearchExactly(const BoardState& state,
                                                const CompletionOptions& options, StopPoller& stop,
                                                CompletionStats& stats) {
   const uint32_t free_rows = state.n() - stats.queens_given;
-  if (free_rows > internal::kExactMaxFreeRows) {
-    return absl::InvalidArgumentError(absl::StrCat("method EXACT searches boards of at most ",
-                                                   internal::kExactMaxFreeRows,
-                                                   " free rows; this one has ", free_rows));
+  if (free_rows > options.params.exact_max_free_rows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("method EXACT searches boards of at most ", options.params.exact_max_free_rows,
+                     " free rows (parameter exact_max_free_rows); this one has ", free_rows));
   }
   stats.start_block = Block::kExact;
   absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, options, stop, stats);

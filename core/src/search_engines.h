@@ -1,12 +1,15 @@
-// The two engines of the exact search, one algorithm on two data layouts
+// The three engines of the exact search, one algorithm on three data layouts
 // (docs/hard-instances.md): a DFS over the free board branching on the row or
 // column with the fewest open cells, least damage first, cut by a bipartite
 // matching bound. Same tie-breaks, same tree: they visit the same nodes.
 // - The word engine (at most kWordSearchMaxFreeRows free rows) keeps each
 //   row's and each column's open cells in one machine word and copies them
 //   per depth: a node is a few dozen word operations.
-// - The trail engine (any size) closes cells one by one on a trail and
-//   reopens them on backtracking: O(d^2) memory for d free rows.
+// - The trail engine (boards with line lists, at most kLineListsMaxFreeRows
+//   free rows) closes cells one by one on a trail and reopens them on
+//   backtracking: about 40 d^2 bytes for d free rows.
+// - The large engine (any size) keeps two bits a cell and recomputes what a
+//   placement closed when it lifts the queen: d^2 / 4 bytes, O(d) a node.
 #ifndef NQUEENS_SRC_SEARCH_ENGINES_H_
 #define NQUEENS_SRC_SEARCH_ENGINES_H_
 
@@ -43,6 +46,8 @@ SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t no
                             StopPoller& stop, uint64_t tie_seed,
                             CertificateWriter* certificate = nullptr);
 SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                             StopPoller& stop, uint64_t tie_seed);
+SearchOutcome RunLargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                              StopPoller& stop, uint64_t tie_seed);
 
 }  // namespace nqueens::internal

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "free_board.h"
 #include "gtest/gtest.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
@@ -257,11 +258,6 @@ TEST(ExactCompleteTest, ProvesTwoAndThreeUnsolvable) {
   }
 }
 
-TEST(ExactCompleteTest, RejectsMoreFreeRowsThanItHandles) {
-  absl::StatusOr<ExactResult> result = Decide(Columns(kExactMaxFreeRows + 1, kEmptyRow));
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
-}
-
 TEST(ExactCompleteTest, RejectsBoardsThatAreNotCompositions) {
   EXPECT_EQ(Decide(Columns{1, 1, 0, 0}).status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(Decide(Columns{5, 0, 0, 0}).status().code(), absl::StatusCode::kFailedPrecondition);
@@ -304,16 +300,19 @@ TEST(ExactCompleteTest, SolvesSubCompositionsWith65To200FreeRows) {
   }
 }
 
-TEST(ExactCompleteTest, SolvesTheMostFreeRowsItHandlesOnALargeBoard) {
+TEST(ExactCompleteTest, SolvesLargeBoardsOnEitherSideOfTheLineLists) {
+  // Up to kLineListsMaxFreeRows free rows the trail engine searches, above
+  // it the large engine.
   const uint32_t n = 1'000'000;
   const std::optional<Columns> solution = ConstructSolution(n);
   ASSERT_TRUE(solution.has_value());
-  const Columns composition =
-      test_boards::RandomSubComposition(*solution, n - kExactMaxFreeRows, 1);
-  absl::StatusOr<ExactResult> result = Decide(composition);
-  ASSERT_TRUE(result.ok()) << result.status();
-  ASSERT_EQ(result->verdict, ExactVerdict::kSolved);
-  EXPECT_EQ(CheckSolution(composition, *result), "");
+  for (uint32_t free_rows : {kLineListsMaxFreeRows, kLineListsMaxFreeRows + 1, 3000u}) {
+    const Columns composition = test_boards::RandomSubComposition(*solution, n - free_rows, 1);
+    absl::StatusOr<ExactResult> result = Decide(composition);
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_EQ(result->verdict, ExactVerdict::kSolved) << free_rows << " free rows";
+    EXPECT_EQ(CheckSolution(composition, *result), "");
+  }
 }
 
 TEST(ExactCompleteTest, AgreesWithAPlainSearchNearThePhaseTransition) {

@@ -52,7 +52,7 @@ TEST(ParamTableTest, BadTextIsRefusedNamingTheParameterAndItsRange) {
   for (const Case& c : {
            Case{"genetic_population", "1", "parameter genetic_population must be in 2..10000"},
            Case{"genetic_population", "2.5", "genetic_population must be in 2..10000, not 2.5"},
-           Case{"exact_max_free_rows", "1025", "exact_max_free_rows must be in 0..1024"},
+           Case{"exact_max_free_rows", "65537", "exact_max_free_rows must be in 0..65536"},
            Case{"tot_sim_bound", "-3", "tot_sim_bound must be in 1..18446744073709551615"},
            Case{"genetic_mutation_rate", "nan", "genetic_mutation_rate must be in 0..1"},
            Case{"match_construction", "maybe", "match_construction must be in false..true"},

@@ -1,10 +1,11 @@
-// The exact search's two engines run one algorithm on two data layouts, so
-// on every board they must visit the same tree: the same nodes, verdicts,
+// The exact search's three engines run one algorithm on three data layouts,
+// so on every board they must visit the same tree: the same nodes, verdicts,
 // first solutions and counts. The trail engine is the reference here (it
-// also serves every board over 64 free rows); both are checked against brute
-// force through ExactComplete in exact_search_test.cc.
+// serves every board from 65 to 1024 free rows); all are checked against
+// brute force through ExactComplete in exact_search_test.cc.
 #include "search_engines.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,25 +37,43 @@ std::vector<Columns> NearTransition(const std::vector<Sample>& samples) {
   return boards;
 }
 
+// A description of the first way `engine` differs from the trail engine on
+// `board`, or "".
+std::string Differences(const std::string& engine, const SearchOutcome& outcome,
+                        const SearchOutcome& trail, SearchMode mode) {
+  if (outcome.nodes != trail.nodes) {
+    return engine + ": nodes " + std::to_string(outcome.nodes) + " vs " +
+           std::to_string(trail.nodes);
+  }
+  if (outcome.solutions != trail.solutions) return engine + ": different solutions";
+  if (outcome.budget_exhausted != trail.budget_exhausted) return engine + ": different budget ends";
+  // The same shares, added up in another order.
+  if (std::abs(outcome.explored - trail.explored) > 1e-12) {
+    return engine + ": explored " + std::to_string(outcome.explored) + " vs " +
+           std::to_string(trail.explored);
+  }
+  if (mode == SearchMode::kFirstSolution && outcome.placement != trail.placement) {
+    return engine + ": different first solutions";
+  }
+  return "";
+}
+
 // A description of the first way the engines differ on `composition`, or "".
+// The word engine takes part on boards of at most 64 free rows.
 std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget,
                     uint64_t tie_seed) {
   const StopCondition never;
   StopPoller stop(never);
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status().ToString();
-  const SearchOutcome word = RunWordSearch(*board, mode, budget, stop, tie_seed);
   const SearchOutcome trail = RunTrailSearch(*board, mode, budget, stop, tie_seed);
-  const std::string where = ::testing::PrintToString(composition) + ": ";
-  if (word.nodes != trail.nodes) {
-    return where + "nodes " + std::to_string(word.nodes) + " vs " + std::to_string(trail.nodes);
+  std::string differences =
+      Differences("large", RunLargeSearch(*board, mode, budget, stop, tie_seed), trail, mode);
+  if (differences.empty() && board->size() <= kWordSearchMaxFreeRows) {
+    differences =
+        Differences("word", RunWordSearch(*board, mode, budget, stop, tie_seed), trail, mode);
   }
-  if (word.solutions != trail.solutions) return where + "different solutions";
-  if (word.budget_exhausted != trail.budget_exhausted) return where + "different budget ends";
-  if (mode == SearchMode::kFirstSolution && word.placement != trail.placement) {
-    return where + "different first solutions";
-  }
-  return "";
+  return differences.empty() ? "" : ::testing::PrintToString(composition) + ": " + differences;
 }
 
 TEST(SearchEnginesTest, FindTheSameFirstSolutionsAfterTheSameNodes) {
@@ -88,6 +107,28 @@ TEST(SearchEnginesTest, RunOutOfTheSameBudgetAtTheSameNode) {
       ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, budget, 0), "");
     }
   }
+}
+
+TEST(SearchEnginesTest, TheLargeEngineFollowsTheTrailEngineAboveSixtyFourFreeRows) {
+  // Near the transition, which drifts towards n ~ 0.5 d^2 as d grows.
+  int solved = 0;
+  uint64_t seed = 1;
+  for (uint32_t free_rows : {65u, 70u, 75u}) {
+    const uint32_t n = free_rows * free_rows / 4;
+    for (int i = 0; i < 8; ++i) {
+      const Columns board = test_boards::RandomComposition(n, n - free_rows, seed++);
+      ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, UINT64_MAX, seed), "");
+      const StopCondition never;
+      StopPoller stop(never);
+      absl::StatusOr<FreeBoard> free_board = FreeBoard::Build(board, stop);
+      ASSERT_TRUE(free_board.ok());
+      solved +=
+          RunLargeSearch(*free_board, SearchMode::kFirstSolution, UINT64_MAX, stop, 0).solutions;
+    }
+  }
+  // Both verdicts are exercised.
+  EXPECT_GT(solved, 2) << solved;
+  EXPECT_LT(solved, 22) << solved;
 }
 
 TEST(SearchEnginesTest, TheWordEngineHandlesSixtyFourFreeRows) {

@@ -1,5 +1,6 @@
 #include "test_boards.h"
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
@@ -142,6 +143,47 @@ Columns HardUnsolvableBoard() {
   for (uint32_t column; file >> column;) board.push_back(column);
   if (!file.eof() || board.empty()) std::abort();  // the example is missing or broken
   return board;
+}
+
+Columns RowOneBlocked(uint32_t n) {
+  Columns columns(n, kEmptyRow);
+  std::vector<bool> column_used(n + 1, false), diagonal_used(2 * n + 1, false),
+      anti_diagonal_used(2 * n + 1, false), attacked(n + 1, false);
+  uint32_t attacked_count = 0;
+  // The cells of row 1 that a queen at (row, column) attacks.
+  const auto row_one_cells = [](uint32_t row, uint32_t column) {
+    return std::array<int64_t, 3>{int64_t{column}, int64_t{column} - (row - 1),
+                                  int64_t{column} + (row - 1)};
+  };
+  for (uint32_t row = 2; row <= n && attacked_count < n; ++row) {
+    uint32_t best_column = 0;
+    uint32_t best_gain = 0;
+    for (uint32_t column = 1; column <= n; ++column) {
+      if (column_used[column] || diagonal_used[n + column - row] ||
+          anti_diagonal_used[row + column]) {
+        continue;
+      }
+      uint32_t gain = 0;
+      for (int64_t cell : row_one_cells(row, column)) {
+        if (cell >= 1 && cell <= n && !attacked[cell]) ++gain;
+      }
+      if (gain > best_gain) {
+        best_gain = gain;
+        best_column = column;
+      }
+    }
+    if (best_column == 0) continue;
+    columns[row - 1] = best_column;
+    column_used[best_column] = diagonal_used[n + best_column - row] =
+        anti_diagonal_used[row + best_column] = true;
+    for (int64_t cell : row_one_cells(row, best_column)) {
+      if (cell >= 1 && cell <= n && !attacked[cell]) {
+        attacked[cell] = true;
+        ++attacked_count;
+      }
+    }
+  }
+  return columns;
 }
 
 Columns RandomComposition(uint32_t n, uint32_t k, uint64_t seed) {

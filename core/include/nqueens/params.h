@@ -84,12 +84,14 @@ struct PipelineParams {
 
   // --- Exact search (beyond the paper). ---
   // The complete search decides compositions with at most this many free rows
-  // (its own limit is internal::kExactMaxFreeRows, 1024). Measured in
-  // docs/hard-instances.md: with 64, inputs the heuristic gave up on came back
-  // UNDECIDED (132 of 200 at n = 3000 with 77 free rows); with 1024 each was
-  // decided within 41 ms. The price is the worst case: a truly hard board near
-  // 1024 free rows spends the whole node budget (about two minutes).
-  uint32_t exact_max_free_rows = 1024;
+  // (it takes any number; its memory is about 40 d^2 bytes for d free rows up
+  // to 1024, d^2 / 4 beyond, so the most allowed here, 65,536, takes 1 GiB).
+  // Measured in docs/hard-instances.md: with 64, inputs the heuristic gave up
+  // on came back UNDECIDED (132 of 200 at n = 3000 with 77 free rows); with
+  // 1024 each was decided within 41 ms. Above 1024 the search's memory lies
+  // outside nqueens/memory.h's estimates and is asked for through
+  // CompletionOptions::reserve_memory.
+  uint32_t exact_max_free_rows = 65536;
   // With at most this many free rows the exact search runs first: on such
   // boards it takes microseconds and decides unsolvable inputs at once, where
   // the heuristic would spend its whole backtrack budget before falling back.

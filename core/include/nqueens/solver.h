@@ -93,6 +93,11 @@ struct CompletionOptions {
   // 256 MiB is about 20 million search nodes, far more than any Excluded
   // Diagonals proof up to m = 21 takes (docs/hard-instances.md).
   size_t certificate_max_bytes = size_t{256} << 20;
+  // Complete() only: asked for the memory the exact search needs beyond
+  // nqueens/memory.h's estimates before it allocates it, which is on boards
+  // of more than 1,024 free rows (ExactSearchBytesBeyondEstimate). An error
+  // ends the call with it; unset, nothing is asked.
+  std::function<absl::Status(uint64_t bytes)> reserve_memory;
 };
 
 struct CompletionStats {
