@@ -14,6 +14,7 @@
 #include "logging.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
+#include "nqueens/memory.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
@@ -216,6 +217,9 @@ absl::StatusOr<CompletionOptions> Call::ItemOptionsFor(const std::optional<uint6
   options.seed = seed.has_value() ? *seed : wire::FreshSeed();
   const CallLimits& max = service_.options.limits;
   PipelineParams& params = options.params;
+  // The items of a batch run at once on the call's reservation, which covers
+  // the exact search up to here only.
+  params.exact_max_free_rows = kExactFreeRowsInEstimates;
   params.tot_sim_bound =
       Clamp<uint64_t>(limits.max_backtracks(), params.tot_sim_bound, max.max_backtracks,
                       "max_backtracks", "--max-backtracks", lowered);
@@ -236,6 +240,17 @@ absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional
                                                              const v1::Limits& limits) {
   absl::StatusOr<CompletionOptions> options = ItemOptionsFor(seed, limits, lowered_limits_);
   if (!options.ok()) return options;
+  // A call alone may search boards larger than the estimates cover, its
+  // memory reserved when the search starts.
+  options->params.exact_max_free_rows = service_.options.limits.max_exact_free_rows;
+  options->reserve_memory = [this](uint64_t bytes) {
+    const absl::Status reserved =
+        ReserveMemory((memory_.has_value() ? memory_->bytes() : 0) + bytes);
+    if (reserved.ok()) return reserved;
+    return absl::Status(reserved.code(),
+                        absl::StrCat("the exact search on more than ", kExactFreeRowsInEstimates,
+                                     " free rows: ", reserved.message()));
+  };
   // The exact search's subtrees go to free workers too (pool jobs that start
   // after it ended return at once).
   options->threads.count = service_.pool.workers();

@@ -25,6 +25,7 @@
 #include "command_line.h"
 #include "logging.h"
 #include "memory_budget.h"
+#include "nqueens/params.h"
 #include "server.h"
 #include "spdlog/spdlog.h"
 
@@ -78,6 +79,10 @@ ABSL_FLAG(double, max_exact_seconds, 600,
           "most seconds the exact search may run in a call (Limits.max_exact_seconds); larger "
           "requests are lowered. A call that asks nothing gets 60 s, or its deadline if it has "
           "one, at most this");
+ABSL_FLAG(uint32_t, max_exact_free_rows, 65'536,
+          "most free rows a composition may have for the exact search to run on it (at most "
+          "65536); above 1024 the search reserves d^2 / 4 bytes of the memory budget for d free "
+          "rows when it starts, and the call gets RESOURCE_EXHAUSTED if they are not free");
 ABSL_FLAG(double, max_call_seconds, 120,
           "longest a call may take from its arrival, queueing included; then RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
@@ -195,6 +200,7 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   const uint64_t max_exact_nodes = absl::GetFlag(FLAGS_max_exact_nodes);
   service.limits.max_exact_nodes = max_exact_nodes != 0 ? max_exact_nodes : UINT64_MAX;
   service.limits.max_exact_seconds = absl::GetFlag(FLAGS_max_exact_seconds);
+  service.limits.max_exact_free_rows = absl::GetFlag(FLAGS_max_exact_free_rows);
   const double max_call_seconds = absl::GetFlag(FLAGS_max_call_seconds);
   if (options.listen_addresses.empty()) {
     return absl::InvalidArgumentError("--listen needs at least one HOST:PORT");
@@ -208,6 +214,11 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   service.limits.max_call_time = absl::Seconds(max_call_seconds);
   if (!(service.limits.max_exact_seconds > 0)) {
     return absl::InvalidArgumentError("--max-exact-seconds must be positive");
+  }
+  nqueens::PipelineParams exact;
+  exact.exact_max_free_rows = service.limits.max_exact_free_rows;
+  if (absl::Status checked = nqueens::CheckParams(exact); !checked.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--max-exact-free-rows: ", checked.message()));
   }
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
@@ -338,12 +349,12 @@ int main(int argc, char** argv) {
   spdlog::info(
       "serving with max_n={} workers={} max_queued={} grace={} memory_budget={} "
       "stream_idle_timeout={} max_backtracks={} max_restarts={} max_exact_nodes={} "
-      "max_exact_seconds={} max_call_seconds={}",
+      "max_exact_seconds={} max_exact_free_rows={} max_call_seconds={}",
       service.max_n, (*server)->workers(), service.max_queued, absl::FormatDuration(options->grace),
       nqueens::server::HumanBytes((*server)->memory_budget().capacity()),
       absl::FormatDuration(service.stream_idle_timeout), service.limits.max_backtracks,
       service.limits.max_restarts, service.limits.max_exact_nodes, service.limits.max_exact_seconds,
-      absl::ToDoubleSeconds(service.limits.max_call_time));
+      service.limits.max_exact_free_rows, absl::ToDoubleSeconds(service.limits.max_call_time));
   LogSecurity(*options);
 
   int signal_number = 0;

@@ -15,6 +15,9 @@ struct CallLimits {
   uint32_t max_restarts = 1'000;          // --max-restarts
   uint64_t max_exact_nodes = UINT64_MAX;  // --max-exact-nodes (0: no maximum)
   double max_exact_seconds = 600;         // --max-exact-seconds
+  // Boards with more free rows than this are not searched exactly; above
+  // 1,024 the search reserves its memory (d^2 / 4 bytes) when it starts.
+  uint32_t max_exact_free_rows = 65'536;  // --max-exact-free-rows
   // From the call's arrival, queueing included (--max-call-seconds).
   absl::Duration max_call_time = absl::Seconds(120);
 };

@@ -18,7 +18,9 @@
 #include "gtest/gtest.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
+#include "nqueens/memory.h"
 #include "server.h"
+#include "test_boards.h"
 #include "test_server.h"
 #include "wire/chunks.h"
 
@@ -179,6 +181,42 @@ TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancel
   ASSERT_TRUE(status.ok()) << status.error_message();
   ASSERT_EQ(response.outcome(), v1::SOLVED);
   ExpectSolutionExtending(ToColumns(response.columns()), OneQueenBoard());
+}
+
+// Above 1,024 free rows the exact search reserves its memory when it starts:
+// refused when the budget has no room left for it, run when it has, and
+// given back after.
+TEST_F(MemoryLimitsTest, TheExactSearchOnThousandsOfFreeRowsReservesItsMemory) {
+  const Columns board = test_boards::RowOneBlocked(2400);
+  const uint64_t free_rows = std::count(board.begin(), board.end(), kEmptyRow);
+  ASSERT_GT(free_rows, kExactFreeRowsInEstimates);
+  const uint64_t need =
+      PeakCallBytes(Work::kCompletion, board.size(), {board.size(), 0}, ResponseBoard::kOneMessage);
+  const uint64_t search = ExactSearchBytesBeyondEstimate(free_rows);
+  v1::CompleteRequest request;
+  for (uint32_t column : board) request.add_columns(column);
+  request.set_n(board.size());
+  // The heuristic gives up at once.
+  request.mutable_limits()->set_max_backtracks(10);
+  v1::CompleteResponse response;
+
+  StartServer(need + search / 2, absl::Seconds(30));
+  {
+    grpc::ClientContext context;
+    SetPatience(context);
+    ExpectStatus(stub_->Complete(&context, request, &response),
+                 grpc::StatusCode::RESOURCE_EXHAUSTED,
+                 "the exact search on more than 1024 free rows: ");
+  }
+  EXPECT_TRUE(AwaitInUse(0));
+
+  StartServer(need + search, absl::Seconds(30));
+  grpc::ClientContext context;
+  SetPatience(context);
+  const grpc::Status status = stub_->Complete(&context, request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(response.outcome(), v1::UNSOLVABLE);
+  EXPECT_TRUE(AwaitInUse(0));
 }
 
 // A header for 10^8 rows alone reserves nothing: idle streams cannot lock
