@@ -26,7 +26,7 @@
 // --exact_max_free_rows free rows (default budgets otherwise); and with
 // large budgets too (--large_exact_nodes). --engine=exact runs the exact
 // search alone instead (internal::ExactComplete, --large_exact_nodes), and
-// --engine=engines each of its two engines once, without restarts, on the
+// --engine=engines each of its three engines once, without restarts, on the
 // same free board: they must visit the same nodes, so the ns per node
 // compare; --engine=threads the exact search alone on 1 and 2 threads;
 // --engine=defaults the first of the three alone; --engine=certificates the exact search alone with
@@ -584,7 +584,8 @@ int main(int argc, char** argv) {
                {"exact search, 2 threads", ExactSearchAlone<2>}};
   } else if (engine == "engines") {
     solvers = {{"word engine", EngineAlone<WordEngine>},
-               {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>}};
+               {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>},
+               {"large engine", EngineAlone<nqueens::internal::RunLargeSearch>}};
   } else if (engine == "defaults") {
     solvers = {{"Complete, defaults", CompleteWithDefaults}};
   } else if (engine == "complete") {

@@ -1,13 +1,13 @@
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/base/attributes.h"
 #include "rng.h"
 #include "search_engines.h"
-#include "search_lines.h"
+#include "search_parts.h"
 
 namespace nqueens::internal {
 namespace {
@@ -18,7 +18,7 @@ class FixedStack {
  public:
   // One spare slot: PushIf stores even when it does not push.
   explicit FixedStack(size_t capacity) : items_(capacity + 1) {}
-  void Push(uint32_t item) { items_[size_++] = item; }
+  void push_back(uint32_t item) { items_[size_++] = item; }
   // Pushes `item` when `push` is 1 (and not when 0), without a branch.
   void PushIf(uint32_t item, uint32_t push) {
     items_[size_] = item;
@@ -42,11 +42,8 @@ class FixedStack {
 // are tried least damage first (damage: about the open cells the queen
 // closes). Nodes whose rows cannot even be matched to distinct open columns
 // are cut.
-class TrailSearch {
+class TrailSearch : public UndoingSearch<TrailSearch, NarrowCells> {
  public:
-  // Ties between lines (equally few open cells) and between cells (equal
-  // damage) go by a random order drawn from `tie_seed`, so that restarts
-  // explore differently.
   TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
               uint64_t tie_seed = 0);
 
@@ -55,23 +52,16 @@ class TrailSearch {
     if (!stop_.CheckNow() && Visit(1.0)) explored_ = 1.0;
   }
 
-  uint64_t solutions() const { return solutions_; }
-  uint64_t nodes() const { return nodes_; }
-  bool budget_exhausted() const { return budget_exhausted_; }
-  double explored() const { return explored_; }
-  // Free column of each free row in the (first) solution found.
-  uint32_t placement(uint32_t a) const { return placement_[a]; }
+  // The first-solution order: every other open cell of its row and column
+  // closes, and of its lines, which are counted as they were at the root to
+  // keep Close cheap.
+  uint64_t Damage(Cell cell) const;
 
  private:
   // Explores the current node. Returns false to unwind the whole search
   // (solution found in kFirstSolution mode, budget exhausted or stop).
   // `share`: of the whole tree, as in SearchOutcome::explored.
   bool Visit(double share);
-  // Pushes the cells to branch on onto candidates_, in the order to try
-  // them. False at a dead end: an unplaced row or column without open cells.
-  bool PushBranchCells();
-  // Sorts candidates_[first..]; they share one row (by_row) or one column.
-  void OrderByDamage(size_t first, bool by_row);
   // The queen on (a, b): closes its row, column and diagonals.
   void Place(uint32_t a, uint32_t b);
   // Undoes the Place that left the trail at `mark` cells.
@@ -79,27 +69,9 @@ class TrailSearch {
   // Closes (a, b) if it is open. Branch-free: the hot loops close cells that
   // are open or not in no predictable pattern.
   void Close(uint32_t a, uint32_t b);
-  // Whether every unplaced row can still take a distinct open column.
-  bool RepairMatching();
-  bool Augment(uint32_t a);
 
-  const FreeBoard& board_;
-  const SearchMode mode_;
-  const uint64_t node_budget_;
-  StopPoller& stop_;
-  uint64_t solutions_ = 0;
-  uint64_t nodes_ = 0;
-  bool budget_exhausted_ = false;
-  double explored_ = 0;
-
-  BitMatrix open_;
-  Rng tie_breaks_;
-  LineKeys rows_open_, columns_open_;              // open cells per row and column
-  UndoableSet rows_, columns_;                     // unplaced
-  FixedStack trail_;                               // closed cells, to reopen on backtracking
-  FixedStack candidates_;                          // the cells of every node on the path
-  std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderByDamage
-  std::vector<uint32_t> placement_;
+  FixedStack trail_;       // closed cells, to reopen on backtracking
+  FixedStack candidates_;  // the cells of every node on the path
 
   // A matching of unplaced rows to open columns per depth of the path: a
   // child starts from a copy of its parent's (Close drops the pairs it
@@ -108,37 +80,20 @@ class TrailSearch {
   std::vector<uint32_t> matchings_;
   uint32_t* column_of_row_;  // of the current depth
   uint32_t* row_of_column_;
-  std::vector<uint64_t> seen_;  // columns visited by one Augment
+  MatchingRepair matching_;
 };
 
 TrailSearch::TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                          StopPoller& stop, uint64_t tie_seed)
-    : board_(board),
-      mode_(mode),
-      node_budget_(node_budget),
-      stop_(stop),
-      open_(board.open()),
-      tie_breaks_(tie_seed),
-      rows_open_(board.size(), tie_breaks_),
-      columns_open_(board.size(), tie_breaks_),
-      rows_(board.size()),
-      columns_(board.size()),
+    : UndoingSearch(board, mode, node_budget, stop, tie_seed),
       // Along one path a cell is closed at most once, and a node offers at
       // most one candidate per unplaced row or column.
       trail_(size_t{board.size()} * board.size()),
       candidates_(size_t{board.size()} * (board.size() + 1) / 2),
-      placement_(board.size()),
       matchings_(size_t{board.size() + 1} * 2 * board.size(), kNone),
       column_of_row_(matchings_.data()),
       row_of_column_(matchings_.data() + board.size()),
-      seen_(open_.words_per_row()) {
-  for (uint32_t a = 0; a < board.size(); ++a) {
-    ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
-      rows_open_.Add(a, 1);
-      columns_open_.Add(b, 1);
-    });
-  }
-}
+      matching_(open_.words_per_row()) {}
 
 bool TrailSearch::Visit(double share) {
   if (rows_.empty()) {
@@ -146,7 +101,8 @@ bool TrailSearch::Visit(double share) {
     return mode_ == SearchMode::kCountAll;
   }
   const size_t first = candidates_.size();
-  if (!PushBranchCells() || !RepairMatching()) {
+  if (!PushBranchCells(candidates_) ||
+      !matching_.Repair(open_, rows_, column_of_row_, row_of_column_)) {
     candidates_.Truncate(first);
     return true;
   }
@@ -176,41 +132,13 @@ bool TrailSearch::Visit(double share) {
   return go_on;
 }
 
-bool TrailSearch::PushBranchCells() {
-  const uint32_t row = rows_open_.Fewest(rows_), column = columns_open_.Fewest(columns_);
-  // There are as many unplaced columns as rows: each one needs a queen.
-  if (rows_open_.open(row) == 0 || columns_open_.open(column) == 0) return false;
-  const bool by_row = rows_open_.open(row) <= columns_open_.open(column);
-  const size_t first = candidates_.size();
-  if (by_row) {
-    ForEachBit(open_.Row(row), open_.words_per_row(),
-               [&](uint32_t b) { candidates_.Push(MakeCell(row, b)); });
-  } else {
-    for (uint32_t a : rows_) {
-      if (open_.Test(a, column)) candidates_.Push(MakeCell(a, column));
-    }
+uint64_t TrailSearch::Damage(Cell cell) const {
+  const uint32_t a = RowOf(cell), b = ColumnOf(cell);
+  uint64_t cells = rows_open_.open(a) + columns_open_.open(b) - 2;
+  for (uint32_t line : board_.LinesThrough(a, b)) {
+    if (line != kNone) cells += board_.CellsOf(line).size() - 1;
   }
-  // Counting visits every cell anyway, so only the first-solution search orders them.
-  if (mode_ == SearchMode::kFirstSolution) OrderByDamage(first, by_row);
-  return true;
-}
-
-void TrailSearch::OrderByDamage(size_t first, bool by_row) {
-  ranked_.clear();
-  for (size_t i = first; i < candidates_.size(); ++i) {
-    const Cell cell = candidates_[i];
-    const uint32_t a = RowOf(cell), b = ColumnOf(cell);
-    // Every other open cell of its row and column closes, and of its lines,
-    // which are counted as they were at the root to keep Close cheap.
-    uint64_t damage = rows_open_.open(a) + columns_open_.open(b) - 2;
-    for (uint32_t line : board_.LinesThrough(a, b)) {
-      if (line != kNone) damage += board_.CellsOf(line).size() - 1;
-    }
-    ranked_.emplace_back(damage << 32 | (by_row ? columns_open_.rank(b) : rows_open_.rank(a)),
-                         cell);
-  }
-  std::sort(ranked_.begin(), ranked_.end());
-  for (size_t i = 0; i < ranked_.size(); ++i) candidates_[first + i] = ranked_[i].second;
+  return cells;
 }
 
 // Inlined by force: it is the innermost step, called from three loops.
@@ -253,50 +181,11 @@ void TrailSearch::Undo(size_t mark) {
   columns_.RestoreLast();
 }
 
-// Matches every unmatched unplaced row by an augmenting path. False when that
-// is impossible: then the rows cannot take distinct columns even with the
-// diagonals among them ignored.
-bool TrailSearch::RepairMatching() {
-  for (uint32_t a : rows_) {
-    if (column_of_row_[a] != kNone) continue;
-    std::fill(seen_.begin(), seen_.end(), 0);
-    if (!Augment(a)) return false;
-  }
-  return true;
-}
-
-// Augmenting path (Kuhn) from row `a` through columns not yet seen_.
-bool TrailSearch::Augment(uint32_t a) {
-  const uint64_t* open = open_.Row(a);
-  uint64_t* seen = seen_.data();
-  for (uint32_t w = 0; w < open_.words_per_row(); ++w) {
-    // Re-read after each try: deeper calls mark columns seen too.
-    for (uint64_t bits; (bits = open[w] & ~seen[w]) != 0;) {
-      const uint32_t b = w * 64 + static_cast<uint32_t>(absl::countr_zero(bits));
-      seen[w] |= bits & -bits;
-      const uint32_t holder = row_of_column_[b];
-      if (holder == kNone || Augment(holder)) {
-        row_of_column_[b] = a;
-        column_of_row_[a] = b;
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                              StopPoller& stop, uint64_t tie_seed) {
-  TrailSearch search(board, mode, node_budget, stop, tie_seed);
-  search.Run();
-  SearchOutcome outcome{
-      search.solutions(), search.nodes(), search.budget_exhausted(), search.explored(), {}};
-  if (outcome.solutions > 0) {
-    for (uint32_t a = 0; a < board.size(); ++a) outcome.placement.push_back(search.placement(a));
-  }
-  return outcome;
+  return RunEngine<TrailSearch>(board, mode, node_budget, stop, tie_seed);
 }
 
 }  // namespace nqueens::internal
