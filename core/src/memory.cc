@@ -93,16 +93,20 @@ uint64_t Finishing(uint64_t n) {
   return Numbering(n + 1) + 2 * Numbering(2 * n + 1) + 2 * (s2 * s2 / 8 + s2 * 8) + 32 * s3 * s3;
 }
 
-// The exact search on d free rows: its own line bits, its free board (at
-// most about 40 d^2 bytes up to 1,024 free rows, exact_search.h; 27-32 MB
-// measured at d = 1,024) and the copy of the board it returns.
-uint64_t ExactSearch(uint64_t n, uint64_t d) { return LineBits(n) + 40 * d * d + Board(n); }
+// The exact search on d free rows: its own line bits, its free board up to
+// 1,024 free rows (at most about 40 d^2 bytes, exact_search.h; 27-32 MB
+// measured at d = 1,024; beyond, ExactSearchBytesBeyondEstimate) and the
+// copy of the board it returns.
+uint64_t ExactSearch(uint64_t n, uint64_t d) {
+  const uint64_t free_board = d <= kExactFreeRowsInEstimates ? 40 * d * d : 0;
+  return LineBits(n) + free_board + Board(n);
+}
 
 // Up to there the trail engine searches, on the free board's line lists.
 static_assert(kExactFreeRowsInEstimates == internal::kLineListsMaxFreeRows);
-constexpr uint64_t kExactFreeRows = kExactFreeRowsInEstimates;
 
-static_assert(kFixedBytes + 40 * kExactFreeRows * kExactFreeRows <= kCallFixedPeakBytes,
+static_assert(kFixedBytes + 40 * uint64_t{kExactFreeRowsInEstimates} * kExactFreeRowsInEstimates <=
+                  kCallFixedPeakBytes,
               "nqueens/memory.h promises this bound");
 
 }  // namespace
@@ -115,7 +119,7 @@ uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given) {
       std::max(FreeLineLists(free_rows),
                FreeLineLists(std::min(free_rows, RowsLeftAtBaseLevels(n).s2)) + Finishing(n));
   uint64_t peak = pipeline;
-  if (free_rows <= kExactFreeRows) peak = std::max(peak, ExactSearch(n, free_rows));
+  peak = std::max(peak, ExactSearch(n, free_rows));
   // An input that lies in the construction gets a copy of its image.
   if (queens_given > 0) peak = std::max(peak, Board(n));
   return kFixedBytes + BoardState(n) + peak;
@@ -124,7 +128,7 @@ uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given) {
 uint64_t CompletePeakBytes(uint64_t n) {
   // The lists are longest on the empty board, the exact search's free board
   // biggest at its limit, and the image needs a queen.
-  const uint64_t most_exact_free_rows = std::min<uint64_t>(n, kExactFreeRows);
+  const uint64_t most_exact_free_rows = std::min<uint64_t>(n, kExactFreeRowsInEstimates);
   return std::max({CompletePeakBytes(n, 0), CompletePeakBytes(n, n - most_exact_free_rows),
                    CompletePeakBytes(n, 1)});
 }
@@ -161,7 +165,7 @@ uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry) {
 uint64_t ValidatePeakBytes(uint64_t n) { return kFixedBytes + Board(n) + LineBits(n); }
 
 uint64_t ExactSearchBytesBeyondEstimate(uint64_t free_rows) {
-  if (free_rows <= kExactFreeRows) return 0;
+  if (free_rows <= kExactFreeRowsInEstimates) return 0;
   // The free board's open cells and the large engine's copy, each row in
   // whole words; its per-row arrays and stacks.
   const uint64_t words_per_row = (free_rows + 63) / 64;
