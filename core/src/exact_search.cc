@@ -15,7 +15,9 @@
 namespace nqueens::internal {
 namespace {
 
-// Nodes of the first run of ExactComplete; each restart doubles it.
+// Nodes of the first run of ExactComplete, or twice the free rows when that
+// is more (a run shorter than the board is deep cannot reach a solution);
+// each restart doubles it.
 constexpr uint64_t kFirstRunBudget = 1024;
 
 // Runs of fewer nodes stay on one thread: splitting the tree would cost more
@@ -93,7 +95,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
   StopCondition bounded = stop.condition();
   bounded.deadline = std::min(bounded.deadline, budget.deadline);
   StopPoller search_stop(bounded);
-  uint64_t run_budget = kFirstRunBudget;
+  uint64_t run_budget = std::max<uint64_t>(kFirstRunBudget, 2 * uint64_t{board->size()});
   for (uint64_t run = 0;; ++run) {
     const SearchOutcome search = RunSearch(
         *board, SearchMode::kFirstSolution, std::min(run_budget, budget.nodes - result.nodes),

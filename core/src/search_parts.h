@@ -270,8 +270,8 @@ class UndoingSearch {
     ForEachCellOf(*line, open_, rows_,
                   [&](uint32_t a, uint32_t b) { cells.push_back(Cells::Make(a, b)); });
     // Counting visits every cell anyway, so only the first-solution search
-    // orders them.
-    if (mode_ == SearchMode::kFirstSolution) {
+    // orders them, and a forced line needs no order.
+    if (mode_ == SearchMode::kFirstSolution && cells.size() - first > 1) {
       OrderCellsByDamage(
           &cells[first], &cells[first] + (cells.size() - first), line->by_row, rows_open_,
           columns_open_, ranked_,
