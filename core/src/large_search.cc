@@ -22,8 +22,9 @@ using WideCell = WideCells::Type;
 // path holds one of its lines, which the path's lines (a set of at most d
 // per kind) tell. The diagonals are not listed either (the trail engine's
 // lists take 16 bytes a cell): a walk over the free rows and columns in
-// order finds a diagonal's cells in O(d). So a node costs O(d), and the DFS
-// and the augmenting paths keep their own stacks, d deep at most.
+// order finds a diagonal's cells in O(d). So a node costs O(d), and O(d)
+// more for each cell it orders (a walk of the cell's diagonals); the DFS and
+// the augmenting paths keep their own stacks, d deep at most.
 class LargeSearch : public UndoingSearch<LargeSearch, WideCells> {
  public:
   LargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
