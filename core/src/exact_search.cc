@@ -20,6 +20,13 @@ namespace {
 // each restart doubles it.
 constexpr uint64_t kFirstRunBudget = 1024;
 
+// A run given this many nodes is the last: it goes on until the search's
+// own budget ends. Restarts rescue satisfiable boards stuck in a hopeless
+// subtree, which the runs below this (about 2 s on the word engine) are for;
+// on an unsolvable board each restart only repeats the last run's work, and
+// doubling without end spends about 2.4 times the nodes of the proof.
+constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 23;
+
 // Runs of fewer nodes stay on one thread: splitting the tree would cost more
 // than they take (about a millisecond). From 2^16 on, the first restarts of a
 // median Excluded Diagonals board at m = 20 (a quarter of its nodes) ran on
@@ -78,7 +85,7 @@ void FinishCertificate(std::optional<CertificateWriter>& writer, uint32_t free_r
 // node per free row, a few get stuck deep in a hopeless subtree. So the
 // search restarts with a doubled budget and new tie-breaks; every run is
 // complete, so one that ends within its budget without a solution proves
-// there is none. Restarts at most double the nodes such a proof takes.
+// there is none. Restarts stop at kLastRunFromNodes.
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           const ExactBudget& budget, StopPoller& stop,
                                           const SearchThreads& threads,
@@ -130,7 +137,8 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
       result.verdict = ExactVerdict::kBudgetExhausted;
       return result;
     }
-    run_budget = run_budget > budget.nodes / 2 ? budget.nodes : run_budget * 2;
+    const bool last_run = run_budget >= kLastRunFromNodes / 2 || run_budget > budget.nodes / 2;
+    run_budget = last_run ? budget.nodes : run_budget * 2;
   }
 }
 
