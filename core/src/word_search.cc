@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -16,9 +17,23 @@ constexpr uint8_t kUnmatched = 0xff;
 
 uint64_t Bit(uint32_t x) { return uint64_t{1} << x; }
 
-// Both ends of a matched pair of a depth's matching.
-void Unmatch(uint8_t* column_of_row, uint8_t* row_of_column, uint32_t row, uint32_t column) {
-  column_of_row[row] = row_of_column[column] = kUnmatched;
+// Spelled out: GCC 12 ignored a vector_size that depended on a template
+// parameter, and the loop below then skipped every other word.
+using WordPair = uint64_t __attribute__((vector_size(16)));
+using WordQuad = uint64_t __attribute__((vector_size(32)));
+
+// to[i] = from[i] & ~removed[i] for i < count, a multiple of the vector's
+// words.
+template <typename Vector>
+[[gnu::always_inline]] inline void AndNotBy(const uint64_t* from, const uint64_t* removed,
+                                            uint32_t count, uint64_t* to) {
+  for (uint32_t i = 0; i < count; i += sizeof(Vector) / sizeof(uint64_t)) {
+    Vector kept, gone;
+    std::memcpy(&kept, from + i, sizeof(Vector));
+    std::memcpy(&gone, removed + i, sizeof(Vector));
+    kept &= ~gone;
+    std::memcpy(to + i, &kept, sizeof(Vector));
+  }
 }
 
 std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
@@ -32,30 +47,65 @@ std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
 
 }  // namespace
 
+// On other machines than x86-64, what the compiler makes of the vector type.
+void AndNotByPairs(const uint64_t* from, const uint64_t* removed, uint32_t count, uint64_t* to) {
+  AndNotBy<WordPair>(from, removed, count, to);
+}
+
+#if NQUEENS_WORD_QUADS
+__attribute__((target("avx2"))) void AndNotByQuads(const uint64_t* from, const uint64_t* removed,
+                                                   uint32_t count, uint64_t* to) {
+  const uint32_t tail = count % 4;
+  AndNotBy<WordQuad>(from, removed, count - tail, to);
+  AndNotBy<WordPair>(from + count - tail, removed + count - tail, tail, to + count - tail);
+}
+#endif
+
+AndNotFunction FastestAndNot() {
+#if NQUEENS_WORD_QUADS
+  if (__builtin_cpu_supports("avx2")) return AndNotByQuads;
+#endif
+  return AndNotByPairs;
+}
+
 WordBoard::WordBoard(const FreeBoard& board)
     : board_(board),
       size_(board.size()),
       diagonal_damage_(size_t{size_} * size_),
-      row_attacks_(size_t{size_} * size_ * size_),
-      column_attacks_(size_t{size_} * size_ * size_),
-      root_rows_open_(size_),
-      root_columns_open_(size_) {
+      diagonal_rows_(size_t{size_} * size_),
+      attacks_(size_t{size_} * size_ * 2 * size_),
+      root_open_(2 * size_) {
   for (uint32_t a = 0; a < size_; ++a) {
-    root_rows_open_[a] = board.open().Row(a)[0];
-    for (uint64_t bits = root_rows_open_[a]; bits != 0; bits &= bits - 1) {
+    root_open_[a] = board.open().Row(a)[0];
+    for (uint64_t bits = root_open_[a]; bits != 0; bits &= bits - 1) {
       const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
-      root_columns_open_[b] |= Bit(a);
+      root_open_[size_ + b] |= Bit(a);
       const size_t cell = size_t{a} * size_ + b;
+      uint64_t* attacks = &attacks_[cell * 2 * size_];
       for (uint32_t line : board.LinesThrough(a, b)) {
         if (line == kNone) continue;
         diagonal_damage_[cell] += static_cast<uint32_t>(board.CellsOf(line).size()) - 1;
         for (Cell other : board.CellsOf(line)) {
-          row_attacks_[cell * size_ + RowOf(other)] |= Bit(ColumnOf(other));
-          column_attacks_[cell * size_ + ColumnOf(other)] |= Bit(RowOf(other));
+          attacks[RowOf(other)] |= Bit(ColumnOf(other));
+          attacks[size_ + ColumnOf(other)] |= Bit(RowOf(other));
+          diagonal_rows_[cell] |= Bit(RowOf(other));
         }
       }
     }
   }
+}
+
+void WordSearch::Match(Depth& depth, uint32_t row, uint32_t column) {
+  depth.column_of_row[row] = static_cast<uint8_t>(column);
+  depth.row_of_column[column] = static_cast<uint8_t>(row);
+  depth.matched_rows |= Bit(row);
+  depth.matched_columns |= Bit(column);
+}
+
+void WordSearch::Unmatch(Depth& depth, uint32_t row, uint32_t column) {
+  depth.column_of_row[row] = depth.row_of_column[column] = kUnmatched;
+  depth.matched_rows &= ~Bit(row);
+  depth.matched_columns &= ~Bit(column);
 }
 
 bool NodeAllowance::Grant() {
@@ -71,6 +121,7 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
       size_(board.size()),
       mode_(mode),
       stop_(stop),
+      and_not_(FastestAndNot()),
       masks_(size_t{size_ + 1} * 2 * size_),
       matchings_(size_t{size_ + 1} * 2 * size_, kUnmatched),
       path_(size_ + 1),
@@ -87,8 +138,7 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
   }
   Depth& root = path_[0];
   root.rows = root.columns = size_ == 64 ? ~uint64_t{0} : Bit(size_) - 1;
-  std::copy(board.root_rows_open_.begin(), board.root_rows_open_.end(), root.row_open);
-  std::copy(board.root_columns_open_.begin(), board.root_columns_open_.end(), root.column_open);
+  std::copy(board.root_open_.begin(), board.root_open_.end(), root.row_open);
 }
 
 uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
@@ -173,7 +223,10 @@ bool WordSearch::ChooseLine(const Depth& depth, Branching& branching) const {
     branching.row_cells[x] = static_cast<uint8_t>(cells);
     best_row = std::min(best_row, cells << 16 | row_rank_[x]);
   }
-  for (uint64_t bits = depth.columns; bits != 0; bits &= bits - 1) {
+  // A forced row wins every tie; a column without cells, which it would
+  // miss, fails the matching.
+  const uint64_t columns = best_row >> 16 <= 1 ? 0 : depth.columns;
+  for (uint64_t bits = columns; bits != 0; bits &= bits - 1) {
     const auto x = static_cast<uint32_t>(absl::countr_zero(bits));
     const auto cells = static_cast<uint32_t>(absl::popcount(depth.column_open[x] & depth.rows));
     branching.column_cells[x] = static_cast<uint8_t>(cells);
@@ -194,7 +247,7 @@ uint32_t WordSearch::ListCandidates(const Depth& depth, const Branching& branchi
   // Least damage first: about the open cells the queen closes, its lines'
   // counted at the root; ties by the other line's rank. Counting tries them
   // all, in any order.
-  const bool ordered = mode_ == SearchMode::kFirstSolution;
+  const bool ordered = mode_ == SearchMode::kFirstSolution && absl::popcount(others) > 1;
   uint32_t count = 0;
   for (; others != 0; others &= others - 1) {
     const auto other = static_cast<uint32_t>(absl::countr_zero(others));
@@ -214,26 +267,22 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
   Depth& child = path_[k + 1];
   child.rows = parent.rows & ~Bit(a);
   child.columns = parent.columns & ~Bit(b);
-  const size_t cell = (size_t{a} * size_ + b) * size_;
-  const uint64_t* row_attacks = &board_.row_attacks_[cell];
-  const uint64_t* column_attacks = &board_.column_attacks_[cell];
-  for (uint32_t x = 0; x < size_; ++x) {
-    child.row_open[x] = parent.row_open[x] & ~row_attacks[x];
-    child.column_open[x] = parent.column_open[x] & ~column_attacks[x];
-  }
-  // The parent's matching, minus the pairs whose cell the queen closed.
+  const size_t cell = size_t{a} * size_ + b;
+  and_not_(parent.row_open, &board_.attacks_[cell * 2 * size_], 2 * size_, child.row_open);
+  // The parent's matching, minus the pairs whose cell the queen closed: on
+  // its row, its column or a row its diagonals cross.
   std::copy_n(parent.column_of_row, 2 * size_, child.column_of_row);
+  child.matched_rows = parent.matched_rows;
+  child.matched_columns = parent.matched_columns;
   if (const uint32_t column = child.column_of_row[a]; column != kUnmatched) {
-    Unmatch(child.column_of_row, child.row_of_column, a, column);
+    Unmatch(child, a, column);
   }
-  if (const uint32_t row = child.row_of_column[b]; row != kUnmatched)
-    Unmatch(child.column_of_row, child.row_of_column, row, b);
-  for (uint64_t bits = child.rows; bits != 0; bits &= bits - 1) {
+  if (const uint32_t row = child.row_of_column[b]; row != kUnmatched) Unmatch(child, row, b);
+  const uint64_t crossed = child.rows & child.matched_rows & board_.diagonal_rows_[cell];
+  for (uint64_t bits = crossed; bits != 0; bits &= bits - 1) {
     const auto row = static_cast<uint32_t>(absl::countr_zero(bits));
     const uint32_t column = child.column_of_row[row];
-    if (column != kUnmatched && (child.row_open[row] & Bit(column)) == 0) {
-      Unmatch(child.column_of_row, child.row_of_column, row, column);
-    }
+    if ((child.row_open[row] & Bit(column)) == 0) Unmatch(child, row, column);
   }
 }
 
@@ -242,10 +291,10 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
 // ignored), with `hall_rows` the rows of the failed path's tree: their open
 // cells lie in the columns it saw, all matched to the others.
 bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
-  for (uint64_t bits = depth.rows; bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = depth.rows & ~depth.matched_rows; bits != 0; bits &= bits - 1) {
     const auto a = static_cast<uint32_t>(absl::countr_zero(bits));
     uint64_t seen = 0;
-    if (depth.column_of_row[a] != kUnmatched || Augment(depth, a, seen)) continue;
+    if (Augment(depth, a, seen)) continue;
     hall_rows = Bit(a);
     for (; seen != 0; seen &= seen - 1) {
       hall_rows |= Bit(depth.row_of_column[absl::countr_zero(seen)]);
@@ -255,16 +304,20 @@ bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
   return true;
 }
 
-// Augmenting path (Kuhn) from row `a` through columns not yet seen.
-bool WordSearch::Augment(const Depth& depth, uint32_t a, uint64_t& seen) const {
+// Augmenting path (Kuhn) from row `a` through columns not yet seen, ended
+// by an unmatched column as soon as one is open.
+bool WordSearch::Augment(Depth& depth, uint32_t a, uint64_t& seen) const {
+  const uint64_t open = depth.row_open[a] & depth.columns;
+  if (const uint64_t free = open & ~depth.matched_columns; free != 0) {
+    Match(depth, a, static_cast<uint32_t>(absl::countr_zero(free)));
+    return true;
+  }
   // Re-read after each try: deeper calls mark columns seen too.
-  for (uint64_t bits; (bits = depth.row_open[a] & depth.columns & ~seen) != 0;) {
+  for (uint64_t bits; (bits = open & ~seen) != 0;) {
     const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
     seen |= Bit(b);
-    const uint32_t holder = depth.row_of_column[b];
-    if (holder == kUnmatched || Augment(depth, holder, seen)) {
-      depth.row_of_column[b] = static_cast<uint8_t>(a);
-      depth.column_of_row[a] = static_cast<uint8_t>(b);
+    if (Augment(depth, depth.row_of_column[b], seen)) {
+      Match(depth, a, b);
       return true;
     }
   }

@@ -45,12 +45,33 @@ class WordBoard {
   // Per cell a * size + b: the open cells its diagonals held at the root,
   // the static part of a queen's damage.
   std::vector<uint32_t> diagonal_damage_;
-  // Per cell (a * size + b) * size + x: the cells of row x (bit: column) and
-  // of column x (bit: row) on the diagonals through cell (a, b); 2 d^3 words
-  // (4 MiB at 64 free rows), so that a placement is a pass of ANDs.
-  std::vector<uint64_t> row_attacks_, column_attacks_;
-  std::vector<uint64_t> root_rows_open_, root_columns_open_;
+  // Per cell: the rows its diagonals cross at open cells of the root (bit:
+  // row).
+  std::vector<uint64_t> diagonal_rows_;
+  // Per cell, from (a * size + b) * 2 * size on: the cells of each row x
+  // (bit: column), then of each column x (bit: row), on the diagonals
+  // through cell (a, b); 2 d^3 words (4 MiB at 64 free rows), laid out as a
+  // depth's open cells are, so that a placement is one pass of ANDs.
+  std::vector<uint64_t> attacks_;
+  // The open cells at the root, rows then columns.
+  std::vector<uint64_t> root_open_;
 };
+
+// to[i] = from[i] & ~removed[i] for i < count, an even count: a placement's
+// pass over a depth's words.
+using AndNotFunction = void (*)(const uint64_t* from, const uint64_t* removed, uint32_t count,
+                                uint64_t* to);
+// In pairs of words: the SSE2 every x86-64 has.
+void AndNotByPairs(const uint64_t* from, const uint64_t* removed, uint32_t count, uint64_t* to);
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NQUEENS_WORD_QUADS 1
+// In 4-word vectors: processors with AVX2 only.
+void AndNotByQuads(const uint64_t* from, const uint64_t* removed, uint32_t count, uint64_t* to);
+#else
+#define NQUEENS_WORD_QUADS 0
+#endif
+// The fastest of them this processor runs, asked once per search.
+AndNotFunction FastestAndNot();
 
 // Nodes a search may still visit, shared by the searches of several threads
 // (`shared` set) or a search's own.
@@ -97,7 +118,8 @@ class WordSearch {
   // matching of unplaced rows to open columns (Hall's condition) is inherited
   // from the parent, minus the pairs the last queen closed.
   struct Depth {
-    uint64_t rows = 0, columns = 0;  // unplaced
+    uint64_t rows = 0, columns = 0;                  // unplaced
+    uint64_t matched_rows = 0, matched_columns = 0;  // in the matching
     uint64_t* row_open;
     uint64_t* column_open;
     uint8_t* column_of_row;
@@ -128,12 +150,15 @@ class WordSearch {
   // Depth k + 1: depth k with a queen on (a, b).
   void Place(uint32_t k, uint32_t a, uint32_t b);
   bool RepairMatching(Depth& depth, uint64_t& hall_rows) const;
-  bool Augment(const Depth& depth, uint32_t a, uint64_t& seen) const;
+  bool Augment(Depth& depth, uint32_t a, uint64_t& seen) const;
+  static void Match(Depth& depth, uint32_t row, uint32_t column);
+  static void Unmatch(Depth& depth, uint32_t row, uint32_t column);
 
   const WordBoard& board_;
   const uint32_t size_;
   const SearchMode mode_;
   StopPoller& stop_;
+  const AndNotFunction and_not_;
   // rank << 8 | index, the ranks a random permutation per kind of line: the
   // trail engine's tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;

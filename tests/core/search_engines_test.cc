@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "nqueens/stop.h"
 #include "stop_poller.h"
 #include "test_boards.h"
+#include "word_search.h"
 
 namespace nqueens::internal {
 namespace {
@@ -135,6 +137,31 @@ TEST(SearchEnginesTest, TheWordEngineHandlesSixtyFourFreeRows) {
   const Columns solution = test_boards::RandomSolution(300, 5);
   const Columns composition = test_boards::RandomSubComposition(solution, 300 - 64, 6);
   ASSERT_EQ(Compare(composition, SearchMode::kFirstSolution, UINT64_MAX, 0), "");
+}
+
+// A placement's pass over a depth's words, in each vector width this
+// processor runs, against a plain loop: every even length a board of up to 64
+// free rows has, each word random.
+TEST(SearchEnginesTest, TheWordEnginesVectorPassesAgreeWithAPlainLoop) {
+  std::vector<AndNotFunction> passes = {AndNotByPairs};
+#if NQUEENS_WORD_QUADS
+  if (__builtin_cpu_supports("avx2")) passes.push_back(AndNotByQuads);
+#endif
+  std::mt19937_64 random(7);
+  for (uint32_t count = 0; count <= 128; count += 2) {
+    std::vector<uint64_t> from(count), removed(count), expected(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      from[i] = random();
+      removed[i] = random();
+      expected[i] = from[i] & ~removed[i];
+    }
+    for (AndNotFunction pass : passes) {
+      std::vector<uint64_t> to(count + 1, 42);  // one word more: left alone
+      pass(from.data(), removed.data(), count, to.data());
+      EXPECT_EQ(std::vector<uint64_t>(to.begin(), to.begin() + count), expected) << count;
+      EXPECT_EQ(to[count], 42u) << count;
+    }
+  }
 }
 
 }  // namespace
