@@ -22,10 +22,14 @@ constexpr uint64_t kFirstRunBudget = 1024;
 
 // A run given this many nodes is the last: it goes on until the search's
 // own budget ends. Restarts rescue satisfiable boards stuck in a hopeless
-// subtree, which the runs below this (about 2 s on the word engine) are for;
-// on an unsolvable board each restart only repeats the last run's work, and
-// doubling without end spends about 2.4 times the nodes of the proof.
-constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 23;
+// subtree, which the runs below this (about 0.2 s on the word engine) are
+// for; on an unsolvable board each restart only repeats the last run's work,
+// and doubling without end spends about 2.4 times the nodes of the proof.
+// On 48 Excluded Diagonals boards, m = 22 to 30, a last run from 2^20
+// nodes rather than 2^23 decided one board more at m = 25 and at m = 28,
+// one fewer at m = 30 (solvable, which a later restart had solved), and the
+// others sooner (docs/hard-instances.md).
+constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 20;
 
 // Runs of fewer nodes stay on one thread: splitting the tree would cost more
 // than they take (about a millisecond). From 2^16 on, the first restarts of a

@@ -113,7 +113,7 @@ struct CompletionStats {
   absl::Duration total_time;
   uint64_t exact_nodes = 0;  // nodes visited by the exact search, if it ran
   // How far the exact search got: its runs (it restarts with a doubled node
-  // budget, up to 2^23 nodes; then a run goes on to the end), and the share
+  // budget, up to 2^20 nodes; then a run goes on to the end), and the share
   // of the last run's tree it searched (1 when that run ended; an estimate
   // from where it stopped when its budget ran out).
   uint64_t exact_runs = 0;
