@@ -252,10 +252,15 @@ uint32_t WordSearch::ListCandidates(const Depth& depth, const Branching& branchi
   for (; others != 0; others &= others - 1) {
     const auto other = static_cast<uint32_t>(absl::countr_zero(others));
     const uint32_t a = branching.by_row ? line : other, b = branching.by_row ? other : line;
-    const uint32_t damage = branching.row_cells[a] + branching.column_cells[b] - 2 +
-                            board_.diagonal_damage_[size_t{a} * size_ + b];
-    const uint32_t rank = branching.by_row ? column_rank_[b] >> 8 : row_rank_[a] >> 8;
-    cells[count++] = (ordered ? damage << 24 | rank << 16 : 0) | a << 8 | b;
+    cells[count] = a << 8 | b;
+    // The counts are read only to order: a forced row leaves columns uncounted.
+    if (ordered) {
+      const uint32_t damage = branching.row_cells[a] + branching.column_cells[b] - 2 +
+                              board_.diagonal_damage_[size_t{a} * size_ + b];
+      const uint32_t rank = branching.by_row ? column_rank_[b] >> 8 : row_rank_[a] >> 8;
+      cells[count] |= damage << 24 | rank << 16;
+    }
+    ++count;
   }
   if (ordered) std::sort(cells.begin(), cells.begin() + count);
   for (uint32_t i = 0; i < count; ++i) cells[i] &= 0xffff;
