@@ -5,7 +5,10 @@
 #   NQUEENS_SANITIZE_THREAD   ThreadSanitizer, for the tests labelled
 #                             `concurrency` (build-tsan; tests/CMakeLists.txt).
 #   NQUEENS_BUILD_FUZZERS     the libFuzzer targets in fuzz/, with ASan and
-#                             UBSan; needs clang++ (build-fuzz).
+#                             UBSan; needs clang++. scripts/asan-build.sh
+#                             turns it on beside NQUEENS_SANITIZE_ADDRESS, so
+#                             that the suite and the fuzz targets share one
+#                             build (build-asan).
 #
 # The flags apply to every target of the build, our libraries included, so a
 # fault anywhere in our code is caught. Debian's gRPC, protobuf and Abseil stay

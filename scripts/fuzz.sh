@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in fuzz/ with clang++ into build-fuzz/ and runs
+# Builds the libFuzzer targets in fuzz/ into build-asan/ (scripts/asan-build.sh) and runs
 # each for SECONDS_PER_TARGET (default 30) on a copy of its seed corpus, one
 # after the other. Exits non-zero if any target crashed, leaked, hit a
 # sanitizer report or a timeout; the input that did it is left in
-# build-fuzz/artifacts/ (reproduce: build-fuzz/fuzz/TARGET FILE).
+# build-asan/artifacts/ (reproduce: build-asan/fuzz/TARGET FILE).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]
 #
 # Needs the packages of scripts/install-deps.sh (clang, libclang-rt-14-dev);
-# installs nothing. What the fuzzers find stays in build-fuzz/corpus/, never
+# installs nothing. What the fuzzers find stays in build-asan/corpus/, never
 # in the repository's fuzz/corpus/.
 set -euo pipefail
 
@@ -19,15 +19,11 @@ if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
 fi
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build_dir="$repo/build-fuzz"
+build_dir="$repo/build-asan"
 
-# -O1 with line tables only (-g1), as OSS-Fuzz builds: about half the
-# compile time of -O2 -g, and crash reports keep file:line.
-cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
-  -DNQUEENS_BUILD_FUZZERS=ON -DNQUEENS_BUILD_TESTS=OFF -DNQUEENS_BUILD_BENCH=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-# Only the fuzz targets and the libraries they link, not the server or CLI.
-cmake --build "$build_dir" --target fuzzers
+# The fuzz targets and the libraries they link, in the build the asan stage of
+# scripts/test.sh shares.
+"$repo/scripts/asan-build.sh" fuzzers
 
 mapfile -t targets < "$build_dir/fuzz/targets.txt"
 artifacts="$build_dir/artifacts"

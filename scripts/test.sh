@@ -5,10 +5,12 @@
 #
 #   format    -            every C++ file as .clang-format wants it
 #   main      build/       the whole suite
-#   asan      build-asan/  the whole suite under AddressSanitizer + UBSan
+#   asan      build-asan/  the whole suite under AddressSanitizer + UBSan,
+#                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
 #                          ThreadSanitizer (only their targets are built)
-#   fuzz      build-fuzz/  each libFuzzer target for 30 s (scripts/fuzz.sh)
+#   fuzz      build-asan/  each libFuzzer target for 30 s (scripts/fuzz.sh),
+#                          from the asan stage's build
 #
 # NQUEENS_TEST_STAGES (default "format main asan tsan fuzz") picks stages. Every stage
 # runs even when an earlier one failed; the script exits non-zero if any
@@ -25,15 +27,15 @@ export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 
 scripts/install-deps.sh
 
-# Sanitizer stages compile at -O1 with line tables only (-g1), as OSS-Fuzz
-# does: reports keep file:line, and under ASan the compiler took half the CPU
-# time of RelWithDebInfo's -O2 -g (41 s against 22 s for service.cc).
-sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The TSan stage compiles at -O1 with line tables only (-g1), as OSS-Fuzz
+# does and as scripts/asan-build.sh: reports keep file:line, and the compiler
+# takes half the CPU time of RelWithDebInfo's -O2 -g.
+tsan_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
 
 failed_stages=()
 junit_reports=()
-fuzz_results="$repo/build-fuzz/fuzz-results.txt"
+fuzz_results="$repo/build-asan/fuzz-results.txt"
 rm -f "$fuzz_results"
 
 # run_ctest STAGE BUILD_DIR [ctest arguments...]: the tests of a built tree,
@@ -82,11 +84,14 @@ for stage in $stages; do
       run_ctest main "$repo/build"
       ;;
     asan)
-      # The whole suite, the server binary the Python tests start included.
-      # UBSan aborts (-fno-sanitize-recover) with a stack; LeakSanitizer
-      # runs at every exit, with tests/lsan_suppressions.txt.
-      if configure_and_build asan "$repo/build-asan" \
-          -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_BENCH=OFF "${sanitizer_flags[@]}"; then
+      # The whole suite, the server binary the Python tests start included,
+      # and the fuzz targets the fuzz stage runs. UBSan aborts
+      # (-fno-sanitize-recover) with a stack; LeakSanitizer runs at every
+      # exit, with tests/lsan_suppressions.txt.
+      echo "test.sh: stage asan: building in $repo/build-asan"
+      if ! scripts/asan-build.sh; then
+        failed_stages+=("asan (build)")
+      else
         UBSAN_OPTIONS=print_stacktrace=1 \
           LSAN_OPTIONS="suppressions=$repo/tests/lsan_suppressions.txt" \
           run_ctest asan "$repo/build-asan"
@@ -97,7 +102,7 @@ for stage in $stages; do
       # not instrumented, so TSan is meaningful only for our own threads.
       # halt_on_error: a report fails the test even if it would pass.
       if configure_and_build tsan "$repo/build-tsan" \
-          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF "${sanitizer_flags[@]}" \
+          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF "${tsan_flags[@]}" \
           -- --target concurrency_tests; then
         TSAN_OPTIONS=halt_on_error=1 \
           run_ctest tsan "$repo/build-tsan" -L concurrency
