@@ -5,8 +5,8 @@
 #define NQUEENS_BENCH_COMPOSITIONS_H_
 
 #include <cstdint>
-#include <optional>
 #include <random>
+#include <vector>
 
 #include "nqueens/board.h"
 
@@ -20,14 +20,38 @@ uint32_t Below(uint32_t bound, Random& random);
 // `solution` with k rows kept, chosen uniformly at random, the rest emptied.
 Columns KeepRandomRows(const Columns& solution, uint32_t k, Random& random);
 
-// Gent et al.'s random generator: k queens on random free rows and columns,
-// skipping cells on a taken diagonal. nullopt when n^2 draws did not place
-// them all (their generator gives up there too).
-std::optional<Columns> RandomComposition(uint32_t n, uint32_t k, Random& random);
+// Gent et al.'s random generator, part-way: a random free row and a random
+// free column are drawn and a queen is put there unless a placed queen shares
+// a diagonal. Each placement is thus uniform over the cells still allowed, so
+// a copy taken part-way and carried on is drawn from the same distribution as
+// a fresh run (bench/hard_instances.cc shares such prefixes at large n).
+class NaturalDraw {
+ public:
+  explicit NaturalDraw(uint32_t n);
 
-// True when some empty row or free column has no cell left that no queen
-// attacks: such a composition is unsolvable at a glance. O(n + d^2).
-bool HasDeadLine(const Columns& composition);
+  // Places queens until `free_lines` rows (and columns) are left free. False
+  // when the run's n^2 draws did not place them all (their generator gives up
+  // there too).
+  bool PlaceUntil(uint32_t free_lines, Random& random);
+
+  // True when some free row or column has no cell left that no queen attacks:
+  // the composition is then unsolvable at a glance. O(d^2) for d free lines.
+  bool HasDeadLine() const;
+
+  const Columns& composition() const { return composition_; }
+
+ private:
+  bool Allowed(uint32_t row, uint32_t column) const {
+    return !difference_taken_[n_ + column - row] && !sum_taken_[row + column];
+  }
+
+  uint32_t n_;
+  uint64_t draws_ = 0;
+  Columns composition_;
+  // The free rows and columns; a placement moves the last one into its slot.
+  std::vector<uint32_t> free_rows_, free_columns_;
+  std::vector<bool> difference_taken_, sum_taken_;
+};
 
 }  // namespace nqueens::bench
 

@@ -27,7 +27,6 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -241,10 +240,8 @@ InputSet TransitionInputs(uint32_t n, Random& random) {
   const auto d = static_cast<uint32_t>(std::lround(std::sqrt(n / 0.19)));
   InputSet set{absl::StrFormat("transition, n = %d, d = %d", n, d), false, {}};
   while (set.inputs.size() < absl::GetFlag(FLAGS_instances)) {
-    std::optional<Columns> composition = nqueens::bench::RandomComposition(n, n - d, random);
-    if (composition.has_value() && !nqueens::bench::HasDeadLine(*composition)) {
-      set.inputs.push_back(*std::move(composition));
-    }
+    nqueens::bench::NaturalDraw draw(n);
+    if (draw.PlaceUntil(d, random) && !draw.HasDeadLine()) set.inputs.push_back(draw.composition());
   }
   return set;
 }
