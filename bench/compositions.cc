@@ -2,10 +2,17 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace nqueens::bench {
+
+std::vector<uint32_t> ParseSizes(const std::vector<std::string>& texts) {
+  std::vector<uint32_t> sizes;
+  for (const std::string& text : texts) sizes.push_back(static_cast<uint32_t>(std::stoul(text)));
+  return sizes;
+}
 
 uint32_t Below(uint32_t bound, Random& random) {
   return std::uniform_int_distribution<uint32_t>(0, bound - 1)(random);

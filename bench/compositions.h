@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "nqueens/board.h"
@@ -13,6 +14,10 @@
 namespace nqueens::bench {
 
 using Random = std::mt19937_64;
+
+// Board sizes given as a flag's list ("100,1000"); std::stoul's exceptions
+// on a malformed one.
+std::vector<uint32_t> ParseSizes(const std::vector<std::string>& texts);
 
 // Uniform in 0 .. bound - 1.
 uint32_t Below(uint32_t bound, Random& random);

@@ -577,12 +577,6 @@ void WriteMarkdown(const std::vector<Row>& rows, std::FILE* out) {
   }
 }
 
-std::vector<uint32_t> Sizes(const std::vector<std::string>& texts) {
-  std::vector<uint32_t> sizes;
-  for (const std::string& text : texts) sizes.push_back(static_cast<uint32_t>(std::stoul(text)));
-  return sizes;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -619,7 +613,8 @@ int main(int argc, char** argv) {
   Random random(absl::GetFlag(FLAGS_seed));
   std::vector<Row> rows;
   const bool random_family = family == "random";
-  for (uint32_t size : Sizes(random_family ? absl::GetFlag(FLAGS_n) : absl::GetFlag(FLAGS_m))) {
+  for (uint32_t size : nqueens::bench::ParseSizes(random_family ? absl::GetFlag(FLAGS_n)
+                                                                : absl::GetFlag(FLAGS_m))) {
     const uint32_t count = absl::GetFlag(FLAGS_instances);
     const Batch batch =
         random_family ? RandomBatch(size, count, random) : DiagonalsBatch(size, count, random);

@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 
@@ -104,12 +105,6 @@ Summary Measure(uint32_t n, SolveMethod method, uint32_t runs) {
   return summary;
 }
 
-std::vector<uint32_t> Sizes(const std::vector<std::string>& values) {
-  std::vector<uint32_t> sizes;
-  for (const std::string& value : values) sizes.push_back(static_cast<uint32_t>(std::stoul(value)));
-  return sizes;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,7 +122,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> methods = absl::GetFlag(FLAGS_methods);
     const std::string name = nqueens::SolveMethodName(method);
     if (std::find(methods.begin(), methods.end(), name) == methods.end()) continue;
-    for (uint32_t n : Sizes(absl::GetFlag(FLAGS_n))) {
+    for (uint32_t n : nqueens::bench::ParseSizes(absl::GetFlag(FLAGS_n))) {
       const Summary s = Measure(n, method, absl::GetFlag(FLAGS_runs));
       std::printf("| %s | %u | %u | %u%% | %.3f | %.0f |\n", nqueens::SolveMethodName(method), n,
                   s.runs, 100 * s.solved / s.runs, 1000 * s.median_seconds, s.median_work);
@@ -141,7 +136,7 @@ int main(int argc, char** argv) {
       "median generations |\n",
       deadline);
   std::printf("|---:|---:|---:|---:|---:|---:|\n");
-  for (uint32_t n : Sizes(absl::GetFlag(FLAGS_genetic_n))) {
+  for (uint32_t n : nqueens::bench::ParseSizes(absl::GetFlag(FLAGS_genetic_n))) {
     const Summary s = Measure(n, SolveMethod::kGenetic, absl::GetFlag(FLAGS_genetic_seeds));
     std::printf("| %u | %u | %u%% | %.3f | %.3f | %.0f |\n", n, s.runs, 100 * s.solved / s.runs,
                 1000 * s.median_seconds, 1000 * s.p90_seconds, s.median_work);
