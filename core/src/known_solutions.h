@@ -4,7 +4,7 @@
 // Usov), each under the eight symmetries of the square, and the modular
 // placements (column - 1 = (shift + step * row) mod n), which include their
 // own images and cyclic shifts, and the products of any solution with a
-// modular placement.
+// modular placement, with their shifts that are solutions.
 //
 // Why: such inputs are what users naturally send (the output of Solve with
 // some queens removed), and their regular structure defeats the random
@@ -31,9 +31,10 @@ absl::StatusOr<std::optional<Columns>> CompleteFromKnownSolution(const Columns& 
 
 // Products ("matrix in matrix"): row (i - 1) N + j holding column
 // N (A[i] - 1) + B[j] for an M x M solution A and a modular N x N placement B
-// (their images under the symmetries are products too). The full board when
-// the queens fit one whose base queens complete (by Complete() on the M x M
-// board); otherwise nullopt. O(k) per divisor N of n that the queens do not
+// (their images under the symmetries are products too), and their cyclic
+// shifts of rows or columns that are solutions. The full board when the
+// queens fit one whose base queens complete (by Complete() on the M x M
+// board); otherwise nullopt. O(n) per divisor N of n that the queens do not
 // rule out, polled.
 absl::StatusOr<std::optional<Columns>> CompleteFromProduct(const Columns& composition,
                                                            StopPoller& stop);

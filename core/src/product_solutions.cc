@@ -1,14 +1,24 @@
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "huge_pages.h"
 #include "known_solutions.h"
 #include "modular_fit.h"
 #include "nqueens/solver.h"
+#include "validation.h"
 
 namespace nqueens::internal {
 namespace {
+
+constexpr uint32_t kNoColumn = UINT32_MAX;
+// Shift parts whose base queens are completed, at most, per inner size: a
+// few suffice in practice, and they bound what an input that is no shifted
+// product costs.
+constexpr int kMaxShiftTries = 8;
 
 // The inner sizes N of the products of the n x n board: divisors of n with
 // modular placements (N >= 5, prime to 6) and a base M = n / N >= 4.
@@ -26,47 +36,227 @@ std::vector<uint32_t> InnerSizes(uint32_t n) {
   return sizes;
 }
 
-// What the queens say of a product with inner size N: row (i - 1) N + j
-// holds column N (A[i] - 1) + B[j]. The base's queens so far, and the fit
-// of the inner ones.
+// The queens of one block of N rows (one base row) by the block's column
+// (column / N): at most two, since a shift's carry adds one to some of them.
+// Per block column, the least and the greatest inner column u = column % N.
+class BlockQueens {
+ public:
+  // False at a third block column.
+  bool Add(uint32_t block_column, uint32_t u) {
+    for (Group& group : groups_) {
+      if (group.block_column == kNoColumn) group = {block_column, u, u};
+      if (group.block_column != block_column) continue;
+      group.least_u = std::min(group.least_u, u);
+      group.greatest_u = std::max(group.greatest_u, u);
+      return true;
+    }
+    return false;
+  }
+
+  // Narrows [lowest, highest], the shift's inner part r that a block with two
+  // block columns allows: those of the carried one (one more, mod M) have
+  // u < r, the others u >= r. False when neither is one more.
+  bool BoundShift(uint32_t base_size, uint32_t& lowest, uint32_t& highest) const {
+    if (groups_[1].block_column == kNoColumn) return true;
+    for (const int carried : {0, 1}) {
+      const Group& high = groups_[carried];
+      const Group& low = groups_[1 - carried];
+      if (high.block_column != (low.block_column + 1) % base_size) continue;
+      lowest = std::max(lowest, high.greatest_u + 1);
+      highest = std::min(highest, low.least_u);
+      return true;
+    }
+    return false;
+  }
+
+  bool empty() const { return groups_[0].block_column == kNoColumn; }
+
+  // Adds the shift parts where one of the block's groups changes from not
+  // carried to carried: its least u and one past its greatest.
+  void AddBounds(std::vector<uint32_t>& bounds) const {
+    for (const Group& group : groups_) {
+      if (group.block_column == kNoColumn) break;
+      bounds.push_back(group.least_u);
+      bounds.push_back(group.greatest_u + 1);
+    }
+  }
+
+  // The base row's column - 1 for shift part r, or kNoColumn when the queens
+  // disagree on it.
+  uint32_t BaseColumn(uint32_t base_size, uint32_t r) const {
+    uint32_t base = kNoColumn;
+    for (const Group& group : groups_) {
+      if (group.block_column == kNoColumn) break;
+      uint32_t column;
+      if (r <= group.least_u) {
+        column = group.block_column;
+      } else if (r > group.greatest_u) {
+        column = (group.block_column + base_size - 1) % base_size;
+      } else {
+        return kNoColumn;
+      }
+      if (base != kNoColumn && base != column) return kNoColumn;
+      base = column;
+    }
+    return base;
+  }
+
+ private:
+  struct Group {
+    uint32_t block_column = kNoColumn, least_u = 0, greatest_u = 0;
+  };
+  std::array<Group, 2> groups_;
+};
+
+// What the queens say of a product with inner size N whose columns are
+// shifted cyclically by s = q N + r (some such shifts of a solution are
+// solutions, and users shift solutions): row (i - 1) N + j holds column
+// N ((A[i] - 1 + q + [u_j < r]) mod M) + u_j + 1, u_j = (B[j] - 1 + r) mod N,
+// itself a modular placement. The blocks' queens, and the fit of the inner
+// ones.
 struct ProductFit {
-  Columns base;
+  std::vector<BlockQueens> blocks;
   ModularFit inner;
 };
 
-// Nullopt once two queens contradict a product with inner size N.
-absl::StatusOr<std::optional<ProductFit>> Fit(const Columns& composition, uint32_t inner,
-                                              StopPoller& stop) {
+// Calls add(row, column) for each queen, 0-based, transposed if asked, until
+// it returns false; false then, or the poller's status once it fires.
+template <typename Add>
+absl::StatusOr<bool> ForEachQueen(const Columns& composition, bool transposed, StopPoller& stop,
+                                  Add add) {
   const auto n = static_cast<uint32_t>(composition.size());
-  ProductFit fit{Columns(n / inner, kEmptyRow), ModularFit(inner)};
   for (size_t first = 0; first < n; first += StopPoller::kRowsPerPoll) {
     if (stop.CheckNow()) return stop.status();
     const size_t last = std::min<size_t>(n, first + StopPoller::kRowsPerPoll);
-    for (size_t row = first; row < last; ++row) {
-      if (composition[row] == kEmptyRow) continue;
-      const uint32_t column = composition[row] - 1;
-      uint32_t& base = fit.base[row / inner];
-      if (base != kEmptyRow && base != column / inner + 1) return std::nullopt;
-      base = column / inner + 1;
-      if (!fit.inner.Add(row % inner + 1, column % inner + 1)) return std::nullopt;
+    for (size_t given_row = first; given_row < last; ++given_row) {
+      if (composition[given_row] == kEmptyRow) continue;
+      const auto given_column = composition[given_row] - 1;
+      const auto row = static_cast<uint32_t>(transposed ? given_column : given_row);
+      const auto column = static_cast<uint32_t>(transposed ? given_row : given_column);
+      if (!add(row, column)) return false;
     }
   }
+  return true;
+}
+
+// Nullopt once two queens contradict a product with inner size N, shifted as
+// above; `transposed`: the composition's transpose (queen (r, c) read as
+// (c, r)), which covers the products' row shifts. The inner placement is
+// fitted first: most inputs fail it within a few queens, before the blocks'
+// 24 bytes each are allocated.
+absl::StatusOr<std::optional<ProductFit>> Fit(const Columns& composition, uint32_t inner,
+                                              bool transposed, StopPoller& stop) {
+  const auto n = static_cast<uint32_t>(composition.size());
+  ModularFit inner_fit(inner);
+  absl::StatusOr<bool> fits =
+      ForEachQueen(composition, transposed, stop, [&](uint32_t row, uint32_t column) {
+        return inner_fit.Add(row % inner + 1, column % inner + 1);
+      });
+  if (!fits.ok()) return fits.status();
+  if (!*fits) return std::nullopt;
+  ProductFit fit{std::vector<BlockQueens>(n / inner), std::move(inner_fit)};
+  fits = ForEachQueen(composition, transposed, stop, [&](uint32_t row, uint32_t column) {
+    return fit.blocks[row / inner].Add(column / inner, column % inner);
+  });
+  if (!fits.ok()) return fits.status();
+  if (!*fits) return std::nullopt;
   return fit;
 }
 
-// The product of base solution A and inner placement B, in polled stretches.
+// The shift parts r worth trying, in increasing order: those within the
+// bounds that the blocks with two groups set, where the carry of some group
+// changes (between two of them every group is carried alike). Without such
+// blocks 0, no carry, comes first: the plain product.
+std::vector<uint32_t> ShiftCandidates(const ProductFit& fit, uint32_t inner) {
+  const auto base_size = static_cast<uint32_t>(fit.blocks.size());
+  uint32_t lowest = 0, highest = inner - 1;
+  std::vector<uint32_t> bounds;
+  for (const BlockQueens& block : fit.blocks) {
+    if (!block.BoundShift(base_size, lowest, highest) || lowest > highest) return {};
+    block.AddBounds(bounds);
+  }
+  bounds.push_back(lowest);
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  std::vector<uint32_t> candidates;
+  for (uint32_t r : bounds) {
+    if (lowest <= r && r <= highest) candidates.push_back(r);
+  }
+  return candidates;
+}
+
+// The base's queens (1-based columns) for shift part r, or nullopt when a
+// block's queens disagree on theirs or two of them attack each other.
+std::optional<Columns> BaseQueens(const ProductFit& fit, uint32_t r) {
+  const auto base_size = static_cast<uint32_t>(fit.blocks.size());
+  Columns base(base_size, kEmptyRow);
+  std::vector<bool> column_taken(base_size), sum_taken(2 * base_size),
+      difference_taken(2 * base_size);
+  for (uint32_t i = 0; i < base_size; ++i) {
+    if (fit.blocks[i].empty()) continue;  // its base row stays free
+    const uint32_t column = fit.blocks[i].BaseColumn(base_size, r);
+    if (column == kNoColumn || column_taken[column] || sum_taken[i + column] ||
+        difference_taken[base_size + i - column]) {
+      return std::nullopt;
+    }
+    column_taken[column] = sum_taken[i + column] = difference_taken[base_size + i - column] = true;
+    base[i] = column + 1;
+  }
+  return base;
+}
+
+// The product of base solution A and inner placement B, its columns shifted
+// by r as above (q is in A already), transposed if asked, in polled
+// stretches.
 absl::StatusOr<Columns> Product(const Columns& base, const Modular& inner, uint32_t size,
-                                StopPoller& stop) {
-  const auto n = static_cast<uint32_t>(base.size() * size);
+                                uint32_t r, bool transposed, StopPoller& stop) {
+  const auto base_size = static_cast<uint32_t>(base.size());
+  const auto n = static_cast<uint32_t>(base_size * size);
   Columns board;
   ReserveHuge(board, n);
+  board.resize(n);
   const bool done = RunInStretches(0, n, stop, [&](size_t first, size_t last) {
     for (size_t row = first; row < last; ++row) {
-      board.push_back(size * (base[row / size] - 1) + inner.Column(row % size + 1, size));
+      const uint32_t u = inner.Column(row % size + 1, size) - 1;
+      const uint32_t block_column = (base[row / size] - 1 + (u < r)) % base_size;
+      const uint32_t column = size * block_column + u;
+      if (transposed) {
+        board[column] = static_cast<uint32_t>(row + 1);
+      } else {
+        board[row] = column + 1;
+      }
     }
   });
   if (!done) return stop.status();
   return board;
+}
+
+// The board for shift part r from the base's queens for it, or nullopt when
+// they do not complete or the shifted product is no solution.
+absl::StatusOr<std::optional<Columns>> CompleteShifted(Columns base_queens, uint32_t inner,
+                                                       const Modular& placement, uint32_t r,
+                                                       bool transposed, StopPoller& stop) {
+  // Any solution of the base will do for a product: complete its queens as
+  // a board of its own.
+  CompletionOptions options;
+  options.stop = stop.condition();
+  absl::StatusOr<CompletionResult> base = Complete(std::move(base_queens), options);
+  // BaseQueens let no two queens attack; the check stays cheap insurance.
+  if (!base.ok() && !stop.CheckNow() &&
+      base.status().code() == absl::StatusCode::kInvalidArgument) {
+    return std::nullopt;
+  }
+  if (!base.ok()) return base.status();
+  if (base->outcome != Outcome::kSolved) return std::nullopt;
+  absl::StatusOr<Columns> board = Product(base->columns, placement, inner, r, transposed, stop);
+  if (!board.ok()) return board.status();
+  if (r == 0) return *std::move(board);
+  // A shifted product is a solution for some bases only: this one is
+  // checked, and a board that fails is not the answer.
+  absl::StatusOr<ValidationReport> report = Validate(*board, ValidateOptions{}, stop);
+  if (!report.ok()) return report.status();
+  if (!report->complete) return std::nullopt;
+  return *std::move(board);
 }
 
 }  // namespace
@@ -74,24 +264,24 @@ absl::StatusOr<Columns> Product(const Columns& base, const Modular& inner, uint3
 absl::StatusOr<std::optional<Columns>> CompleteFromProduct(const Columns& composition,
                                                            StopPoller& stop) {
   const auto n = static_cast<uint32_t>(composition.size());
-  for (const uint32_t inner : InnerSizes(n)) {
-    absl::StatusOr<std::optional<ProductFit>> fit = Fit(composition, inner, stop);
-    if (!fit.ok()) return fit.status();
-    if (!fit->has_value()) continue;
-    const std::optional<Modular> placement = (*fit)->inner.Solution();
-    if (!placement.has_value()) continue;
-    // Any solution of the base will do: complete its queens as a board of
-    // its own (attacking ones are INVALID_ARGUMENT there: no product).
-    CompletionOptions options;
-    options.stop = stop.condition();
-    absl::StatusOr<CompletionResult> base = Complete(std::move((*fit)->base), options);
-    if (!base.ok() && !stop.CheckNow() &&
-        base.status().code() == absl::StatusCode::kInvalidArgument) {
-      continue;
+  for (const bool transposed : {false, true}) {
+    for (const uint32_t inner : InnerSizes(n)) {
+      absl::StatusOr<std::optional<ProductFit>> fit = Fit(composition, inner, transposed, stop);
+      if (!fit.ok()) return fit.status();
+      if (!fit->has_value()) continue;
+      const std::optional<Modular> placement = (*fit)->inner.Solution();
+      if (!placement.has_value()) continue;
+      int tries = 0;
+      for (const uint32_t r : ShiftCandidates(**fit, inner)) {
+        if (stop.CheckNow()) return stop.status();
+        std::optional<Columns> base_queens = BaseQueens(**fit, r);
+        if (!base_queens.has_value()) continue;
+        absl::StatusOr<std::optional<Columns>> board =
+            CompleteShifted(*std::move(base_queens), inner, *placement, r, transposed, stop);
+        if (!board.ok() || board->has_value()) return board;
+        if (++tries == kMaxShiftTries) break;
+      }
     }
-    if (!base.ok()) return base.status();
-    if (base->outcome != Outcome::kSolved) continue;
-    return Product(base->columns, *placement, inner, stop);
   }
   return std::nullopt;
 }

@@ -108,11 +108,17 @@ TEST(KnownSolutionsTest, CompletesEveryImageOfTheFamiliesMembers) {
   }
 }
 
-// `board` with its columns shifted cyclically by `shift`.
+// `board` with its columns, or its rows, shifted cyclically by `shift`.
 Columns ShiftColumns(const Columns& board, uint32_t shift) {
   const auto n = static_cast<uint32_t>(board.size());
   Columns shifted(board);
   for (uint32_t& column : shifted) column = (column - 1 + shift) % n + 1;
+  return shifted;
+}
+Columns ShiftRows(const Columns& board, uint32_t shift) {
+  const auto n = static_cast<uint32_t>(board.size());
+  Columns shifted(n);
+  for (uint32_t row = 0; row < n; ++row) shifted[(row + shift) % n] = board[row];
   return shifted;
 }
 
@@ -120,19 +126,20 @@ TEST(KnownSolutionsTest, CompletesTheCyclicShiftsOfProductsThatAreSolutions) {
   // Some shifts of a product are solutions, though not products: their
   // blocks' base columns carry one where the inner columns wrap around.
   int shifted_solutions = 0;
-  for (uint32_t n : {35u, 143u, 175u, 1001u}) {
+  for (uint32_t n : {35u, 143u, 175u}) {
     const std::vector<Columns> members = FamilyMembers(n, 6);
     // The last members are the products (FamilyMembers).
     for (size_t m = members.size() / 2; m < members.size(); ++m) {
       for (const Columns& image : Images(members[m])) {
         for (uint32_t shift = 1; shift < n; ++shift) {
-          const Columns shifted = ShiftColumns(image, shift);
-          const absl::StatusOr<ValidationReport> report = Validate(shifted);
-          ASSERT_TRUE(report.ok());
-          if (!report->complete) continue;
-          ++shifted_solutions;
-          for (uint32_t stride : {2u, 3u}) {
-            ExpectCompletedByConstruction(EveryKth(shifted, stride, 1));
+          for (const Columns& shifted : {ShiftColumns(image, shift), ShiftRows(image, shift)}) {
+            const absl::StatusOr<ValidationReport> report = Validate(shifted);
+            ASSERT_TRUE(report.ok());
+            if (!report->complete) continue;
+            ++shifted_solutions;
+            for (uint32_t stride : {2u, 3u}) {
+              ExpectCompletedByConstruction(EveryKth(shifted, stride, 1));
+            }
           }
         }
       }
