@@ -71,13 +71,12 @@ class BlockQueens {
 
   bool empty() const { return groups_[0].block_column == kNoColumn; }
 
-  // Adds the shift parts where one of the block's groups changes from not
+  // Marks the shift parts where one of the block's groups changes from not
   // carried to carried: its least u and one past its greatest.
-  void AddBounds(std::vector<uint32_t>& bounds) const {
+  void MarkBounds(std::vector<bool>& bounds) const {
     for (const Group& group : groups_) {
       if (group.block_column == kNoColumn) break;
-      bounds.push_back(group.least_u);
-      bounds.push_back(group.greatest_u + 1);
+      bounds[group.least_u] = bounds[group.greatest_u + 1] = true;
     }
   }
 
@@ -170,17 +169,15 @@ absl::StatusOr<std::optional<ProductFit>> Fit(const Columns& composition, uint32
 std::vector<uint32_t> ShiftCandidates(const ProductFit& fit, uint32_t inner) {
   const auto base_size = static_cast<uint32_t>(fit.blocks.size());
   uint32_t lowest = 0, highest = inner - 1;
-  std::vector<uint32_t> bounds;
+  // A bit per value of u and one past the last: O(M + N), no sort.
+  std::vector<bool> bounds(inner + 1);
   for (const BlockQueens& block : fit.blocks) {
     if (!block.BoundShift(base_size, lowest, highest) || lowest > highest) return {};
-    block.AddBounds(bounds);
+    block.MarkBounds(bounds);
   }
-  bounds.push_back(lowest);
-  std::sort(bounds.begin(), bounds.end());
-  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
-  std::vector<uint32_t> candidates;
-  for (uint32_t r : bounds) {
-    if (lowest <= r && r <= highest) candidates.push_back(r);
+  std::vector<uint32_t> candidates = {lowest};
+  for (uint32_t r = lowest + 1; r <= highest; ++r) {
+    if (bounds[r]) candidates.push_back(r);
   }
   return candidates;
 }
