@@ -3,38 +3,25 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <vector>
 
 #include "absl/numeric/bits.h"
 #include "rng.h"
 
+#if NQUEENS_WORD_QUADS
+#include <immintrin.h>
+#endif
+
 namespace nqueens::internal {
 namespace {
 
-constexpr uint8_t kUnmatched = 0xff;
-
 uint64_t Bit(uint32_t x) { return uint64_t{1} << x; }
 
-// Spelled out: GCC 12 ignored a vector_size that depended on a template
-// parameter, and the loop below then skipped every other word.
-using WordPair = uint64_t __attribute__((vector_size(16)));
-using WordQuad = uint64_t __attribute__((vector_size(32)));
+// Bits 0 to count - 1.
+uint64_t LowBits(uint32_t count) { return count == 64 ? ~uint64_t{0} : Bit(count) - 1; }
 
-// to[i] = from[i] & ~removed[i] for i < count, a multiple of the vector's
-// words.
-template <typename Vector>
-[[gnu::always_inline]] inline void AndNotBy(const uint64_t* from, const uint64_t* removed,
-                                            uint32_t count, uint64_t* to) {
-  for (uint32_t i = 0; i < count; i += sizeof(Vector) / sizeof(uint64_t)) {
-    Vector kept, gone;
-    std::memcpy(&kept, from + i, sizeof(Vector));
-    std::memcpy(&gone, removed + i, sizeof(Vector));
-    kept &= ~gone;
-    std::memcpy(to + i, &kept, sizeof(Vector));
-  }
-}
+uint32_t RoundUpToQuads(uint32_t count) { return (count + 3) / 4 * 4; }
 
 std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
   std::vector<uint32_t> ranks(size);
@@ -45,67 +32,137 @@ std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
   return keys;
 }
 
+// NarrowFunction's key of a line with `cells` open cells: (cells - 1) << 16
+// | rank << 8 | index, modulo 2^32, so a line without cells comes last.
+uint32_t LineKey(uint32_t cells, uint32_t key) { return (cells << 16) + key; }
+
+#if NQUEENS_WORD_QUADS
+// Per 64-bit lane: the line's key for the lane's open cells, in its low half
+// (the high half all ones, so that 32-bit minima ignore it).
+__attribute__((target("avx2"))) inline __m256i LineKeys(__m256i open, const uint32_t* keys) {
+  const __m256i nibble_counts = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0,
+                                                 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
+  const __m256i low = _mm256_and_si256(open, low_nibbles);
+  const __m256i high = _mm256_and_si256(_mm256_srli_epi16(open, 4), low_nibbles);
+  const __m256i byte_counts = _mm256_add_epi8(_mm256_shuffle_epi8(nibble_counts, low),
+                                              _mm256_shuffle_epi8(nibble_counts, high));
+  const __m256i cells = _mm256_sad_epu8(byte_counts, _mm256_setzero_si256());
+  const __m256i key = _mm256_or_si256(
+      _mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(keys))),
+      _mm256_set1_epi64x(static_cast<int64_t>(~uint64_t{0} << 32)));
+  return _mm256_add_epi32(_mm256_slli_epi64(cells, 16), key);
+}
+
+__attribute__((target("avx2"))) inline uint32_t LeastKey(__m256i keys) {
+  __m128i least = _mm_min_epu32(_mm256_castsi256_si128(keys), _mm256_extracti128_si256(keys, 1));
+  least = _mm_min_epu32(least, _mm_shuffle_epi32(least, 0x4e));
+  least = _mm_min_epu32(least, _mm_shuffle_epi32(least, 0xb1));
+  return static_cast<uint32_t>(_mm_cvtsi128_si32(least));
+}
+
+__attribute__((target("avx2"))) inline uint64_t AnyBits(__m256i words) {
+  const __m128i any =
+      _mm_or_si128(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+  return static_cast<uint64_t>(_mm_cvtsi128_si64(any) | _mm_extract_epi64(any, 1));
+}
+
+__attribute__((target("avx2"))) inline __m256i Load(const uint64_t* words) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words));
+}
+
+__attribute__((target("avx2"))) inline void Store(uint64_t* words, __m256i value) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(words), value);
+}
+#endif
+
 }  // namespace
 
-// On other machines than x86-64, what the compiler makes of the vector type.
-void AndNotByPairs(const uint64_t* from, const uint64_t* removed, uint32_t count, uint64_t* to) {
-  AndNotBy<WordPair>(from, removed, count, to);
+NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint32_t* keys,
+                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
+  NarrowedLines lines{UINT32_MAX, UINT32_MAX, 0, 0};
+  for (uint32_t x = 0; x < 2 * lanes; ++x) {
+    const uint64_t open = child_open[x] = parent.open[x] & ~closes[x];
+    const uint32_t key = LineKey(static_cast<uint32_t>(absl::popcount(open)), keys[x]);
+    if (x >= lanes) {
+      lines.best_column = std::min(lines.best_column, key);
+      continue;
+    }
+    lines.best_row = std::min(lines.best_row, key);
+    // A match is one bit, kept while its cell is open.
+    const uint64_t match = child_match[x] = parent.match[x] & open;
+    lines.matched_columns |= match;
+    if (match != 0) lines.matched_rows |= Bit(x);
+  }
+  return lines;
 }
 
 #if NQUEENS_WORD_QUADS
-__attribute__((target("avx2"))) void AndNotByQuads(const uint64_t* from, const uint64_t* removed,
-                                                   uint32_t count, uint64_t* to) {
-  const uint32_t tail = count % 4;
-  AndNotBy<WordQuad>(from, removed, count - tail, to);
-  AndNotBy<WordPair>(from + count - tail, removed + count - tail, tail, to + count - tail);
+__attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
+                                                            const uint64_t* closes,
+                                                            const uint32_t* keys, uint32_t lanes,
+                                                            uint64_t* child_open,
+                                                            uint64_t* child_match) {
+  const __m256i none = _mm256_set1_epi64x(-1);
+  __m256i best_rows = none, best_columns = none, matched_columns = _mm256_setzero_si256();
+  uint64_t unmatched_rows = 0;
+  for (uint32_t x = 0; x < lanes; x += 4) {
+    const __m256i open = _mm256_andnot_si256(Load(closes + x), Load(parent.open + x));
+    Store(child_open + x, open);
+    const __m256i match = _mm256_and_si256(Load(parent.match + x), open);
+    Store(child_match + x, match);
+    matched_columns = _mm256_or_si256(matched_columns, match);
+    const __m256i unmatched = _mm256_cmpeq_epi64(match, _mm256_setzero_si256());
+    unmatched_rows |= uint64_t(_mm256_movemask_pd(_mm256_castsi256_pd(unmatched))) << x;
+    best_rows = _mm256_min_epu32(best_rows, LineKeys(open, keys + x));
+  }
+  for (uint32_t x = lanes; x < 2 * lanes; x += 4) {
+    const __m256i open = _mm256_andnot_si256(Load(closes + x), Load(parent.open + x));
+    Store(child_open + x, open);
+    best_columns = _mm256_min_epu32(best_columns, LineKeys(open, keys + x));
+  }
+  return {LeastKey(best_rows), LeastKey(best_columns), ~unmatched_rows & LowBits(lanes),
+          AnyBits(matched_columns)};
 }
 #endif
 
-AndNotFunction FastestAndNot() {
+NarrowFunction FastestNarrow() {
 #if NQUEENS_WORD_QUADS
-  if (__builtin_cpu_supports("avx2")) return AndNotByQuads;
+  if (__builtin_cpu_supports("avx2")) return NarrowByQuads;
 #endif
-  return AndNotByPairs;
+  return NarrowByWords;
 }
 
 WordBoard::WordBoard(const FreeBoard& board)
     : board_(board),
       size_(board.size()),
+      lanes_(RoundUpToQuads(size_)),
       diagonal_damage_(size_t{size_} * size_),
-      diagonal_rows_(size_t{size_} * size_),
-      attacks_(size_t{size_} * size_ * 2 * size_),
-      root_open_(2 * size_) {
+      closes_(size_t{size_} * size_ * 2 * lanes_),
+      root_open_(2 * lanes_),
+      nothing_(2 * lanes_) {
   for (uint32_t a = 0; a < size_; ++a) {
     root_open_[a] = board.open().Row(a)[0];
     for (uint64_t bits = root_open_[a]; bits != 0; bits &= bits - 1) {
       const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
-      root_open_[size_ + b] |= Bit(a);
+      root_open_[lanes_ + b] |= Bit(a);
       const size_t cell = size_t{a} * size_ + b;
-      uint64_t* attacks = &attacks_[cell * 2 * size_];
+      uint64_t* closes = &closes_[cell * 2 * lanes_];
+      for (uint32_t x = 0; x < size_; ++x) {
+        closes[x] = Bit(b);
+        closes[lanes_ + x] = Bit(a);
+      }
+      closes[a] = closes[lanes_ + b] = ~uint64_t{0};
       for (uint32_t line : board.LinesThrough(a, b)) {
         if (line == kNone) continue;
         diagonal_damage_[cell] += static_cast<uint32_t>(board.CellsOf(line).size()) - 1;
         for (Cell other : board.CellsOf(line)) {
-          attacks[RowOf(other)] |= Bit(ColumnOf(other));
-          attacks[size_ + ColumnOf(other)] |= Bit(RowOf(other));
-          diagonal_rows_[cell] |= Bit(RowOf(other));
+          closes[RowOf(other)] |= Bit(ColumnOf(other));
+          closes[lanes_ + ColumnOf(other)] |= Bit(RowOf(other));
         }
       }
     }
   }
-}
-
-void WordSearch::Match(Depth& depth, uint32_t row, uint32_t column) {
-  depth.column_of_row[row] = static_cast<uint8_t>(column);
-  depth.row_of_column[column] = static_cast<uint8_t>(row);
-  depth.matched_rows |= Bit(row);
-  depth.matched_columns |= Bit(column);
-}
-
-void WordSearch::Unmatch(Depth& depth, uint32_t row, uint32_t column) {
-  depth.column_of_row[row] = depth.row_of_column[column] = kUnmatched;
-  depth.matched_rows &= ~Bit(row);
-  depth.matched_columns &= ~Bit(column);
 }
 
 bool NodeAllowance::Grant() {
@@ -119,26 +176,30 @@ bool NodeAllowance::Grant() {
 WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop, uint64_t tie_seed)
     : board_(board),
       size_(board.size()),
+      lanes_(board.lanes_),
       mode_(mode),
       stop_(stop),
-      and_not_(FastestAndNot()),
-      masks_(size_t{size_ + 1} * 2 * size_),
-      matchings_(size_t{size_ + 1} * 2 * size_, kUnmatched),
+      narrow_(FastestNarrow()),
+      keys_(2 * lanes_, UINT32_MAX),
+      words_(size_t{size_ + 1} * 3 * lanes_),
       path_(size_ + 1),
       placement_(size_, kNone) {
   Rng ties(tie_seed);
   row_rank_ = DrawRanks(size_, ties);
   column_rank_ = DrawRanks(size_, ties);
+  for (uint32_t x = 0; x < size_; ++x) {
+    keys_[x] = row_rank_[x] - (1u << 16);
+    keys_[lanes_ + x] = column_rank_[x] - (1u << 16);
+  }
   for (uint32_t k = 0; k <= size_; ++k) {
-    Depth& depth = path_[k];
-    depth.row_open = masks_.data() + size_t{k} * 2 * size_;
-    depth.column_open = depth.row_open + size_;
-    depth.column_of_row = matchings_.data() + size_t{k} * 2 * size_;
-    depth.row_of_column = depth.column_of_row + size_;
+    path_[k].open = words_.data() + size_t{k} * 3 * lanes_;
+    path_[k].match = path_[k].open + 2 * lanes_;
   }
   Depth& root = path_[0];
-  root.rows = root.columns = size_ == 64 ? ~uint64_t{0} : Bit(size_) - 1;
-  std::copy(board.root_open_.begin(), board.root_open_.end(), root.row_open);
+  root.rows = root.columns = LowBits(size_);
+  // The root's counts: its open cells narrowed by nothing.
+  Narrowed(0, narrow_({board.root_open_.data(), root.match}, board.nothing_.data(), keys_.data(),
+                      lanes_, root.open, root.match));
 }
 
 uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
@@ -200,64 +261,46 @@ bool WordSearch::Visit(uint32_t k, double share, NodeAllowance& allowance, Searc
 
 uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
   Depth& depth = path_[k];
-  Branching branching;
-  if (!ChooseLine(depth, branching)) {
-    if (certificate_ != nullptr) certificate_->Empty(branching.by_row, branching.line);
-    return 0;
-  }
+  // A line without open cells fails the matching too (every unplaced
+  // column needs a row), so the matching finds every dead end.
   uint64_t hall_rows = 0;
   if (!RepairMatching(depth, hall_rows)) {
-    if (certificate_ != nullptr) certificate_->Hall(hall_rows);
+    if (certificate_ == nullptr) return 0;
+    const bool empty_row =
+        absl::has_single_bit(hall_rows) && depth.open[absl::countr_zero(hall_rows)] == 0;
+    if (empty_row) {
+      certificate_->Empty(true, static_cast<uint32_t>(absl::countr_zero(hall_rows)));
+    } else {
+      certificate_->Hall(hall_rows);
+    }
     return 0;
   }
-  const uint32_t count = ListCandidates(depth, branching, cells);
-  if (certificate_ != nullptr) certificate_->Branch(branching.by_row, branching.line, count);
+  const bool by_row = depth.best_row >> 16 <= depth.best_column >> 16;
+  const uint32_t line = (by_row ? depth.best_row : depth.best_column) & 0xff;
+  const uint32_t count = ListCandidates(depth, by_row, line, cells);
+  if (certificate_ != nullptr) certificate_->Branch(by_row, line, count);
   return count;
 }
 
-bool WordSearch::ChooseLine(const Depth& depth, Branching& branching) const {
-  uint32_t best_row = UINT32_MAX, best_column = UINT32_MAX;
-  for (uint64_t bits = depth.rows; bits != 0; bits &= bits - 1) {
-    const auto x = static_cast<uint32_t>(absl::countr_zero(bits));
-    const auto cells = static_cast<uint32_t>(absl::popcount(depth.row_open[x] & depth.columns));
-    branching.row_cells[x] = static_cast<uint8_t>(cells);
-    best_row = std::min(best_row, cells << 16 | row_rank_[x]);
-  }
-  // A forced row wins every tie; a column without cells, which it would
-  // miss, fails the matching.
-  const uint64_t columns = best_row >> 16 <= 1 ? 0 : depth.columns;
-  for (uint64_t bits = columns; bits != 0; bits &= bits - 1) {
-    const auto x = static_cast<uint32_t>(absl::countr_zero(bits));
-    const auto cells = static_cast<uint32_t>(absl::popcount(depth.column_open[x] & depth.rows));
-    branching.column_cells[x] = static_cast<uint8_t>(cells);
-    best_column = std::min(best_column, cells << 16 | column_rank_[x]);
-  }
-  // The fewer cells the better; a line without any is the dead end's reason.
-  branching.by_row = best_row >> 16 <= best_column >> 16;
-  branching.line = (branching.by_row ? best_row : best_column) & 0xff;
-  // As many unplaced columns as rows: each one needs a queen.
-  return best_row >> 16 != 0 && best_column >> 16 != 0;
-}
-
-uint32_t WordSearch::ListCandidates(const Depth& depth, const Branching& branching,
+uint32_t WordSearch::ListCandidates(const Depth& depth, bool by_row, uint32_t line,
                                     std::array<uint32_t, 64>& cells) const {
-  const uint32_t line = branching.line;
-  uint64_t others = branching.by_row ? depth.row_open[line] & depth.columns
-                                     : depth.column_open[line] & depth.rows;
+  uint64_t others = depth.open[by_row ? line : lanes_ + line];
   // Least damage first: about the open cells the queen closes, its lines'
   // counted at the root; ties by the other line's rank. Counting tries them
   // all, in any order.
   const bool ordered = mode_ == SearchMode::kFirstSolution && absl::popcount(others) > 1;
+  const auto line_cells = static_cast<uint32_t>(absl::popcount(others));
   uint32_t count = 0;
   for (; others != 0; others &= others - 1) {
     const auto other = static_cast<uint32_t>(absl::countr_zero(others));
-    const uint32_t a = branching.by_row ? line : other, b = branching.by_row ? other : line;
+    const uint32_t a = by_row ? line : other, b = by_row ? other : line;
     cells[count] = a << 8 | b;
-    // The counts are read only to order: a forced row leaves columns uncounted.
     if (ordered) {
-      const uint32_t damage = branching.row_cells[a] + branching.column_cells[b] - 2 +
-                              board_.diagonal_damage_[size_t{a} * size_ + b];
-      const uint32_t rank = branching.by_row ? column_rank_[b] >> 8 : row_rank_[a] >> 8;
+      const auto other_cells =
+          static_cast<uint32_t>(absl::popcount(depth.open[by_row ? lanes_ + b : a]));
+      const uint32_t damage =
+          line_cells + other_cells - 2 + board_.diagonal_damage_[size_t{a} * size_ + b];
+      const uint32_t rank = by_row ? column_rank_[b] >> 8 : row_rank_[a] >> 8;
       cells[count] |= damage << 24 | rank << 16;
     }
     ++count;
@@ -272,32 +315,32 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
   Depth& child = path_[k + 1];
   child.rows = parent.rows & ~Bit(a);
   child.columns = parent.columns & ~Bit(b);
-  const size_t cell = size_t{a} * size_ + b;
-  and_not_(parent.row_open, &board_.attacks_[cell * 2 * size_], 2 * size_, child.row_open);
-  // The parent's matching, minus the pairs whose cell the queen closed: on
-  // its row, its column or a row its diagonals cross.
-  std::copy_n(parent.column_of_row, 2 * size_, child.column_of_row);
-  child.matched_rows = parent.matched_rows;
-  child.matched_columns = parent.matched_columns;
-  if (const uint32_t column = child.column_of_row[a]; column != kUnmatched) {
-    Unmatch(child, a, column);
-  }
-  if (const uint32_t row = child.row_of_column[b]; row != kUnmatched) Unmatch(child, row, b);
-  const uint64_t crossed = child.rows & child.matched_rows & board_.diagonal_rows_[cell];
-  for (uint64_t bits = crossed; bits != 0; bits &= bits - 1) {
-    const auto row = static_cast<uint32_t>(absl::countr_zero(bits));
-    const uint32_t column = child.column_of_row[row];
-    if ((child.row_open[row] & Bit(column)) == 0) Unmatch(child, row, column);
-  }
+  child.row_of_column = parent.row_of_column;
+  const uint64_t* closes = &board_.closes_[(size_t{a} * size_ + b) * 2 * lanes_];
+  Narrowed(k + 1, narrow_({parent.open, parent.match}, closes, keys_.data(), lanes_, child.open,
+                          child.match));
 }
 
-// Matches every unmatched unplaced row by an augmenting path; false when
-// that is impossible (Hall's condition fails, the diagonals among the rows
-// ignored), with `hall_rows` the rows of the failed path's tree: their open
-// cells lie in the columns it saw, all matched to the others.
+void WordSearch::Narrowed(uint32_t k, const NarrowedLines& lines) {
+  Depth& depth = path_[k];
+  depth.best_row = lines.best_row;
+  depth.best_column = lines.best_column;
+  depth.matched_rows = lines.matched_rows;
+  depth.matched_columns = lines.matched_columns;
+}
+
+// Matches every unmatched unplaced row, to a free open column if it has one
+// (most do), else by an augmenting path; false when that is impossible
+// (Hall's condition fails, the diagonals among the rows ignored), with
+// `hall_rows` the rows of the failed path's tree: their open cells lie in
+// the columns it saw, all matched to the others.
 bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
   for (uint64_t bits = depth.rows & ~depth.matched_rows; bits != 0; bits &= bits - 1) {
     const auto a = static_cast<uint32_t>(absl::countr_zero(bits));
+    if (const uint64_t free = depth.open[a] & ~depth.matched_columns; free != 0) {
+      Match(depth, a, free & -free);
+      continue;
+    }
     uint64_t seen = 0;
     if (Augment(depth, a, seen)) continue;
     hall_rows = Bit(a);
@@ -309,24 +352,38 @@ bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
   return true;
 }
 
-// Augmenting path (Kuhn) from row `a` through columns not yet seen, ended
-// by an unmatched column as soon as one is open.
+// Augmenting path (Kuhn) from row `a` through columns not yet seen, depth
+// first, ended by the first unmatched open column a row of the path has.
 bool WordSearch::Augment(Depth& depth, uint32_t a, uint64_t& seen) const {
-  const uint64_t open = depth.row_open[a] & depth.columns;
-  if (const uint64_t free = open & ~depth.matched_columns; free != 0) {
-    Match(depth, a, static_cast<uint32_t>(absl::countr_zero(free)));
-    return true;
-  }
-  // Re-read after each try: deeper calls mark columns seen too.
-  for (uint64_t bits; (bits = open & ~seen) != 0;) {
-    const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
-    seen |= Bit(b);
-    if (Augment(depth, depth.row_of_column[b], seen)) {
-      Match(depth, a, b);
+  std::array<uint8_t, 64> rows;     // the path's rows
+  std::array<uint64_t, 64> taking;  // the column each row of the path tries
+  rows[0] = static_cast<uint8_t>(a);
+  for (int top = 0; top >= 0;) {
+    const uint64_t open = depth.open[rows[top]];
+    if (const uint64_t free = open & ~depth.matched_columns; free != 0) {
+      // Each row of the path takes the column it tried, the last a free one.
+      taking[top] = free & -free;
+      for (; top >= 0; --top) Match(depth, rows[top], taking[top]);
       return true;
     }
+    const uint64_t untried = open & ~seen;
+    if (untried == 0) {
+      --top;
+      continue;
+    }
+    taking[top] = untried & -untried;
+    seen |= taking[top];
+    rows[top + 1] = depth.row_of_column[absl::countr_zero(taking[top])];
+    ++top;
   }
   return false;
+}
+
+void WordSearch::Match(Depth& depth, uint32_t row, uint64_t column) {
+  depth.match[row] = column;
+  depth.row_of_column[absl::countr_zero(column)] = static_cast<uint8_t>(row);
+  depth.matched_rows |= Bit(row);
+  depth.matched_columns |= column;
 }
 
 SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,

@@ -1,8 +1,9 @@
 // The exact search's word engine (search_engines.h): boards of at most 64
 // free rows, every row's and every column's open cells in one word. A
-// depth's state is copied from its parent's and then narrowed, so
-// backtracking is free. Cells on placed rows and columns are not cleared: the
-// masks of unplaced rows and columns are ANDed in where counts are taken.
+// depth's words are its parent's narrowed by one precomputed pass per queen,
+// which also counts every line's open cells and keeps the matching's pairs
+// whose cells stay open, so a node's work has few branches; backtracking is
+// free. Placed rows and columns keep no open cells.
 //
 // A search can start below any node (a prefix of placements from the root)
 // and list a node's children, so that independent subtrees can be searched
@@ -42,36 +43,57 @@ class WordBoard {
 
   const FreeBoard& board_;
   const uint32_t size_;
+  // Words per kind of line: the size rounded up to whole vectors of 4 words,
+  // the rest always 0.
+  const uint32_t lanes_;
   // Per cell a * size + b: the open cells its diagonals held at the root,
   // the static part of a queen's damage.
   std::vector<uint32_t> diagonal_damage_;
-  // Per cell: the rows its diagonals cross at open cells of the root (bit:
-  // row).
-  std::vector<uint64_t> diagonal_rows_;
-  // Per cell, from (a * size + b) * 2 * size on: the cells of each row x
-  // (bit: column), then of each column x (bit: row), on the diagonals
-  // through cell (a, b); 2 d^3 words (4 MiB at 64 free rows), laid out as a
-  // depth's open cells are, so that a placement is one pass of ANDs.
-  std::vector<uint64_t> attacks_;
-  // The open cells at the root, rows then columns.
-  std::vector<uint64_t> root_open_;
+  // Per cell, from (a * size + b) * 2 * lanes on: the cells a queen on (a, b)
+  // closes in each row x (bit: column), then in each column x (bit: row):
+  // its row and its column whole, and its diagonals' cells; 2 d^2 lanes words
+  // (4 MiB at 64 free rows), laid out as a depth's open cells are.
+  std::vector<uint64_t> closes_;
+  // The open cells at the root, rows then columns; and nothing, to narrow
+  // the root by.
+  std::vector<uint64_t> root_open_, nothing_;
 };
 
-// to[i] = from[i] & ~removed[i] for i < count, an even count: a placement's
-// pass over a depth's words.
-using AndNotFunction = void (*)(const uint64_t* from, const uint64_t* removed, uint32_t count,
-                                uint64_t* to);
-// In pairs of words: the SSE2 every x86-64 has.
-void AndNotByPairs(const uint64_t* from, const uint64_t* removed, uint32_t count, uint64_t* to);
+// A depth's words: `lanes` words per kind of line (a multiple of 4), rows'
+// then columns'.
+struct DepthWords {
+  const uint64_t* open;   // 2 * lanes: open cells (bit: column, then bit: row)
+  const uint64_t* match;  // lanes: per row, the bit of its matched column, or 0
+};
+
+// What a placement's pass finds on the child.
+struct NarrowedLines {
+  // Of the rows, then of the columns: the least of the keys open cells << 16
+  // plus the line's key (so a line without open cells never wins).
+  uint32_t best_row, best_column;
+  uint64_t matched_rows, matched_columns;  // pairs whose cells stay open
+};
+
+// A placement's pass: child open = parent open & ~closes, child match =
+// parent match where its cell stays open, and the counts that choose the
+// child's branching line. `keys` (2 * lanes) is each line's
+// (rank << 8 | index) - 2^16, modulo 2^32.
+using NarrowFunction = NarrowedLines (*)(DepthWords parent, const uint64_t* closes,
+                                         const uint32_t* keys, uint32_t lanes, uint64_t* child_open,
+                                         uint64_t* child_match);
+// Word by word: any processor.
+NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint32_t* keys,
+                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NQUEENS_WORD_QUADS 1
 // In 4-word vectors: processors with AVX2 only.
-void AndNotByQuads(const uint64_t* from, const uint64_t* removed, uint32_t count, uint64_t* to);
+NarrowedLines NarrowByQuads(DepthWords parent, const uint64_t* closes, const uint32_t* keys,
+                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
 #else
 #define NQUEENS_WORD_QUADS 0
 #endif
 // The fastest of them this processor runs, asked once per search.
-AndNotFunction FastestAndNot();
+NarrowFunction FastestNarrow();
 
 // Nodes a search may still visit, shared by the searches of several threads
 // (`shared` set) or a search's own.
@@ -113,24 +135,19 @@ class WordSearch {
   void WriteCertificate(CertificateWriter* certificate) { certificate_ = certificate; }
 
  private:
-  // One depth of the path. The open cells of free row a are `row_open[a]`
-  // (bit b: free column b), of free column b `column_open[b]` (bit a); the
+  // One depth of the path. The open cells of free row a are `open[a]` (bit
+  // b: free column b), of free column b `open[lanes + b]` (bit a); the
   // matching of unplaced rows to open columns (Hall's condition) is inherited
-  // from the parent, minus the pairs the last queen closed.
+  // from the parent, minus the pairs the last queen closed: row a's column
+  // is the bit `match[a]`, column b's row `row_of_column[b]` (where b is
+  // matched).
   struct Depth {
-    uint64_t rows = 0, columns = 0;                  // unplaced
-    uint64_t matched_rows = 0, matched_columns = 0;  // in the matching
-    uint64_t* row_open;
-    uint64_t* column_open;
-    uint8_t* column_of_row;
-    uint8_t* row_of_column;
-  };
-
-  // Counts of open cells per unplaced line, and the line to branch on.
-  struct Branching {
-    std::array<uint8_t, 64> row_cells, column_cells;
-    uint32_t line;
-    bool by_row;
+    uint64_t rows = 0, columns = 0;  // unplaced
+    uint64_t matched_rows = 0, matched_columns = 0;
+    uint32_t best_row = 0, best_column = 0;  // NarrowedLines' keys
+    uint64_t* open;
+    uint64_t* match;
+    std::array<uint8_t, 64> row_of_column;
   };
 
   // Places `prefix` from the root; its depth.
@@ -141,29 +158,29 @@ class WordSearch {
   bool Visit(uint32_t k, double share, NodeAllowance& allowance, SearchOutcome& outcome);
   // The cells to try at depth k, in order; 0 at a dead end.
   uint32_t BranchCells(uint32_t k, std::array<uint32_t, 64>& cells);
-  // The unplaced row or column with the fewest open cells (ties by rank);
-  // false at a dead end, a line without open cells.
-  bool ChooseLine(const Depth& depth, Branching& branching) const;
-  // The cells of the branching line, in the order to try them.
-  uint32_t ListCandidates(const Depth& depth, const Branching& branching,
+  // The cells of the unplaced row or column with the fewest open cells (ties
+  // by rank, a row on a tie), in the order to try them.
+  uint32_t ListCandidates(const Depth& depth, bool by_row, uint32_t line,
                           std::array<uint32_t, 64>& cells) const;
   // Depth k + 1: depth k with a queen on (a, b).
   void Place(uint32_t k, uint32_t a, uint32_t b);
+  // Takes the pass's findings on depth k + 1.
+  void Narrowed(uint32_t k, const NarrowedLines& lines);
   bool RepairMatching(Depth& depth, uint64_t& hall_rows) const;
   bool Augment(Depth& depth, uint32_t a, uint64_t& seen) const;
-  static void Match(Depth& depth, uint32_t row, uint32_t column);
-  static void Unmatch(Depth& depth, uint32_t row, uint32_t column);
+  // Pairs `row` with the column whose bit is `column`.
+  static void Match(Depth& depth, uint32_t row, uint64_t column);
 
   const WordBoard& board_;
-  const uint32_t size_;
+  const uint32_t size_, lanes_;
   const SearchMode mode_;
   StopPoller& stop_;
-  const AndNotFunction and_not_;
+  const NarrowFunction narrow_;
   // rank << 8 | index, the ranks a random permutation per kind of line: the
   // trail engine's tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;
-  std::vector<uint64_t> masks_;
-  std::vector<uint8_t> matchings_;
+  std::vector<uint32_t> keys_;   // NarrowFunction's, from the ranks
+  std::vector<uint64_t> words_;  // every depth's open cells and matching
   std::vector<Depth> path_;
   std::vector<uint32_t> placement_;  // per free row, along the path
   CertificateWriter* certificate_ = nullptr;
