@@ -21,6 +21,10 @@ uint64_t Bit(uint32_t x) { return uint64_t{1} << x; }
 // Bits 0 to count - 1.
 uint64_t LowBits(uint32_t count) { return count == 64 ? ~uint64_t{0} : Bit(count) - 1; }
 
+// The index of the lowest bit of `bits`, which has one; unlike
+// absl::countr_zero, without a test for 0 on processors before BMI1.
+uint32_t LowestBit(uint64_t bits) { return static_cast<uint32_t>(__builtin_ctzll(bits)); }
+
 uint32_t RoundUpToQuads(uint32_t count) { return (count + 3) / 4 * 4; }
 
 std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
@@ -36,10 +40,13 @@ std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
 // | rank << 8 | index, modulo 2^32, so a line without cells comes last.
 uint32_t LineKey(uint32_t cells, uint32_t key) { return (cells << 16) + key; }
 
+// NarrowFunction's `keys` entry of a line of rank << 8 | index `rank`.
+uint64_t LineKeyBase(uint32_t rank) { return ~uint64_t{0} << 32 | (rank - (uint32_t{1} << 16)); }
+
 #if NQUEENS_WORD_QUADS
 // Per 64-bit lane: the line's key for the lane's open cells, in its low half
 // (the high half all ones, so that 32-bit minima ignore it).
-__attribute__((target("avx2"))) inline __m256i LineKeys(__m256i open, const uint32_t* keys) {
+__attribute__((target("avx2"))) inline __m256i LineKeys(__m256i open, const uint64_t* keys) {
   const __m256i nibble_counts = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0,
                                                  1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
   const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
@@ -48,10 +55,8 @@ __attribute__((target("avx2"))) inline __m256i LineKeys(__m256i open, const uint
   const __m256i byte_counts = _mm256_add_epi8(_mm256_shuffle_epi8(nibble_counts, low),
                                               _mm256_shuffle_epi8(nibble_counts, high));
   const __m256i cells = _mm256_sad_epu8(byte_counts, _mm256_setzero_si256());
-  const __m256i key = _mm256_or_si256(
-      _mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(keys))),
-      _mm256_set1_epi64x(static_cast<int64_t>(~uint64_t{0} << 32)));
-  return _mm256_add_epi32(_mm256_slli_epi64(cells, 16), key);
+  return _mm256_add_epi32(_mm256_slli_epi64(cells, 16),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys)));
 }
 
 __attribute__((target("avx2"))) inline uint32_t LeastKey(__m256i keys) {
@@ -78,12 +83,13 @@ __attribute__((target("avx2"))) inline void Store(uint64_t* words, __m256i value
 
 }  // namespace
 
-NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint32_t* keys,
+NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
   NarrowedLines lines{UINT32_MAX, UINT32_MAX, 0, 0};
   for (uint32_t x = 0; x < 2 * lanes; ++x) {
     const uint64_t open = child_open[x] = parent.open[x] & ~closes[x];
-    const uint32_t key = LineKey(static_cast<uint32_t>(absl::popcount(open)), keys[x]);
+    const uint32_t key =
+        LineKey(static_cast<uint32_t>(absl::popcount(open)), static_cast<uint32_t>(keys[x]));
     if (x >= lanes) {
       lines.best_column = std::min(lines.best_column, key);
       continue;
@@ -100,7 +106,7 @@ NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uin
 #if NQUEENS_WORD_QUADS
 __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
                                                             const uint64_t* closes,
-                                                            const uint32_t* keys, uint32_t lanes,
+                                                            const uint64_t* keys, uint32_t lanes,
                                                             uint64_t* child_open,
                                                             uint64_t* child_match) {
   const __m256i none = _mm256_set1_epi64x(-1);
@@ -144,7 +150,7 @@ WordBoard::WordBoard(const FreeBoard& board)
   for (uint32_t a = 0; a < size_; ++a) {
     root_open_[a] = board.open().Row(a)[0];
     for (uint64_t bits = root_open_[a]; bits != 0; bits &= bits - 1) {
-      const auto b = static_cast<uint32_t>(absl::countr_zero(bits));
+      const auto b = LowestBit(bits);
       root_open_[lanes_ + b] |= Bit(a);
       const size_t cell = size_t{a} * size_ + b;
       uint64_t* closes = &closes_[cell * 2 * lanes_];
@@ -180,7 +186,7 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
       mode_(mode),
       stop_(stop),
       narrow_(FastestNarrow()),
-      keys_(2 * lanes_, UINT32_MAX),
+      keys_(2 * lanes_, ~uint64_t{0}),
       words_(size_t{size_ + 1} * 3 * lanes_),
       path_(size_ + 1),
       placement_(size_, kNone) {
@@ -188,8 +194,8 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
   row_rank_ = DrawRanks(size_, ties);
   column_rank_ = DrawRanks(size_, ties);
   for (uint32_t x = 0; x < size_; ++x) {
-    keys_[x] = row_rank_[x] - (1u << 16);
-    keys_[lanes_ + x] = column_rank_[x] - (1u << 16);
+    keys_[x] = LineKeyBase(row_rank_[x]);
+    keys_[lanes_ + x] = LineKeyBase(column_rank_[x]);
   }
   for (uint32_t k = 0; k <= size_; ++k) {
     path_[k].open = words_.data() + size_t{k} * 3 * lanes_;
@@ -266,10 +272,9 @@ uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
   uint64_t hall_rows = 0;
   if (!RepairMatching(depth, hall_rows)) {
     if (certificate_ == nullptr) return 0;
-    const bool empty_row =
-        absl::has_single_bit(hall_rows) && depth.open[absl::countr_zero(hall_rows)] == 0;
+    const bool empty_row = absl::has_single_bit(hall_rows) && depth.open[LowestBit(hall_rows)] == 0;
     if (empty_row) {
-      certificate_->Empty(true, static_cast<uint32_t>(absl::countr_zero(hall_rows)));
+      certificate_->Empty(true, LowestBit(hall_rows));
     } else {
       certificate_->Hall(hall_rows);
     }
@@ -292,7 +297,7 @@ uint32_t WordSearch::ListCandidates(const Depth& depth, bool by_row, uint32_t li
   const auto line_cells = static_cast<uint32_t>(absl::popcount(others));
   uint32_t count = 0;
   for (; others != 0; others &= others - 1) {
-    const auto other = static_cast<uint32_t>(absl::countr_zero(others));
+    const auto other = LowestBit(others);
     const uint32_t a = by_row ? line : other, b = by_row ? other : line;
     cells[count] = a << 8 | b;
     if (ordered) {
@@ -336,7 +341,7 @@ void WordSearch::Narrowed(uint32_t k, const NarrowedLines& lines) {
 // the columns it saw, all matched to the others.
 bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
   for (uint64_t bits = depth.rows & ~depth.matched_rows; bits != 0; bits &= bits - 1) {
-    const auto a = static_cast<uint32_t>(absl::countr_zero(bits));
+    const auto a = LowestBit(bits);
     if (const uint64_t free = depth.open[a] & ~depth.matched_columns; free != 0) {
       Match(depth, a, free & -free);
       continue;
@@ -345,7 +350,7 @@ bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
     if (Augment(depth, a, seen)) continue;
     hall_rows = Bit(a);
     for (; seen != 0; seen &= seen - 1) {
-      hall_rows |= Bit(depth.row_of_column[absl::countr_zero(seen)]);
+      hall_rows |= Bit(depth.row_of_column[LowestBit(seen)]);
     }
     return false;
   }
@@ -373,7 +378,7 @@ bool WordSearch::Augment(Depth& depth, uint32_t a, uint64_t& seen) const {
     }
     taking[top] = untried & -untried;
     seen |= taking[top];
-    rows[top + 1] = depth.row_of_column[absl::countr_zero(taking[top])];
+    rows[top + 1] = depth.row_of_column[LowestBit(taking[top])];
     ++top;
   }
   return false;
@@ -381,7 +386,7 @@ bool WordSearch::Augment(Depth& depth, uint32_t a, uint64_t& seen) const {
 
 void WordSearch::Match(Depth& depth, uint32_t row, uint64_t column) {
   depth.match[row] = column;
-  depth.row_of_column[absl::countr_zero(column)] = static_cast<uint8_t>(row);
+  depth.row_of_column[LowestBit(column)] = static_cast<uint8_t>(row);
   depth.matched_rows |= Bit(row);
   depth.matched_columns |= column;
 }

@@ -76,18 +76,19 @@ struct NarrowedLines {
 
 // A placement's pass: child open = parent open & ~closes, child match =
 // parent match where its cell stays open, and the counts that choose the
-// child's branching line. `keys` (2 * lanes) is each line's
-// (rank << 8 | index) - 2^16, modulo 2^32.
+// child's branching line. `keys` (2 * lanes) holds each line's
+// (rank << 8 | index) - 2^16, modulo 2^32, in its low half, and ones in its
+// high half (which vectors of 32-bit minima then ignore).
 using NarrowFunction = NarrowedLines (*)(DepthWords parent, const uint64_t* closes,
-                                         const uint32_t* keys, uint32_t lanes, uint64_t* child_open,
+                                         const uint64_t* keys, uint32_t lanes, uint64_t* child_open,
                                          uint64_t* child_match);
 // Word by word: any processor.
-NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint32_t* keys,
+NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NQUEENS_WORD_QUADS 1
 // In 4-word vectors: processors with AVX2 only.
-NarrowedLines NarrowByQuads(DepthWords parent, const uint64_t* closes, const uint32_t* keys,
+NarrowedLines NarrowByQuads(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
 #else
 #define NQUEENS_WORD_QUADS 0
@@ -179,7 +180,7 @@ class WordSearch {
   // rank << 8 | index, the ranks a random permutation per kind of line: the
   // trail engine's tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;
-  std::vector<uint32_t> keys_;   // NarrowFunction's, from the ranks
+  std::vector<uint64_t> keys_;   // NarrowFunction's, from the ranks
   std::vector<uint64_t> words_;  // every depth's open cells and matching
   std::vector<Depth> path_;
   std::vector<uint32_t> placement_;  // per free row, along the path

@@ -153,12 +153,12 @@ TEST(SearchEnginesTest, TheWordEnginesVectorPassesAgreeWithTheWordByWordPass) {
   for (uint32_t lanes = 4; lanes <= 64; lanes += 4) {
     for (int trial = 0; trial < 20; ++trial) {
       std::vector<uint64_t> open(2 * lanes), closes(2 * lanes), match(lanes);
-      std::vector<uint32_t> keys(2 * lanes);
+      std::vector<uint64_t> keys(2 * lanes);
       for (uint32_t x = 0; x < 2 * lanes; ++x) {
         // Sparse words too, so that lines without cells occur.
         open[x] = random() & random() & random() & random();
         closes[x] = random() & random();
-        keys[x] = static_cast<uint32_t>(random());
+        keys[x] = ~uint64_t{0} << 32 | static_cast<uint32_t>(random());
         if (x < lanes && random() % 2 == 0) match[x] = uint64_t{1} << random() % 64;
       }
       std::vector<uint64_t> expected_open(2 * lanes), expected_match(lanes);
