@@ -9,7 +9,7 @@
 #include "absl/numeric/bits.h"
 #include "rng.h"
 
-#if NQUEENS_WORD_QUADS
+#if NQUEENS_WORD_AVX2
 #include <immintrin.h>
 #endif
 
@@ -36,14 +36,14 @@ std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
   return keys;
 }
 
-// NarrowFunction's key of a line with `cells` open cells: (cells - 1) << 16
+// The passes' key of a line with `cells` open cells: (cells - 1) << 16
 // | rank << 8 | index, modulo 2^32, so a line without cells comes last.
 uint32_t LineKey(uint32_t cells, uint32_t key) { return (cells << 16) + key; }
 
-// NarrowFunction's `keys` entry of a line of rank << 8 | index `rank`.
+// The passes' `keys` entry of a line of rank << 8 | index `rank`.
 uint64_t LineKeyBase(uint32_t rank) { return ~uint64_t{0} << 32 | (rank - (uint32_t{1} << 16)); }
 
-#if NQUEENS_WORD_QUADS
+#if NQUEENS_WORD_AVX2
 // Per 64-bit lane: the line's key for the lane's open cells, in its low half
 // (the high half all ones, so that 32-bit minima ignore it).
 __attribute__((target("avx2"))) inline __m256i LineKeys(__m256i open, const uint64_t* keys) {
@@ -81,10 +81,9 @@ __attribute__((target("avx2"))) inline void Store(uint64_t* words, __m256i value
 }
 #endif
 
-}  // namespace
-
-NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
-                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
+// The passes' bodies, inlined into the search loops.
+NarrowedLines NarrowWordByWord(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
+                               uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
   NarrowedLines lines{UINT32_MAX, UINT32_MAX, 0, 0};
   for (uint32_t x = 0; x < 2 * lanes; ++x) {
     const uint64_t open = child_open[x] = parent.open[x] & ~closes[x];
@@ -103,8 +102,8 @@ NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uin
   return lines;
 }
 
-#if NQUEENS_WORD_QUADS
-__attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
+#if NQUEENS_WORD_AVX2
+__attribute__((target("avx2"))) NarrowedLines NarrowInQuads(DepthWords parent,
                                                             const uint64_t* closes,
                                                             const uint64_t* keys, uint32_t lanes,
                                                             uint64_t* child_open,
@@ -132,12 +131,27 @@ __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
 }
 #endif
 
-NarrowFunction FastestNarrow() {
-#if NQUEENS_WORD_QUADS
-  if (__builtin_cpu_supports("avx2")) return NarrowByQuads;
-#endif
-  return NarrowByWords;
+}  // namespace
+
+NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
+                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
+  return NarrowWordByWord(parent, closes, keys, lanes, child_open, child_match);
 }
+
+#if NQUEENS_WORD_AVX2
+__attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
+                                                            const uint64_t* closes,
+                                                            const uint64_t* keys, uint32_t lanes,
+                                                            uint64_t* child_open,
+                                                            uint64_t* child_match) {
+  return NarrowInQuads(parent, closes, keys, lanes, child_open, child_match);
+}
+
+bool HasAvx2AndBmi() {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+         __builtin_cpu_supports("bmi2");
+}
+#endif
 
 WordBoard::WordBoard(const FreeBoard& board)
     : board_(board),
@@ -185,10 +199,15 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
       lanes_(board.lanes_),
       mode_(mode),
       stop_(stop),
-      narrow_(FastestNarrow()),
+#if NQUEENS_WORD_AVX2
+      vector_(HasAvx2AndBmi()),
+#else
+      vector_(false),
+#endif
       keys_(2 * lanes_, ~uint64_t{0}),
       words_(size_t{size_ + 1} * 3 * lanes_),
       path_(size_ + 1),
+      frames_(size_ + 1),
       placement_(size_, kNone) {
   Rng ties(tie_seed);
   row_rank_ = DrawRanks(size_, ties);
@@ -204,8 +223,8 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
   Depth& root = path_[0];
   root.rows = root.columns = LowBits(size_);
   // The root's counts: its open cells narrowed by nothing.
-  Narrowed(0, narrow_({board.root_open_.data(), root.match}, board.nothing_.data(), keys_.data(),
-                      lanes_, root.open, root.match));
+  Narrowed(0, NarrowByWords({board.root_open_.data(), root.match}, board.nothing_.data(),
+                            keys_.data(), lanes_, root.open, root.match));
 }
 
 uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
@@ -214,7 +233,7 @@ uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
     // The matching is repaired on the way, as the search would have.
     uint64_t unused_hall_rows = 0;
     RepairMatching(path_[k], unused_hall_rows);
-    Place(k, cell >> 8, cell & 0xff);
+    Place<false>(k, cell >> 8, cell & 0xff);
     placement_[cell >> 8] = cell & 0xff;
     ++k;
   }
@@ -225,7 +244,14 @@ SearchOutcome WordSearch::Search(absl::Span<const WordCell> prefix, NodeAllowanc
   SearchOutcome outcome;
   // Building the free board took O(n): a stop may already be due.
   if (stop_.CheckNow()) return outcome;
-  if (Visit(Descend(prefix), 1.0, allowance, outcome)) outcome.explored = 1.0;
+  const uint32_t start = Descend(prefix);
+#if NQUEENS_WORD_AVX2
+  const bool whole = vector_ ? ExploreWithAvx2(start, allowance, outcome)
+                             : ExploreWordByWord(start, allowance, outcome);
+#else
+  const bool whole = ExploreWordByWord(start, allowance, outcome);
+#endif
+  if (whole) outcome.explored = 1.0;
   if (outcome.solutions > 0) outcome.placement = placement_;
   return outcome;
 }
@@ -235,34 +261,6 @@ std::vector<WordCell> WordSearch::Children(absl::Span<const WordCell> prefix) {
   const uint32_t k = Descend(prefix);
   const uint32_t count = path_[k].rows == 0 ? 0 : BranchCells(k, cells);
   return std::vector<WordCell>(cells.begin(), cells.begin() + count);
-}
-
-bool WordSearch::Visit(uint32_t k, double share, NodeAllowance& allowance, SearchOutcome& outcome) {
-  if (path_[k].rows == 0) {
-    ++outcome.solutions;
-    return mode_ == SearchMode::kCountAll;
-  }
-  std::array<uint32_t, 64> cells;
-  const uint32_t count = BranchCells(k, cells);
-  // Cut here, the children before i are done: their share of the tree.
-  const auto cut = [&](uint32_t i) {
-    outcome.explored += share * i / count;
-    return false;
-  };
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!allowance.Take()) {
-      outcome.budget_exhausted = true;
-      return cut(i);
-    }
-    ++outcome.nodes;
-    if (stop_.ShouldStop()) return cut(i);
-    const uint32_t a = cells[i] >> 8, b = cells[i] & 0xff;
-    Place(k, a, b);
-    placement_[a] = b;
-    if (certificate_ != nullptr) certificate_->Place(a, b);
-    if (!Visit(k + 1, share / count, allowance, outcome)) return cut(i);
-  }
-  return true;
 }
 
 uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
@@ -315,6 +313,7 @@ uint32_t WordSearch::ListCandidates(const Depth& depth, bool by_row, uint32_t li
   return count;
 }
 
+template <bool kVector>
 void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
   const Depth& parent = path_[k];
   Depth& child = path_[k + 1];
@@ -322,8 +321,14 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
   child.columns = parent.columns & ~Bit(b);
   child.row_of_column = parent.row_of_column;
   const uint64_t* closes = &board_.closes_[(size_t{a} * size_ + b) * 2 * lanes_];
-  Narrowed(k + 1, narrow_({parent.open, parent.match}, closes, keys_.data(), lanes_, child.open,
-                          child.match));
+  const DepthWords words = {parent.open, parent.match};
+#if NQUEENS_WORD_AVX2
+  if constexpr (kVector) {
+    Narrowed(k + 1, NarrowInQuads(words, closes, keys_.data(), lanes_, child.open, child.match));
+    return;
+  }
+#endif
+  Narrowed(k + 1, NarrowWordByWord(words, closes, keys_.data(), lanes_, child.open, child.match));
 }
 
 void WordSearch::Narrowed(uint32_t k, const NarrowedLines& lines) {
@@ -390,6 +395,70 @@ void WordSearch::Match(Depth& depth, uint32_t row, uint64_t column) {
   depth.matched_rows |= Bit(row);
   depth.matched_columns |= column;
 }
+
+template <bool kVector>
+bool WordSearch::Explore(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome) {
+  uint32_t k = start;
+  frames_[k].share = 1.0;
+  bool entering = true;
+  for (;;) {
+    Frame& frame = frames_[k];
+    if (entering && path_[k].rows == 0) {
+      ++outcome.solutions;
+      if (mode_ != SearchMode::kCountAll) {
+        if (k > start) Unwind(start, k - 1, outcome);
+        return false;
+      }
+      frame.next = frame.count = 0;
+    } else if (entering) {
+      frame.count = BranchCells(k, frame.cells);
+      frame.next = 0;
+    }
+    entering = false;
+    if (frame.next == frame.count) {
+      if (k == start) return true;
+      --k;
+      continue;
+    }
+    const uint32_t cell = frame.cells[frame.next++];
+    if (!allowance.Take()) {
+      outcome.budget_exhausted = true;
+      return Unwind(start, k, outcome);
+    }
+    ++outcome.nodes;
+    if (stop_.ShouldStop()) return Unwind(start, k, outcome);
+    const uint32_t a = cell >> 8, b = cell & 0xff;
+    Place<kVector>(k, a, b);
+    placement_[a] = b;
+    if (certificate_ != nullptr) certificate_->Place(a, b);
+    frames_[k + 1].share = frame.share / frame.count;
+    ++k;
+    entering = true;
+  }
+}
+
+bool WordSearch::Unwind(uint32_t start, uint32_t last, SearchOutcome& outcome) const {
+  // At each depth, the child being explored is the last one taken.
+  for (uint32_t k = start; k <= last; ++k) {
+    const Frame& frame = frames_[k];
+    outcome.explored += frame.share * (frame.next - 1) / frame.count;
+  }
+  return false;
+}
+
+// Everything the loop calls is inlined into it (flatten), so that the
+// processor's extensions apply to all of it.
+[[gnu::flatten]] bool WordSearch::ExploreWordByWord(uint32_t start, NodeAllowance& allowance,
+                                                    SearchOutcome& outcome) {
+  return Explore<false>(start, allowance, outcome);
+}
+
+#if NQUEENS_WORD_AVX2
+[[gnu::flatten]] __attribute__((target("avx2,bmi,bmi2"))) bool WordSearch::ExploreWithAvx2(
+    uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome) {
+  return Explore<true>(start, allowance, outcome);
+}
+#endif
 
 SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
                             StopPoller& stop, uint64_t tie_seed, CertificateWriter* certificate) {

@@ -79,22 +79,19 @@ struct NarrowedLines {
 // child's branching line. `keys` (2 * lanes) holds each line's
 // (rank << 8 | index) - 2^16, modulo 2^32, in its low half, and ones in its
 // high half (which vectors of 32-bit minima then ignore).
-using NarrowFunction = NarrowedLines (*)(DepthWords parent, const uint64_t* closes,
-                                         const uint64_t* keys, uint32_t lanes, uint64_t* child_open,
-                                         uint64_t* child_match);
 // Word by word: any processor.
 NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
 #if defined(__x86_64__) && defined(__GNUC__)
-#define NQUEENS_WORD_QUADS 1
+#define NQUEENS_WORD_AVX2 1
 // In 4-word vectors: processors with AVX2 only.
 NarrowedLines NarrowByQuads(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
+// Whether this processor runs the search's AVX2 and BMI code.
+bool HasAvx2AndBmi();
 #else
-#define NQUEENS_WORD_QUADS 0
+#define NQUEENS_WORD_AVX2 0
 #endif
-// The fastest of them this processor runs, asked once per search.
-NarrowFunction FastestNarrow();
 
 // Nodes a search may still visit, shared by the searches of several threads
 // (`shared` set) or a search's own.
@@ -134,6 +131,9 @@ class WordSearch {
   std::vector<WordCell> Children(absl::Span<const WordCell> prefix);
   // Searches write their tree to `certificate` (null: none) from now on.
   void WriteCertificate(CertificateWriter* certificate) { certificate_ = certificate; }
+  // Searches run the loop of processors without AVX2 and BMI from now on, so
+  // that tests cover it on any processor.
+  void UseWordByWordLoop() { vector_ = false; }
 
  private:
   // One depth of the path. The open cells of free row a are `open[a]` (bit
@@ -151,12 +151,28 @@ class WordSearch {
     std::array<uint8_t, 64> row_of_column;
   };
 
+  // A depth being explored: the cells to try, the next one, and its share
+  // of the whole tree (by the estimate of SearchOutcome::explored).
+  struct Frame {
+    std::array<uint32_t, 64> cells;
+    uint32_t count = 0, next = 0;
+    double share = 0;
+  };
+
   // Places `prefix` from the root; its depth.
   uint32_t Descend(absl::Span<const WordCell> prefix);
-  // Explores depth `k`, `share` of the whole tree (by the estimate of
-  // SearchOutcome::explored). False to unwind the whole search (a solution
-  // found in kFirstSolution mode, the allowance spent or a stop).
-  bool Visit(uint32_t k, double share, NodeAllowance& allowance, SearchOutcome& outcome);
+  // Explores the subtree of depth `start`. False when the whole search ends
+  // early (a solution found in kFirstSolution mode, the allowance spent or a
+  // stop). The loop is compiled twice, with the vector pass (kVector) for
+  // processors with AVX2 and BMI, and word by word.
+  template <bool kVector>
+  bool Explore(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome);
+  bool ExploreWordByWord(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome);
+#if NQUEENS_WORD_AVX2
+  bool ExploreWithAvx2(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome);
+#endif
+  // Adds the done children's share of depths start to last to `explored`.
+  bool Unwind(uint32_t start, uint32_t last, SearchOutcome& outcome) const;
   // The cells to try at depth k, in order; 0 at a dead end.
   uint32_t BranchCells(uint32_t k, std::array<uint32_t, 64>& cells);
   // The cells of the unplaced row or column with the fewest open cells (ties
@@ -164,6 +180,7 @@ class WordSearch {
   uint32_t ListCandidates(const Depth& depth, bool by_row, uint32_t line,
                           std::array<uint32_t, 64>& cells) const;
   // Depth k + 1: depth k with a queen on (a, b).
+  template <bool kVector>
   void Place(uint32_t k, uint32_t a, uint32_t b);
   // Takes the pass's findings on depth k + 1.
   void Narrowed(uint32_t k, const NarrowedLines& lines);
@@ -176,13 +193,14 @@ class WordSearch {
   const uint32_t size_, lanes_;
   const SearchMode mode_;
   StopPoller& stop_;
-  const NarrowFunction narrow_;
+  bool vector_;  // whether to run ExploreWithAvx2
   // rank << 8 | index, the ranks a random permutation per kind of line: the
   // trail engine's tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;
-  std::vector<uint64_t> keys_;   // NarrowFunction's, from the ranks
+  std::vector<uint64_t> keys_;   // the passes', from the ranks
   std::vector<uint64_t> words_;  // every depth's open cells and matching
   std::vector<Depth> path_;
+  std::vector<Frame> frames_;
   std::vector<uint32_t> placement_;  // per free row, along the path
   CertificateWriter* certificate_ = nullptr;
 };

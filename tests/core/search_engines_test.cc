@@ -60,6 +60,16 @@ std::string Differences(const std::string& engine, const SearchOutcome& outcome,
   return "";
 }
 
+// The word engine on the loop that processors without AVX2 and BMI run.
+SearchOutcome RunWordByWordSearch(const FreeBoard& board, SearchMode mode, uint64_t budget,
+                                  StopPoller& stop, uint64_t tie_seed) {
+  const WordBoard word_board(board);
+  WordSearch search(word_board, mode, stop, tie_seed);
+  search.UseWordByWordLoop();
+  NodeAllowance allowance(budget);
+  return search.Search({}, allowance);
+}
+
 // A description of the first way the engines differ on `composition`, or "".
 // The word engine takes part on boards of at most 64 free rows.
 std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget,
@@ -74,6 +84,11 @@ std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget
   if (differences.empty() && board->size() <= kWordSearchMaxFreeRows) {
     differences =
         Differences("word", RunWordSearch(*board, mode, budget, stop, tie_seed), trail, mode);
+  }
+  if (differences.empty() && board->size() <= kWordSearchMaxFreeRows) {
+    differences =
+        Differences("word, word by word", RunWordByWordSearch(*board, mode, budget, stop, tie_seed),
+                    trail, mode);
   }
   return differences.empty() ? "" : ::testing::PrintToString(composition) + ": " + differences;
 }
@@ -144,8 +159,10 @@ TEST(SearchEnginesTest, TheWordEngineHandlesSixtyFourFreeRows) {
 // up to 64 free rows has, with random words, single-bit matches (some of
 // them closed) and keys.
 TEST(SearchEnginesTest, TheWordEnginesVectorPassesAgreeWithTheWordByWordPass) {
+  using NarrowFunction = NarrowedLines (*)(DepthWords, const uint64_t*, const uint64_t*, uint32_t,
+                                           uint64_t*, uint64_t*);
   std::vector<NarrowFunction> passes;
-#if NQUEENS_WORD_QUADS
+#if NQUEENS_WORD_AVX2
   if (__builtin_cpu_supports("avx2")) passes.push_back(NarrowByQuads);
 #endif
   if (passes.empty()) GTEST_SKIP() << "no vector pass on this processor";
