@@ -14,6 +14,7 @@
 
 #include "absl/numeric/bits.h"
 #include "free_board.h"
+#include "line_ranks.h"
 #include "rng.h"
 #include "search_engines.h"
 
@@ -52,12 +53,10 @@ class UndoableSet {
 // on is then one min over keys, which compiles without branches.
 class LineKeys {
  public:
-  // No open cells; the ranks are a random permutation drawn from `rng`.
-  LineKeys(uint32_t size, Rng& rng) : keys_(size), line_of_rank_(size) {
-    std::vector<uint32_t> ranks(size);
-    std::iota(ranks.begin(), ranks.end(), 0u);
-    rng.Shuffle(ranks.begin(), ranks.end());
-    for (uint32_t x = 0; x < size; ++x) {
+  // No open cells; `ranks` a permutation of the lines (line_ranks.h).
+  explicit LineKeys(const std::vector<uint32_t>& ranks)
+      : keys_(ranks.size()), line_of_rank_(ranks.size()) {
+    for (uint32_t x = 0; x < ranks.size(); ++x) {
       keys_[x] = ranks[x];
       line_of_rank_[ranks[x]] = x;
     }
@@ -250,8 +249,8 @@ class UndoingSearch {
         stop_(stop),
         open_(board.open()),
         tie_breaks_(tie_seed),
-        rows_open_(board.size(), tie_breaks_),
-        columns_open_(board.size(), tie_breaks_),
+        rows_open_(DrawLineRanks(board, true, tie_breaks_)),
+        columns_open_(DrawLineRanks(board, false, tie_breaks_)),
         rows_(board.size()),
         columns_(board.size()),
         placement_(board.size()) {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <numeric>
 #include <vector>
 
 #include "absl/numeric/bits.h"
+#include "line_ranks.h"
 #include "rng.h"
 
 #if NQUEENS_WORD_AVX2
@@ -27,12 +27,11 @@ uint32_t LowestBit(uint64_t bits) { return static_cast<uint32_t>(__builtin_ctzll
 
 uint32_t RoundUpToQuads(uint32_t count) { return (count + 3) / 4 * 4; }
 
-std::array<uint32_t, 64> DrawRanks(uint32_t size, Rng& rng) {
-  std::vector<uint32_t> ranks(size);
-  std::iota(ranks.begin(), ranks.end(), 0u);
-  rng.Shuffle(ranks.begin(), ranks.end());
+// rank << 8 | index per line (line_ranks.h).
+std::array<uint32_t, 64> DrawRankKeys(const FreeBoard& board, bool rows, Rng& rng) {
+  const std::vector<uint32_t> ranks = DrawLineRanks(board, rows, rng);
   std::array<uint32_t, 64> keys{};
-  for (uint32_t x = 0; x < size; ++x) keys[x] = ranks[x] << 8 | x;
+  for (uint32_t x = 0; x < ranks.size(); ++x) keys[x] = ranks[x] << 8 | x;
   return keys;
 }
 
@@ -210,8 +209,8 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
       frames_(size_ + 1),
       placement_(size_, kNone) {
   Rng ties(tie_seed);
-  row_rank_ = DrawRanks(size_, ties);
-  column_rank_ = DrawRanks(size_, ties);
+  row_rank_ = DrawRankKeys(board.board(), true, ties);
+  column_rank_ = DrawRankKeys(board.board(), false, ties);
   for (uint32_t x = 0; x < size_; ++x) {
     keys_[x] = LineKeyBase(row_rank_[x]);
     keys_[lanes_ + x] = LineKeyBase(column_rank_[x]);

@@ -194,8 +194,8 @@ class WordSearch {
   const SearchMode mode_;
   StopPoller& stop_;
   bool vector_;  // whether to run ExploreWithAvx2
-  // rank << 8 | index, the ranks a random permutation per kind of line: the
-  // trail engine's tie-breaks, drawn in the same order from the same seed.
+  // rank << 8 | index, the ranks of line_ranks.h: the other engines'
+  // tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;
   std::vector<uint64_t> keys_;   // the passes', from the ranks
   std::vector<uint64_t> words_;  // every depth's open cells and matching
