@@ -80,9 +80,11 @@ __attribute__((target("avx2"))) inline void Store(uint64_t* words, __m256i value
 }
 #endif
 
-// The passes' bodies, inlined into the search loops.
-NarrowedLines NarrowWordByWord(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
-                               uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
+}  // namespace
+
+// The passes are inlined into the search loops (flatten, below).
+NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
+                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
   NarrowedLines lines{UINT32_MAX, UINT32_MAX, 0, 0};
   for (uint32_t x = 0; x < 2 * lanes; ++x) {
     const uint64_t open = child_open[x] = parent.open[x] & ~closes[x];
@@ -102,7 +104,7 @@ NarrowedLines NarrowWordByWord(DepthWords parent, const uint64_t* closes, const 
 }
 
 #if NQUEENS_WORD_AVX2
-__attribute__((target("avx2"))) NarrowedLines NarrowInQuads(DepthWords parent,
+__attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
                                                             const uint64_t* closes,
                                                             const uint64_t* keys, uint32_t lanes,
                                                             uint64_t* child_open,
@@ -127,23 +129,6 @@ __attribute__((target("avx2"))) NarrowedLines NarrowInQuads(DepthWords parent,
   }
   return {LeastKey(best_rows), LeastKey(best_columns), ~unmatched_rows & LowBits(lanes),
           AnyBits(matched_columns)};
-}
-#endif
-
-}  // namespace
-
-NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
-                            uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
-  return NarrowWordByWord(parent, closes, keys, lanes, child_open, child_match);
-}
-
-#if NQUEENS_WORD_AVX2
-__attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
-                                                            const uint64_t* closes,
-                                                            const uint64_t* keys, uint32_t lanes,
-                                                            uint64_t* child_open,
-                                                            uint64_t* child_match) {
-  return NarrowInQuads(parent, closes, keys, lanes, child_open, child_match);
 }
 
 bool HasAvx2AndBmi() {
@@ -323,11 +308,11 @@ void WordSearch::Place(uint32_t k, uint32_t a, uint32_t b) {
   const DepthWords words = {parent.open, parent.match};
 #if NQUEENS_WORD_AVX2
   if constexpr (kVector) {
-    Narrowed(k + 1, NarrowInQuads(words, closes, keys_.data(), lanes_, child.open, child.match));
+    Narrowed(k + 1, NarrowByQuads(words, closes, keys_.data(), lanes_, child.open, child.match));
     return;
   }
 #endif
-  Narrowed(k + 1, NarrowWordByWord(words, closes, keys_.data(), lanes_, child.open, child.match));
+  Narrowed(k + 1, NarrowByWords(words, closes, keys_.data(), lanes_, child.open, child.match));
 }
 
 void WordSearch::Narrowed(uint32_t k, const NarrowedLines& lines) {
