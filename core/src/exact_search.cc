@@ -22,7 +22,7 @@ constexpr uint64_t kFirstRunBudget = 1024;
 
 // A run given this many nodes is the last: it goes on until the search's
 // own budget ends. Restarts rescue satisfiable boards stuck in a hopeless
-// subtree, which the runs below this (about 0.2 s on the word engine) are
+// subtree, which the runs below this (about 0.1 s on the word engine) are
 // for; on an unsolvable board each restart only repeats the last run's work,
 // and doubling without end spends about 2.4 times the nodes of the proof.
 // On 48 Excluded Diagonals boards, m = 22 to 30, a last run from 2^20

@@ -28,8 +28,8 @@ namespace nqueens::internal {
 using WordCell = uint16_t;
 
 // What every search of one free board shares, built once (restarts and
-// threads reuse it): the open cells at the root, and per cell the cells its
-// diagonals hold.
+// threads reuse it): the open cells at the root, and per cell the cells a
+// queen there closes.
 class WordBoard {
  public:
   // board.size() <= kWordSearchMaxFreeRows.
@@ -182,7 +182,7 @@ class WordSearch {
   // Depth k + 1: depth k with a queen on (a, b).
   template <bool kVector>
   void Place(uint32_t k, uint32_t a, uint32_t b);
-  // Takes the pass's findings on depth k + 1.
+  // Keeps the pass's findings in depth k.
   void Narrowed(uint32_t k, const NarrowedLines& lines);
   bool RepairMatching(Depth& depth, uint64_t& hall_rows) const;
   bool Augment(Depth& depth, uint32_t a, uint64_t& seen) const;
