@@ -76,6 +76,7 @@ absl::StatusOr<FreeBoard> FreeBoard::Build(absl::Span<const uint32_t> compositio
   if (d <= kLineListsMaxFreeRows) {
     board.lines_through_.assign(size_t{d} * d, {kNone, kNone});
     for (int kind : {0, 1}) board.GroupLines(n, kind);
+    board.MeasureDiagonalLoad();
   }
   return board;
 }
@@ -99,6 +100,27 @@ void FreeBoard::GroupLines(uint64_t n, int kind) {
       lines_through_[size_t{RowOf(cell)} * size() + ColumnOf(cell)][kind] = line_count();
     }
     line_start_.push_back(static_cast<uint32_t>(line_cells_.size()));
+  }
+}
+
+void FreeBoard::MeasureDiagonalLoad() {
+  const uint32_t d = size();
+  std::vector<uint64_t> cells(2 * d), diagonal_cells(2 * d);
+  for (uint32_t a = 0; a < d; ++a) {
+    ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
+      uint64_t others = 0;
+      for (uint32_t line : LinesThrough(a, b)) {
+        if (line != kNone) others += CellsOf(line).size() - 1;
+      }
+      for (const uint32_t x : {a, d + b}) {
+        ++cells[x];
+        diagonal_cells[x] += others;
+      }
+    });
+  }
+  diagonal_load_.resize(2 * d);
+  for (uint32_t x = 0; x < 2 * d; ++x) {
+    diagonal_load_[x] = cells[x] == 0 ? 0 : static_cast<uint32_t>(diagonal_cells[x] / cells[x]);
   }
 }
 

@@ -103,6 +103,9 @@ class FreeBoard {
   const std::array<uint32_t, 2>& LinesThrough(uint32_t a, uint32_t b) const {
     return lines_through_[size_t{a} * size() + b];
   }
+  // The mean, over the open cells of row x (`row`) or column x, of the other
+  // open cells on their diagonals (with the lists only).
+  uint32_t DiagonalLoad(bool row, uint32_t x) const { return diagonal_load_[row ? x : size() + x]; }
   absl::Span<const Cell> CellsOf(uint32_t line) const {
     return absl::MakeConstSpan(line_cells_)
         .subspan(line_start_[line], line_start_[line + 1] - line_start_[line]);
@@ -123,6 +126,8 @@ class FreeBoard {
   // Lists the unused columns; polled.
   bool ListFreeColumns(uint64_t n, const BitArray& column_used, StopPoller& stop);
   void GroupLines(uint64_t n, int kind);
+  // Fills diagonal_load_ from the lists.
+  void MeasureDiagonalLoad();
 
   std::vector<uint32_t> rows_;     // 1-based, increasing
   std::vector<uint32_t> columns_;  // 1-based, increasing
@@ -132,6 +137,7 @@ class FreeBoard {
   std::vector<std::array<uint32_t, 2>> lines_through_;  // per cell, by kind
   std::vector<uint32_t> line_start_{0};
   std::vector<Cell> line_cells_;
+  std::vector<uint32_t> diagonal_load_;  // rows', then columns'
 };
 
 }  // namespace nqueens::internal

@@ -6,24 +6,6 @@
 #include <vector>
 
 namespace nqueens::internal {
-namespace {
-
-// The mean, over the open cells of row (or column) x, of the other open
-// cells on their diagonals.
-uint32_t MeanDiagonalCells(const FreeBoard& board, bool rows, uint32_t x) {
-  uint64_t cells = 0, diagonal_cells = 0;
-  for (uint32_t y = 0; y < board.size(); ++y) {
-    const uint32_t a = rows ? x : y, b = rows ? y : x;
-    if (!board.open().Test(a, b)) continue;
-    ++cells;
-    for (uint32_t line : board.LinesThrough(a, b)) {
-      if (line != kNone) diagonal_cells += board.CellsOf(line).size() - 1;
-    }
-  }
-  return cells == 0 ? 0 : static_cast<uint32_t>(diagonal_cells / cells);
-}
-
-}  // namespace
 
 std::vector<uint32_t> DrawLineRanks(const FreeBoard& board, bool rows, Rng& rng) {
   const uint32_t size = board.size();
@@ -35,7 +17,7 @@ std::vector<uint32_t> DrawLineRanks(const FreeBoard& board, bool rows, Rng& rng)
   // by the random rank.
   std::vector<uint64_t> order(size);
   for (uint32_t x = 0; x < size; ++x) {
-    order[x] = uint64_t{~MeanDiagonalCells(board, rows, x)} << 32 | random_ranks[x];
+    order[x] = uint64_t{~board.DiagonalLoad(rows, x)} << 32 | random_ranks[x];
   }
   std::vector<uint32_t> lines(size);
   std::iota(lines.begin(), lines.end(), 0u);
