@@ -5,6 +5,10 @@
 // whose cells stay open, so a node's work has few branches; backtracking is
 // free. Placed rows and columns keep no open cells.
 //
+// On a square hole (the free rows consecutive, and the free columns too, as
+// the Excluded Diagonals reduction leaves them) a second bound cuts nodes:
+// the diagonal sums (DiagonalSumsFit below).
+//
 // A search can start below any node (a prefix of placements from the root)
 // and list a node's children, so that independent subtrees can be searched
 // on several threads (parallel_search.h).
@@ -37,6 +41,9 @@ class WordBoard {
 
   const FreeBoard& board() const { return board_; }
   uint32_t size() const { return size_; }
+  // Whether the free rows are consecutive board rows and the free columns
+  // consecutive columns.
+  bool square_hole() const { return square_hole_; }
 
  private:
   friend class WordSearch;
@@ -46,6 +53,7 @@ class WordBoard {
   // Words per kind of line: the size rounded up to whole vectors of 4 words,
   // the rest always 0.
   const uint32_t lanes_;
+  const bool square_hole_;
   // Per cell a * size + b: the open cells its diagonals held at the root,
   // the static part of a queen's damage.
   std::vector<uint32_t> diagonal_damage_;
@@ -66,17 +74,26 @@ struct DepthWords {
   const uint64_t* match;  // lanes: per row, the bit of its matched column, or 0
 };
 
+// Diagonals by offset, one bit each (0 to 126): sum diagonals a + b,
+// difference diagonals a - b + 63, for free row a and free column b. On a
+// square hole these are the board's diagonals.
+struct DiagonalOffsets {
+  uint64_t low = 0, high = 0;  // offsets 0-63, 64-127
+};
+
 // What a placement's pass finds on the child.
 struct NarrowedLines {
   // Of the rows, then of the columns: the least of the keys open cells << 16
   // plus the line's key (so a line without open cells never wins).
   uint32_t best_row, best_column;
   uint64_t matched_rows, matched_columns;  // pairs whose cells stay open
+  DiagonalOffsets sums, differences;       // holding open cells
 };
 
 // A placement's pass: child open = parent open & ~closes, child match =
-// parent match where its cell stays open, and the counts that choose the
-// child's branching line. `keys` (2 * lanes) holds each line's
+// parent match where its cell stays open, the counts that choose the
+// child's branching line, and the diagonals of the open cells (row a's word
+// shifted left by a, column b's by 63 - b). `keys` (2 * lanes) holds each line's
 // (rank << 8 | index) - 2^16, modulo 2^32, in its low half, and ones in its
 // high half (which vectors of 32-bit minima then ignore).
 // Word by word: any processor.
@@ -87,11 +104,15 @@ NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uin
 // In 4-word vectors: processors with AVX2 only.
 NarrowedLines NarrowByQuads(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match);
-// Whether this processor runs the search's AVX2 and BMI code.
+// Whether this processor runs the search's AVX2, BMI and POPCNT code.
 bool HasAvx2AndBmi();
 #else
 #define NQUEENS_WORD_AVX2 0
 #endif
+
+// Whether `count` distinct offsets of `set` can add up to `total`: whether
+// it lies between the sums of the `count` least and the `count` greatest.
+bool CanSum(DiagonalOffsets set, uint32_t count, uint32_t total);
 
 // Nodes a search may still visit, shared by the searches of several threads
 // (`shared` set) or a search's own.
@@ -134,6 +155,9 @@ class WordSearch {
   // Searches run the loop of processors without AVX2 and BMI from now on, so
   // that tests cover it on any processor.
   void UseWordByWordLoop() { vector_ = false; }
+  // Searches leave out the diagonal sums bound from now on, so that tests
+  // can compare the tree with the other engines'.
+  void LeaveOutDiagonalSums() { diagonal_sums_ = false; }
 
  private:
   // One depth of the path. The open cells of free row a are `open[a]` (bit
@@ -146,6 +170,9 @@ class WordSearch {
     uint64_t rows = 0, columns = 0;  // unplaced
     uint64_t matched_rows = 0, matched_columns = 0;
     uint32_t best_row = 0, best_column = 0;  // NarrowedLines' keys
+    DiagonalOffsets sums, differences;       // NarrowedLines'
+    // The sums of the unplaced rows' and columns' numbers a and b.
+    uint32_t row_numbers = 0, column_numbers = 0;
     uint64_t* open;
     uint64_t* match;
     std::array<uint8_t, 64> row_of_column;
@@ -174,7 +201,15 @@ class WordSearch {
   // Adds the done children's share of depths start to last to `explored`.
   bool Unwind(uint32_t start, uint32_t last, SearchOutcome& outcome) const;
   // The cells to try at depth k, in order; 0 at a dead end.
+  template <bool kVector>
   uint32_t BranchCells(uint32_t k, std::array<uint32_t, 64>& cells);
+  // The diagonal sums bound, on a square hole: the queens still to place
+  // stand on distinct sum diagonals and distinct difference diagonals that
+  // hold open cells, and since each takes one unplaced row and column, their
+  // offsets add up to the unplaced rows' numbers plus (minus) the columns'.
+  // False when no choice of those diagonals gives that total.
+  template <bool kBmi2>
+  static bool DiagonalSumsFit(const Depth& depth);
   // The cells of the unplaced row or column with the fewest open cells (ties
   // by rank, a row on a tie), in the order to try them.
   uint32_t ListCandidates(const Depth& depth, bool by_row, uint32_t line,
@@ -193,7 +228,8 @@ class WordSearch {
   const uint32_t size_, lanes_;
   const SearchMode mode_;
   StopPoller& stop_;
-  bool vector_;  // whether to run ExploreWithAvx2
+  bool vector_;         // whether to run ExploreWithAvx2
+  bool diagonal_sums_;  // whether to cut by DiagonalSumsFit
   // rank << 8 | index, the ranks of line_ranks.h: the other engines'
   // tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;

@@ -5,6 +5,7 @@
 // brute force through ExactComplete in exact_search_test.cc.
 #include "search_engines.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -60,18 +61,25 @@ std::string Differences(const std::string& engine, const SearchOutcome& outcome,
   return "";
 }
 
-// The word engine on the loop that processors without AVX2 and BMI run.
-SearchOutcome RunWordByWordSearch(const FreeBoard& board, SearchMode mode, uint64_t budget,
-                                  StopPoller& stop, uint64_t tie_seed) {
+enum class Loop { kFastest, kWordByWord };
+enum class DiagonalSums { kWhereTheyApply, kLeftOut };
+
+// The word engine on the fastest loop this processor runs or on the loop of
+// processors without AVX2 and BMI, with or without the diagonal sums bound
+// (which only the word engine has, on square holes).
+SearchOutcome RunWordEngine(const FreeBoard& board, SearchMode mode, uint64_t budget,
+                            StopPoller& stop, uint64_t tie_seed, Loop loop, DiagonalSums sums) {
   const WordBoard word_board(board);
   WordSearch search(word_board, mode, stop, tie_seed);
-  search.UseWordByWordLoop();
+  if (loop == Loop::kWordByWord) search.UseWordByWordLoop();
+  if (sums == DiagonalSums::kLeftOut) search.LeaveOutDiagonalSums();
   NodeAllowance allowance(budget);
   return search.Search({}, allowance);
 }
 
 // A description of the first way the engines differ on `composition`, or "".
-// The word engine takes part on boards of at most 64 free rows.
+// The word engine takes part on boards of at most 64 free rows, without the
+// bound the others lack.
 std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget,
                     uint64_t tie_seed) {
   const StopCondition never;
@@ -81,14 +89,12 @@ std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget
   const SearchOutcome trail = RunTrailSearch(*board, mode, budget, stop, tie_seed);
   std::string differences =
       Differences("large", RunLargeSearch(*board, mode, budget, stop, tie_seed), trail, mode);
-  if (differences.empty() && board->size() <= kWordSearchMaxFreeRows) {
-    differences =
-        Differences("word", RunWordSearch(*board, mode, budget, stop, tie_seed), trail, mode);
-  }
-  if (differences.empty() && board->size() <= kWordSearchMaxFreeRows) {
-    differences =
-        Differences("word, word by word", RunWordByWordSearch(*board, mode, budget, stop, tie_seed),
-                    trail, mode);
+  for (const Loop loop : {Loop::kFastest, Loop::kWordByWord}) {
+    if (!differences.empty() || board->size() > kWordSearchMaxFreeRows) break;
+    differences = Differences(
+        loop == Loop::kFastest ? "word" : "word, word by word",
+        RunWordEngine(*board, mode, budget, stop, tie_seed, loop, DiagonalSums::kLeftOut), trail,
+        mode);
   }
   return differences.empty() ? "" : ::testing::PrintToString(composition) + ": " + differences;
 }
@@ -154,6 +160,145 @@ TEST(SearchEnginesTest, TheWordEngineHandlesSixtyFourFreeRows) {
   ASSERT_EQ(Compare(composition, SearchMode::kFirstSolution, UINT64_MAX, 0), "");
 }
 
+// A square hole: a random k-queens solution in the top left corner of the
+// board of k + d rows, which leaves the last d rows and columns free.
+Columns SquareHole(uint32_t k, uint32_t d, uint64_t seed) {
+  Columns composition = test_boards::RandomSolution(k, seed);
+  composition.resize(k + d, kEmptyRow);
+  return composition;
+}
+
+// The diagonal sums bound only cuts subtrees without a solution: on square
+// holes the word engine with it finds the same first solutions and counts
+// as the trail engine, after no more nodes, and fewer on some boards.
+TEST(SearchEnginesTest, TheDiagonalSumsBoundCutsOnlySubtreesWithoutSolutions) {
+  uint64_t trail_nodes = 0, word_nodes = 0, seed = 1;
+  int solved = 0;
+  for (uint32_t k = 4; k <= 9; ++k) {
+    for (uint32_t d = 6; d <= 16; d += 2) {
+      const Columns composition = SquareHole(k, d, seed++);
+      const StopCondition never;
+      StopPoller stop(never);
+      absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+      ASSERT_TRUE(board.ok());
+      ASSERT_TRUE(WordBoard(*board).square_hole());
+      const SearchMode mode = d <= 10 ? SearchMode::kCountAll : SearchMode::kFirstSolution;
+      const SearchOutcome trail = RunTrailSearch(*board, mode, UINT64_MAX, stop, seed);
+      for (const Loop loop : {Loop::kFastest, Loop::kWordByWord}) {
+        const SearchOutcome word = RunWordEngine(*board, mode, UINT64_MAX, stop, seed, loop,
+                                                 DiagonalSums::kWhereTheyApply);
+        EXPECT_EQ(word.solutions, trail.solutions) << k << " " << d;
+        EXPECT_EQ(word.placement, trail.placement) << k << " " << d;
+        EXPECT_LE(word.nodes, trail.nodes) << k << " " << d;
+        word_nodes += word.nodes;
+      }
+      trail_nodes += 2 * trail.nodes;
+      solved += trail.solutions > 0;
+    }
+  }
+  EXPECT_LT(word_nodes, trail_nodes) << word_nodes << " " << trail_nodes;
+  // Both verdicts are exercised (most corners leave too few diagonals).
+  EXPECT_GT(solved, 0);
+  EXPECT_LT(solved, 36);
+}
+
+TEST(SearchEnginesTest, OnlyConsecutiveFreeRowsAndColumnsMakeASquareHole) {
+  const StopCondition never;
+  StopPoller stop(never);
+  Columns composition = SquareHole(8, 10, 3);
+  // A queen on the hole's second row and last column: the free columns stay
+  // consecutive, the free rows do not.
+  composition[9] = 18;
+  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+  ASSERT_TRUE(board.ok());
+  EXPECT_FALSE(WordBoard(*board).square_hole());
+  composition[9] = kEmptyRow;
+  board = FreeBoard::Build(composition, stop);
+  ASSERT_TRUE(board.ok());
+  EXPECT_TRUE(WordBoard(*board).square_hole());
+}
+
+// The diagonals a placement's pass finds, by both passes, against the cells
+// listed one by one: random open cells (a child of the same cells, closed by
+// nothing), rows' and columns' words alike, for every lane count.
+TEST(SearchEnginesTest, ThePassesFindTheDiagonalsOfTheOpenCells) {
+  std::mt19937_64 random(11);
+  for (uint32_t lanes = 4; lanes <= 64; lanes += 4) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const uint32_t size = lanes - static_cast<uint32_t>(random() % 4);
+      std::vector<uint64_t> open(2 * lanes), nothing(2 * lanes), match(lanes);
+      std::vector<uint64_t> keys(2 * lanes, ~uint64_t{0});
+      DiagonalOffsets expected_sums, expected_differences;
+      auto add = [](DiagonalOffsets& set, uint32_t offset) {
+        (offset < 64 ? set.low : set.high) |= uint64_t{1} << offset % 64;
+      };
+      for (uint32_t a = 0; a < size; ++a) {
+        for (uint32_t b = 0; b < size; ++b) {
+          if (random() % 8 != 0) continue;
+          open[a] |= uint64_t{1} << b;
+          open[lanes + b] |= uint64_t{1} << a;
+          add(expected_sums, a + b);
+          add(expected_differences, a - b + 63);
+        }
+      }
+      std::vector<uint64_t> child_open(2 * lanes), child_match(lanes);
+      std::vector<NarrowedLines> found = {NarrowByWords({open.data(), match.data()}, nothing.data(),
+                                                        keys.data(), lanes, child_open.data(),
+                                                        child_match.data())};
+#if NQUEENS_WORD_AVX2
+      if (__builtin_cpu_supports("avx2")) {
+        found.push_back(NarrowByQuads({open.data(), match.data()}, nothing.data(), keys.data(),
+                                      lanes, child_open.data(), child_match.data()));
+      }
+#endif
+      for (const NarrowedLines& lines : found) {
+        EXPECT_EQ(lines.sums.low, expected_sums.low) << lanes;
+        EXPECT_EQ(lines.sums.high, expected_sums.high) << lanes;
+        EXPECT_EQ(lines.differences.low, expected_differences.low) << lanes;
+        EXPECT_EQ(lines.differences.high, expected_differences.high) << lanes;
+      }
+    }
+  }
+}
+
+// CanSum against every choice of `count` offsets from small random sets
+// spread over the 127 offsets.
+TEST(SearchEnginesTest, CanSumKnowsWhichTotalsDistinctOffsetsReach) {
+  std::mt19937_64 random(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<uint32_t> offsets;
+    DiagonalOffsets set;
+    const uint32_t size = 1 + static_cast<uint32_t>(random() % 10);
+    while (offsets.size() < size) {
+      const auto offset = static_cast<uint32_t>(random() % 127);
+      if (std::find(offsets.begin(), offsets.end(), offset) != offsets.end()) continue;
+      offsets.push_back(offset);
+      (offset < 64 ? set.low : set.high) |= uint64_t{1} << offset % 64;
+    }
+    for (uint32_t count = 0; count <= size + 1; ++count) {
+      std::vector<bool> reached(127 * 12 + 1);
+      for (uint32_t subset = 0; subset < (1u << size); ++subset) {
+        if (static_cast<uint32_t>(absl::popcount(subset)) != count) continue;
+        uint32_t total = 0;
+        for (uint32_t i = 0; i < size; ++i) total += (subset >> i & 1) * offsets[i];
+        reached[total] = true;
+      }
+      // CanSum tests the interval from the least to the greatest total, a
+      // necessary condition (not every total between is reached).
+      uint32_t least = UINT32_MAX, greatest = 0;
+      for (uint32_t total = 0; total < reached.size(); ++total) {
+        if (!reached[total]) continue;
+        least = std::min(least, total);
+        greatest = std::max(greatest, total);
+      }
+      for (uint32_t total = 0; total < reached.size(); ++total) {
+        EXPECT_EQ(CanSum(set, count, total), least <= total && total <= greatest)
+            << trial << " " << count << " " << total;
+      }
+    }
+  }
+}
+
 // A placement's pass over a depth's words, in each vector width this
 // processor runs, against the word-by-word pass: every lane count a board of
 // up to 64 free rows has, with random words, single-bit matches (some of
@@ -190,6 +335,10 @@ TEST(SearchEnginesTest, TheWordEnginesVectorPassesAgreeWithTheWordByWordPass) {
         EXPECT_EQ(lines.best_column, expected.best_column) << lanes;
         EXPECT_EQ(lines.matched_rows, expected.matched_rows) << lanes;
         EXPECT_EQ(lines.matched_columns, expected.matched_columns) << lanes;
+        EXPECT_EQ(lines.sums.low, expected.sums.low) << lanes;
+        EXPECT_EQ(lines.sums.high, expected.sums.high) << lanes;
+        EXPECT_EQ(lines.differences.low, expected.differences.low) << lanes;
+        EXPECT_EQ(lines.differences.high, expected.differences.high) << lanes;
         EXPECT_EQ(child_match[lanes], 42u) << lanes;  // one word more: left alone
         EXPECT_EQ(child_open[2 * lanes], 42u) << lanes;
         child_open.pop_back();
