@@ -2,9 +2,9 @@
 // (docs/hard-instances.md): a DFS over the free board branching on the row or
 // column with the fewest open cells, least damage first, cut by a bipartite
 // matching bound. Same tie-breaks, same tree: they visit the same nodes,
-// except that on a square hole (consecutive free rows and columns) the word
-// engine also cuts by the diagonal sums (word_search.h), a subtree of the
-// others' tree with the same solutions.
+// except that on a square hole (consecutive free rows and columns, at most
+// 32 of each) the word engine also cuts by the diagonal sums
+// (word_search.h): a subtree of the others' tree with the same solutions.
 // - The word engine (at most kWordSearchMaxFreeRows free rows) keeps each
 //   row's and each column's open cells in one machine word and copies them
 //   per depth: a node is a few dozen word operations.

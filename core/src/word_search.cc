@@ -102,33 +102,19 @@ uint32_t PositionSum(uint64_t bits) {
          (count(0xffff0000ffff0000) << 4) + (count(0xffffffff00000000) << 5);
 }
 
-// The `count` least offsets of `set`, which has that many.
+// CanSum (word_search.h), with pdep where kBmi2: the greatest `count`
+// offsets are those left when the least size - count are taken away.
 template <bool kBmi2>
-DiagonalOffsets Least(DiagonalOffsets set, uint32_t count) {
+bool CanSumWith(uint64_t set, uint32_t count, uint32_t total) {
   auto lowest = [](uint64_t bits, uint32_t count) {
 #if NQUEENS_WORD_AVX2
     if constexpr (kBmi2) return LowestSetBitsBmi2(bits, count);
 #endif
     return LowestSetBits(bits, count);
   };
-  const auto low_count = static_cast<uint32_t>(absl::popcount(set.low));
-  if (count <= low_count) return {lowest(set.low, count), 0};
-  return {set.low, lowest(set.high, count - low_count)};
-}
-
-uint32_t PositionSum(DiagonalOffsets set) {
-  return PositionSum(set.low) + PositionSum(set.high) +
-         64 * static_cast<uint32_t>(absl::popcount(set.high));
-}
-
-// CanSum (word_search.h), with pdep where kBmi2: the greatest `count`
-// offsets are those left when the least size - count are taken away.
-template <bool kBmi2>
-bool CanSumWith(DiagonalOffsets set, uint32_t count, uint32_t total) {
-  const auto size = static_cast<uint32_t>(absl::popcount(set.low) + absl::popcount(set.high));
-  if (size < count || PositionSum(Least<kBmi2>(set, count)) > total) return false;
-  const DiagonalOffsets others = Least<kBmi2>(set, size - count);
-  return total <= PositionSum({set.low & ~others.low, set.high & ~others.high});
+  const auto size = static_cast<uint32_t>(absl::popcount(set));
+  if (size < count || PositionSum(lowest(set, count)) > total) return false;
+  return total <= PositionSum(set & ~lowest(set, size - count));
 }
 
 }  // namespace
@@ -136,17 +122,13 @@ bool CanSumWith(DiagonalOffsets set, uint32_t count, uint32_t total) {
 // The passes are inlined into the search loops (flatten, below).
 NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uint64_t* keys,
                             uint32_t lanes, uint64_t* child_open, uint64_t* child_match) {
-  NarrowedLines lines{UINT32_MAX, UINT32_MAX, 0, 0, {}, {}};
+  NarrowedLines lines{UINT32_MAX, UINT32_MAX, 0, 0, 0, 0};
   for (uint32_t x = 0; x < 2 * lanes; ++x) {
     const uint64_t open = child_open[x] = parent.open[x] & ~closes[x];
     const uint32_t key =
         LineKey(static_cast<uint32_t>(absl::popcount(open)), static_cast<uint32_t>(keys[x]));
-    // Shifted left by `shift`; (w >> 1) >> (63 - shift) is w >> (64 - shift)
-    // without a shift by 64.
-    const uint32_t shift = x < lanes ? x : 63 - (x - lanes);
-    DiagonalOffsets& diagonals = x < lanes ? lines.sums : lines.differences;
-    diagonals.low |= open << shift;
-    diagonals.high |= (open >> 1) >> (63 - shift);
+    if (x < lanes) lines.sums |= open << x;
+    if (x >= lanes && x - lanes <= 31) lines.differences |= open << (31 - (x - lanes));
     if (x >= lanes) {
       lines.best_column = std::min(lines.best_column, key);
       continue;
@@ -169,17 +151,14 @@ __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
   const __m256i none = _mm256_set1_epi64x(-1), four = _mm256_set1_epi64x(4);
   __m256i best_rows = none, best_columns = none, matched_columns = _mm256_setzero_si256();
   uint64_t unmatched_rows = 0;
-  // Each lane shifted left by its own count, and right by 64 less it (a
-  // count of 64 shifts everything out).
-  __m256i left = _mm256_setr_epi64x(0, 1, 2, 3), right = _mm256_setr_epi64x(64, 63, 62, 61);
-  __m256i low = _mm256_setzero_si256(), high = _mm256_setzero_si256();
+  // Each lane shifted left by its own count (one of 64 or more, or below 0,
+  // shifts everything out).
+  __m256i shift = _mm256_setr_epi64x(0, 1, 2, 3), diagonals = _mm256_setzero_si256();
   for (uint32_t x = 0; x < lanes; x += 4) {
     const __m256i open = _mm256_andnot_si256(Load(closes + x), Load(parent.open + x));
     Store(child_open + x, open);
-    low = _mm256_or_si256(low, _mm256_sllv_epi64(open, left));
-    high = _mm256_or_si256(high, _mm256_srlv_epi64(open, right));
-    left = _mm256_add_epi64(left, four);
-    right = _mm256_sub_epi64(right, four);
+    diagonals = _mm256_or_si256(diagonals, _mm256_sllv_epi64(open, shift));
+    shift = _mm256_add_epi64(shift, four);
     const __m256i match = _mm256_and_si256(Load(parent.match + x), open);
     Store(child_match + x, match);
     matched_columns = _mm256_or_si256(matched_columns, match);
@@ -187,17 +166,14 @@ __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
     unmatched_rows |= uint64_t(_mm256_movemask_pd(_mm256_castsi256_pd(unmatched))) << x;
     best_rows = _mm256_min_epu32(best_rows, LineKeys(open, keys + x));
   }
-  const DiagonalOffsets sums = {AnyBits(low), AnyBits(high)};
-  left = _mm256_setr_epi64x(63, 62, 61, 60);
-  right = _mm256_setr_epi64x(1, 2, 3, 4);
-  low = high = _mm256_setzero_si256();
+  const uint64_t sums = AnyBits(diagonals);
+  shift = _mm256_setr_epi64x(31, 30, 29, 28);
+  diagonals = _mm256_setzero_si256();
   for (uint32_t x = lanes; x < 2 * lanes; x += 4) {
     const __m256i open = _mm256_andnot_si256(Load(closes + x), Load(parent.open + x));
     Store(child_open + x, open);
-    low = _mm256_or_si256(low, _mm256_sllv_epi64(open, left));
-    high = _mm256_or_si256(high, _mm256_srlv_epi64(open, right));
-    left = _mm256_sub_epi64(left, four);
-    right = _mm256_add_epi64(right, four);
+    diagonals = _mm256_or_si256(diagonals, _mm256_sllv_epi64(open, shift));
+    shift = _mm256_sub_epi64(shift, four);
     best_columns = _mm256_min_epu32(best_columns, LineKeys(open, keys + x));
   }
   return {LeastKey(best_rows),
@@ -205,7 +181,7 @@ __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
           ~unmatched_rows & LowBits(lanes),
           AnyBits(matched_columns),
           sums,
-          {AnyBits(low), AnyBits(high)}};
+          AnyBits(diagonals)};
 }
 
 bool HasAvx2AndBmi() {
@@ -214,7 +190,7 @@ bool HasAvx2AndBmi() {
 }
 #endif
 
-bool CanSum(DiagonalOffsets set, uint32_t count, uint32_t total) {
+bool CanSum(uint64_t set, uint32_t count, uint32_t total) {
   return CanSumWith<false>(set, count, total);
 }
 
@@ -271,7 +247,7 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
 #else
       vector_(false),
 #endif
-      diagonal_sums_(board.square_hole_),
+      diagonal_sums_(board.square_hole_ && size_ <= kDiagonalSumsMaxFreeRows),
       keys_(2 * lanes_, ~uint64_t{0}),
       words_(size_t{size_ + 1} * 3 * lanes_),
       path_(size_ + 1),
@@ -364,14 +340,13 @@ bool WordSearch::DiagonalSumsFit(const Depth& depth) {
   // Diagonals (m = 18 to 22, 20 instances each) checking every node saved at
   // most 0.4% more nodes, and the check is most of the bound's cost.
   constexpr uint32_t kSpareDiagonals = 4;
-  auto tight = [queens](DiagonalOffsets set) {
-    const auto open = static_cast<uint32_t>(absl::popcount(set.low) + absl::popcount(set.high));
-    return open <= queens + kSpareDiagonals;
+  auto tight = [queens](uint64_t set) {
+    return static_cast<uint32_t>(absl::popcount(set)) <= queens + kSpareDiagonals;
   };
   const uint32_t rows = depth.row_numbers, columns = depth.column_numbers;
   return (!tight(depth.sums) || CanSumWith<kBmi2>(depth.sums, queens, rows + columns)) &&
          (!tight(depth.differences) ||
-          CanSumWith<kBmi2>(depth.differences, queens, rows + 63 * queens - columns));
+          CanSumWith<kBmi2>(depth.differences, queens, rows + 31 * queens - columns));
 }
 
 uint32_t WordSearch::ListCandidates(const Depth& depth, bool by_row, uint32_t line,

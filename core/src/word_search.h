@@ -5,9 +5,10 @@
 // whose cells stay open, so a node's work has few branches; backtracking is
 // free. Placed rows and columns keep no open cells.
 //
-// On a square hole (the free rows consecutive, and the free columns too, as
-// the Excluded Diagonals reduction leaves them) a second bound cuts nodes:
-// the diagonal sums (DiagonalSumsFit below).
+// On a square hole of at most kDiagonalSumsMaxFreeRows free rows (the free
+// rows consecutive, and the free columns too, as the Excluded Diagonals
+// reduction leaves them) a second bound cuts nodes: the diagonal sums
+// (DiagonalSumsFit below).
 //
 // A search can start below any node (a prefix of placements from the root)
 // and list a node's children, so that independent subtrees can be searched
@@ -74,12 +75,11 @@ struct DepthWords {
   const uint64_t* match;  // lanes: per row, the bit of its matched column, or 0
 };
 
-// Diagonals by offset, one bit each (0 to 126): sum diagonals a + b,
-// difference diagonals a - b + 63, for free row a and free column b. On a
-// square hole these are the board's diagonals.
-struct DiagonalOffsets {
-  uint64_t low = 0, high = 0;  // offsets 0-63, 64-127
-};
+// The diagonal sums bound takes boards of at most this many free rows,
+// whose diagonals of each kind fit one word: bit a + b for the sum
+// diagonal of free row a and free column b, bit a - b + 31 for the
+// difference diagonal. On a square hole these are the board's diagonals.
+inline constexpr uint32_t kDiagonalSumsMaxFreeRows = 32;
 
 // What a placement's pass finds on the child.
 struct NarrowedLines {
@@ -87,13 +87,15 @@ struct NarrowedLines {
   // plus the line's key (so a line without open cells never wins).
   uint32_t best_row, best_column;
   uint64_t matched_rows, matched_columns;  // pairs whose cells stay open
-  DiagonalOffsets sums, differences;       // holding open cells
+  // Diagonals holding open cells (the bits above; nothing to read on boards
+  // of more than kDiagonalSumsMaxFreeRows).
+  uint64_t sums, differences;
 };
 
 // A placement's pass: child open = parent open & ~closes, child match =
 // parent match where its cell stays open, the counts that choose the
 // child's branching line, and the diagonals of the open cells (row a's word
-// shifted left by a, column b's by 63 - b). `keys` (2 * lanes) holds each line's
+// shifted left by a, column b's by 31 - b). `keys` (2 * lanes) holds each line's
 // (rank << 8 | index) - 2^16, modulo 2^32, in its low half, and ones in its
 // high half (which vectors of 32-bit minima then ignore).
 // Word by word: any processor.
@@ -112,7 +114,7 @@ bool HasAvx2AndBmi();
 
 // Whether `count` distinct offsets of `set` can add up to `total`: whether
 // it lies between the sums of the `count` least and the `count` greatest.
-bool CanSum(DiagonalOffsets set, uint32_t count, uint32_t total);
+bool CanSum(uint64_t set, uint32_t count, uint32_t total);
 
 // Nodes a search may still visit, shared by the searches of several threads
 // (`shared` set) or a search's own.
@@ -170,7 +172,7 @@ class WordSearch {
     uint64_t rows = 0, columns = 0;  // unplaced
     uint64_t matched_rows = 0, matched_columns = 0;
     uint32_t best_row = 0, best_column = 0;  // NarrowedLines' keys
-    DiagonalOffsets sums, differences;       // NarrowedLines'
+    uint64_t sums = 0, differences = 0;      // NarrowedLines'
     // The sums of the unplaced rows' and columns' numbers a and b.
     uint32_t row_numbers = 0, column_numbers = 0;
     uint64_t* open;
