@@ -127,12 +127,13 @@ NarrowedLines NarrowByWords(DepthWords parent, const uint64_t* closes, const uin
     const uint64_t open = child_open[x] = parent.open[x] & ~closes[x];
     const uint32_t key =
         LineKey(static_cast<uint32_t>(absl::popcount(open)), static_cast<uint32_t>(keys[x]));
-    if (x < lanes) lines.sums |= open << x;
-    if (x >= lanes && x - lanes <= 31) lines.differences |= open << (31 - (x - lanes));
     if (x >= lanes) {
+      // Column b = x - lanes shifted by 31 - b (none above 31).
+      if (x - lanes <= 31) lines.differences |= open << (31 - (x - lanes));
       lines.best_column = std::min(lines.best_column, key);
       continue;
     }
+    lines.sums |= open << x;
     lines.best_row = std::min(lines.best_row, key);
     // A match is one bit, kept while its cell is open.
     const uint64_t match = child_match[x] = parent.match[x] & open;
