@@ -47,20 +47,17 @@ class SharedCount {
   bool abandoned() const { return abandoned_.load(); }
 
   // Waits until no helper counts a part, abandoning the count if `stop`
-  // fires meanwhile; then the sum, or why there is none.
+  // fires meanwhile; then the sum, or why there is none. `stop` is polled
+  // without the lock held: its callback may ask for Progress.
   absl::StatusOr<CountResult> AwaitResult(const StopCondition& stop) {
-    absl::MutexLock lock(&mutex_);
-    const absl::Condition idle(
-        +[](int* counting) { return *counting == 0; }, &counting_);
-    // AwaitWithDeadline, not AwaitWithTimeout: the latter draws a false
-    // report from ThreadSanitizer's view of Abseil's mutex here.
-    while (!mutex_.AwaitWithDeadline(idle, absl::Now() + kStopPollInterval)) {
+    while (!AwaitIdle()) {
       if (absl::Now() >= stop.deadline) {
-        AbandonWith(absl::DeadlineExceededError("the deadline passed"));
+        Abandon(absl::DeadlineExceededError("the deadline passed"));
       } else if (stop.cancelled && stop.cancelled()) {
-        AbandonWith(absl::CancelledError("cancelled"));
+        Abandon(absl::CancelledError("cancelled"));
       }
     }
+    absl::MutexLock lock(&mutex_);
     if (!error_.ok()) return error_;
     return plan_.Sum(parts_);
   }
@@ -82,6 +79,21 @@ class SharedCount {
  private:
   // How often the call's worker looks at its stop while helpers count.
   static constexpr absl::Duration kStopPollInterval = absl::Milliseconds(20);
+
+  // True once no helper counts a part; false after kStopPollInterval.
+  bool AwaitIdle() {
+    absl::MutexLock lock(&mutex_);
+    const absl::Condition idle(
+        +[](int* counting) { return *counting == 0; }, &counting_);
+    // AwaitWithDeadline, not AwaitWithTimeout: the latter draws a false
+    // report from ThreadSanitizer's view of Abseil's mutex here.
+    return mutex_.AwaitWithDeadline(idle, absl::Now() + kStopPollInterval);
+  }
+
+  void Abandon(absl::Status status) {
+    absl::MutexLock lock(&mutex_);
+    AbandonWith(std::move(status));
+  }
 
   // The first reason wins: a helper stopped by the abandonment reports
   // CANCELLED, which is not why the count ended.
@@ -114,13 +126,23 @@ absl::StatusOr<CountResult> CountOnPool(
     pool.Submit(WorkerPool::Size::kLarge,
                 [shared, helper_stop] { shared->TakeParts(helper_stop, nullptr); });
   }
+  // The call's worker reports between its parts, at its polls inside a part
+  // and while it waits for the helpers: whichever thread counts the parts,
+  // progress comes at least every interval (and every kStopPollInterval).
   absl::Time next_progress = start + progress_interval;
-  shared->TakeParts(stop, [&] {
+  const std::function<void()> report = [&] {
     if (absl::Now() < next_progress) return;
     next_progress = absl::Now() + progress_interval;
     on_progress(shared->Progress(start));
-  });
-  absl::StatusOr<CountResult> result = shared->AwaitResult(stop);
+  };
+  StopCondition stop_and_report = stop;
+  stop_and_report.cancelled = [&] {
+    report();
+    return stop.cancelled && stop.cancelled();
+  };
+  shared->TakeParts(stop_and_report, report);
+  report();
+  absl::StatusOr<CountResult> result = shared->AwaitResult(stop_and_report);
   if (result.ok()) result->elapsed = absl::Now() - start;
   return result;
 }

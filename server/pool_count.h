@@ -18,7 +18,8 @@ namespace nqueens::server {
 
 // Counts every part of `plan` on the calling thread and on up to
 // pool.workers() - 1 helper jobs, stopping at `stop`. `on_progress` runs on
-// the calling thread, between parts, at most every `progress_interval`.
+// the calling thread every `progress_interval` while the count runs (to
+// within 20 ms while that thread waits for helpers), whichever thread counts.
 absl::StatusOr<CountResult> CountOnPool(
     WorkerPool& pool, CountPlan plan, const StopCondition& stop, absl::Duration progress_interval,
     const std::function<void(const CountProgress&)>& on_progress);
