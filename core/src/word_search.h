@@ -222,7 +222,13 @@ class WordSearch {
   // Keeps the pass's findings in depth k.
   void Narrowed(uint32_t k, const NarrowedLines& lines);
   bool RepairMatching(Depth& depth, uint64_t& hall_rows) const;
+  // An augmenting path from unmatched row `a`, matched along; false when
+  // there is none, with `seen` the columns reached.
   bool Augment(Depth& depth, uint32_t a, uint64_t& seen) const;
+  // Matches the path Augment found (layers of rows, the last with `column`
+  // open and free).
+  void Flip(Depth& depth, const std::array<uint64_t, 64>& layers, uint32_t last,
+            uint64_t column) const;
   // Pairs `row` with the column whose bit is `column`.
   static void Match(Depth& depth, uint32_t row, uint64_t column);
 
