@@ -562,11 +562,12 @@ uint64_t NodeMismatches(const std::vector<std::vector<Run>>& runs_by_solver) {
 std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers, Random& random) {
   std::vector<uint64_t> seeds;
   for (size_t i = 0; i < batch.instances.size(); ++i) seeds.push_back(random());
-  std::vector<std::vector<Run>> runs_by_solver;
-  for (const Solver& solver : solvers) {
-    std::vector<Run>& runs = runs_by_solver.emplace_back();
-    for (size_t i = 0; i < batch.instances.size(); ++i) {
-      runs.push_back(solver.run(batch.instances[i], seeds[i]));
+  // Instance by instance, every solver in turn: the machine's speed drifts,
+  // and the solvers' times are compared.
+  std::vector<std::vector<Run>> runs_by_solver(solvers.size());
+  for (size_t i = 0; i < batch.instances.size(); ++i) {
+    for (size_t s = 0; s < solvers.size(); ++s) {
+      runs_by_solver[s].push_back(solvers[s].run(batch.instances[i], seeds[i]));
     }
   }
   uint64_t contradictions = Contradictions(runs_by_solver);
