@@ -416,6 +416,8 @@ void WordSearch::Narrowed(uint32_t k, const NarrowedLines& lines) {
 bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
   for (uint64_t bits = depth.rows & ~depth.matched_rows; bits != 0; bits &= bits - 1) {
     const auto a = LowestBit(bits);
+    // Augment's first layer would find this too; checked here, it costs no
+    // call (without it, more instructions and mispredictions in cachegrind).
     if (const uint64_t free = depth.open[a] & ~depth.matched_columns; free != 0) {
       Match(depth, a, free & -free);
       continue;
