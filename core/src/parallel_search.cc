@@ -20,18 +20,29 @@ constexpr size_t kSubtreesPerThread = 16;
 
 using Prefix = std::vector<WordCell>;
 
+// A subtree to search: its cells from the root, and its share of the whole
+// tree by the estimate of SearchOutcome::explored (the product of 1 /
+// children along the path), which weighs what the subtree's search explored.
+struct Subtree {
+  Prefix prefix;
+  double share = 1.0;
+};
+
 // The top of the tree, down to the first depth with `wanted` nodes (or full
 // placements), in the order the search visits it; none when every node
-// there is a dead end. Counts the nodes it creates in `outcome`.
-std::vector<Prefix> Subtrees(WordSearch& top, uint32_t size, size_t wanted, uint64_t node_budget,
-                             SearchOutcome& outcome) {
-  std::vector<Prefix> level = {{}};
-  while (!level.empty() && level.size() < wanted && level.front().size() < size) {
-    std::vector<Prefix> next;
-    for (const Prefix& prefix : level) {
-      for (const WordCell child : top.Children(prefix)) {
-        next.push_back(prefix);
-        next.back().push_back(child);
+// there is a dead end. Counts the nodes it creates in `outcome`, and the
+// shares of the dead ends in its `explored`.
+std::vector<Subtree> Subtrees(WordSearch& top, uint32_t size, size_t wanted, uint64_t node_budget,
+                              SearchOutcome& outcome) {
+  std::vector<Subtree> level = {{}};
+  while (!level.empty() && level.size() < wanted && level.front().prefix.size() < size) {
+    std::vector<Subtree> next;
+    for (const Subtree& parent : level) {
+      const std::vector<WordCell> children = top.Children(parent.prefix);
+      if (children.empty()) outcome.explored += parent.share;
+      for (const WordCell child : children) {
+        next.push_back({parent.prefix, parent.share / static_cast<double>(children.size())});
+        next.back().prefix.push_back(child);
       }
     }
     outcome.nodes += next.size();
@@ -51,7 +62,7 @@ std::vector<Prefix> Subtrees(WordSearch& top, uint32_t size, size_t wanted, uint
 class SharedSearch {
  public:
   SharedSearch(const WordBoard& board, SearchMode mode, uint64_t node_budget, uint64_t nodes_used,
-               uint64_t tie_seed, std::vector<Prefix> subtrees)
+               uint64_t tie_seed, std::vector<Subtree> subtrees)
       : board_(board),
         mode_(mode),
         node_budget_(node_budget),
@@ -70,9 +81,9 @@ class SharedSearch {
     WordSearch search(board_, mode_, stop, tie_seed_);
     NodeAllowance allowance(node_budget_, &nodes_used_);
     for (size_t index; (index = next_.fetch_add(1)) < subtrees_.size() && !abandoned_.load();) {
-      SearchOutcome outcome = search.Search(subtrees_[index], allowance);
+      SearchOutcome outcome = search.Search(subtrees_[index].prefix, allowance);
       absl::MutexLock lock(&mutex_);
-      Absorb(std::move(outcome), !stop.status().ok());
+      Absorb(std::move(outcome), subtrees_[index].share, !stop.status().ok());
     }
     absl::MutexLock lock(&mutex_);
     --searching_;
@@ -100,8 +111,7 @@ class SharedSearch {
     }
     closed_ = true;
     outcome_.budget_exhausted = exhausted_;
-    // Each subtree an equal part of the tree.
-    outcome_.explored = subtrees_.empty() ? 1.0 : explored_ / static_cast<double>(subtrees_.size());
+    outcome_.explored = explored_;
     return std::move(outcome_);
   }
 
@@ -109,10 +119,11 @@ class SharedSearch {
   // How often the calling thread looks at its stop while helpers search.
   static constexpr absl::Duration kStopPollInterval = absl::Milliseconds(20);
 
-  void Absorb(SearchOutcome outcome, bool stopped) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+  void Absorb(SearchOutcome outcome, double share, bool stopped)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     outcome_.nodes += outcome.nodes;
     outcome_.solutions += outcome.solutions;
-    explored_ += outcome.explored;
+    explored_ += share * outcome.explored;
     if (outcome.solutions > 0 && outcome_.placement.empty()) {
       outcome_.placement = std::move(outcome.placement);
     }
@@ -128,14 +139,14 @@ class SharedSearch {
   const SearchMode mode_;
   const uint64_t node_budget_, tie_seed_;
   std::atomic<uint64_t> nodes_used_;
-  const std::vector<Prefix> subtrees_;
+  const std::vector<Subtree> subtrees_;
   std::atomic<size_t> next_{0};
   std::atomic<bool> abandoned_{false};
   absl::Mutex mutex_;
   int searching_ ABSL_GUARDED_BY(mutex_) = 0;
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
   bool exhausted_ ABSL_GUARDED_BY(mutex_) = false;
-  double explored_ ABSL_GUARDED_BY(mutex_) = 0;  // summed over the subtrees
+  double explored_ ABSL_GUARDED_BY(mutex_) = 0;  // the subtrees' shares searched
   SearchOutcome outcome_ ABSL_GUARDED_BY(mutex_);
 };
 
@@ -146,7 +157,7 @@ SearchOutcome RunParallelWordSearch(const WordBoard& board, SearchMode mode, uin
                                     const SearchThreads& threads) {
   SearchOutcome top_outcome;
   WordSearch top(board, mode, stop, tie_seed);
-  std::vector<Prefix> subtrees = Subtrees(
+  std::vector<Subtree> subtrees = Subtrees(
       top, board.size(), kSubtreesPerThread * std::max(threads.count, 1), node_budget, top_outcome);
   if (top_outcome.budget_exhausted || stop.CheckNow()) return top_outcome;
   auto shared = std::make_shared<SharedSearch>(board, mode, node_budget, top_outcome.nodes,
@@ -168,6 +179,9 @@ SearchOutcome RunParallelWordSearch(const WordBoard& board, SearchMode mode, uin
   SearchOutcome outcome = shared->Finish(stop);
   for (std::thread& thread : own_threads) thread.join();
   outcome.nodes += top_outcome.nodes;
+  // The shares are products of fractions: a whole tree may add up to a hair
+  // off 1.
+  outcome.explored = std::min(1.0, outcome.explored + top_outcome.explored);
   return outcome;
 }
 
