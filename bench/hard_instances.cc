@@ -32,7 +32,8 @@
 // --engine=engines each of its three engines once, without restarts, on the
 // same free board: they must visit the same nodes, so the ns per node
 // compare (the word engine also with the diagonal sums bound, which may only
-// visit fewer); --engine=threads the exact search alone on 1 and 2 threads;
+// visit fewer); --engine=threads the exact search alone on 1 and 2 threads
+// (also printing the per-instance speedups);
 // --engine=defaults the first of the three alone; --engine=certificates the exact search alone with
 // a certificate for each UNSOLVABLE answer, checked by the independent checker (checker/). Every
 // SOLVED board is validated; a wrong board, or SOLVED and UNSOLVABLE for the same instance, is a
@@ -559,6 +560,30 @@ uint64_t NodeMismatches(const std::vector<std::vector<Run>>& runs_by_solver) {
   return mismatches;
 }
 
+// For --engine=threads: per instance, the first solver's time over each
+// other's, as medians over the instances both proved unsolvable and over
+// those both solved (a solvable board's tree is searched in another order
+// on several threads, so its time may move either way).
+void PrintSpeedups(const Batch& batch, const std::vector<Solver>& solvers,
+                   const std::vector<std::vector<Run>>& runs_by_solver) {
+  for (size_t s = 1; s < solvers.size(); ++s) {
+    std::vector<double> unsolvable, solved;
+    for (size_t i = 0; i < runs_by_solver[0].size(); ++i) {
+      const Run &first = runs_by_solver[0][i], &other = runs_by_solver[s][i];
+      if (first.outcome != other.outcome || other.seconds <= 0) continue;
+      const double speedup = first.seconds / other.seconds;
+      if (first.outcome == nqueens::Outcome::kUnsolvable) unsolvable.push_back(speedup);
+      if (first.outcome == nqueens::Outcome::kSolved) solved.push_back(speedup);
+    }
+    auto median = [](const std::vector<double>& values) {
+      return values.empty() ? 0.0 : Median(values);
+    };
+    absl::PrintF("%s, %s: per-instance speedup, median %.2f on %d unsolvable, %.2f on %d solved\n",
+                 batch.label, solvers[s].name, median(unsolvable), unsolvable.size(),
+                 median(solved), solved.size());
+  }
+}
+
 std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers, Random& random) {
   std::vector<uint64_t> seeds;
   for (size_t i = 0; i < batch.instances.size(); ++i) seeds.push_back(random());
@@ -572,6 +597,7 @@ std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers,
   }
   uint64_t contradictions = Contradictions(runs_by_solver);
   if (absl::GetFlag(FLAGS_engine) == "engines") contradictions += NodeMismatches(runs_by_solver);
+  if (absl::GetFlag(FLAGS_engine) == "threads") PrintSpeedups(batch, solvers, runs_by_solver);
   std::vector<Row> rows;
   for (size_t s = 0; s < solvers.size(); ++s) {
     rows.push_back(Summarize(batch, solvers[s].name, runs_by_solver[s]));
