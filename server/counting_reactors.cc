@@ -26,13 +26,21 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
     EndUnlessOk(Start(request));
   }
 
+  // A progress write can fail while the count runs on a worker: the call
+  // then stops the count and Run() ends it, since ending it here would
+  // delete the reactor under the worker.
   void OnWriteDone(bool ok) override {
     std::optional<absl::Status> end;
     {
       absl::MutexLock lock(&mutex_);
       writing_ = false;
       if (!ok) {
-        end = BrokenStreamStatus();
+        broken_ = true;
+        if (final_.has_value()) {
+          end = BrokenStreamStatus();
+        } else {
+          call_.Cancel();
+        }
       } else if (final_written_) {
         end = absl::OkStatus();
       } else if (final_.has_value()) {
@@ -68,17 +76,22 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
     {
       absl::MutexLock lock(&mutex_);
       final_ = std::move(final);
-      if (!writing_) end = SendFinalLocked();
+      if (broken_) {
+        end = BrokenStreamStatus();
+      } else if (!writing_) {
+        end = SendFinalLocked();
+      }
     }
     if (end.has_value()) End(*end);
   }
 
-  // Progress is dropped while an earlier message is still on its way.
+  // Progress is dropped while an earlier message is still on its way, and
+  // once the stream broke.
   void SendProgress(const CountProgress& progress) {
     v1::CountResponse response;
     *response.mutable_progress() = wire::CountProgressToProto(progress);
     absl::MutexLock lock(&mutex_);
-    if (writing_) return;
+    if (writing_ || broken_) return;
     StartWriteLocked(SerializeMessage(response));
   }
 
@@ -114,6 +127,7 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
   bool watching_ ABSL_GUARDED_BY(mutex_) = false;
   bool final_written_ ABSL_GUARDED_BY(mutex_) = false;
+  bool broken_ ABSL_GUARDED_BY(mutex_) = false;  // a write failed
   std::optional<Final> final_ ABSL_GUARDED_BY(mutex_);
   grpc::ByteBuffer out_ ABSL_GUARDED_BY(mutex_);
 };

@@ -29,6 +29,7 @@ class ServerTest : public ::testing::Test {
   static void TearDownTestSuite();
 
   static std::shared_ptr<grpc::Channel> channel() { return channel_; }
+  static server::Server& server() { return *server_; }
   v1::NQueens::Stub& stub() { return *stub_; }
 
  private:
