@@ -19,16 +19,21 @@ constexpr char kLoggerName[] = "nqueens-server";
 // How every JSON line starts (a spdlog pattern: %l is the level's name).
 constexpr char kJsonLineStart[] = R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l",)";
 
-// Where LogCall writes, as LogToStderr set it.
+// Where LogCall writes, as LogToStderr set it. It holds its logger, so that
+// a call that ends during exit, after spdlog's registry was destroyed, still
+// logs to a live one.
 struct CallLog {
   LogFormat format = LogFormat::kText;
-  std::shared_ptr<spdlog::logger> logger;  // null: spdlog's default logger
+  std::shared_ptr<spdlog::logger> logger = spdlog::default_logger();
 };
 
 CallLog& TheCallLog() {
   static CallLog* const log = new CallLog();  // never destroyed: calls may end during exit
   return *log;
 }
+
+// Made before main(), while spdlog's registry surely lives.
+[[maybe_unused]] const CallLog& call_log_at_start = TheCallLog();
 
 // The pattern flag %j: the message as a JSON string.
 class JsonMessageFlag final : public spdlog::custom_flag_formatter {
@@ -95,8 +100,9 @@ void LogToStderr(LogFormat format, spdlog::level::level_enum level) {
   CallLog& call_log = TheCallLog();
   call_log.format = format;
   if (format == LogFormat::kText) {
-    spdlog::set_default_logger(std::make_shared<spdlog::logger>(
-        kLoggerName, std::make_shared<spdlog::sinks::stderr_color_sink_mt>()));
+    call_log.logger = std::make_shared<spdlog::logger>(
+        kLoggerName, std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    spdlog::set_default_logger(call_log.logger);
   } else {
     spdlog::set_default_logger(
         std::make_shared<spdlog::logger>(kLoggerName, JsonStderrSink(R"("message":%j})")));
@@ -110,8 +116,7 @@ void LogToStderr(LogFormat format, spdlog::level::level_enum level) {
 
 void LogCall(const CallRecord& call) {
   const CallLog& call_log = TheCallLog();
-  spdlog::logger& logger =
-      call_log.logger != nullptr ? *call_log.logger : *spdlog::default_logger_raw();
+  spdlog::logger& logger = *call_log.logger;
   if (!logger.should_log(spdlog::level::info)) return;
   logger.info("{}", call_log.format == LogFormat::kJson ? JsonMembers(call) : TextLine(call));
 }
