@@ -95,6 +95,8 @@ Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const ch
       server_deadline_(start_ + service.options.limits.max_call_time) {
   record_.method = method;
   record_.request_id = RequestIdOf(*context);
+  // Now: once the call is cancelled, gRPC no longer knows the peer.
+  record_.peer = context->peer();
 }
 
 Call::~Call() {
@@ -177,21 +179,28 @@ std::string Call::Needs(uint64_t bytes) const {
 absl::Status Call::ReserveMemory(uint64_t bytes) {
   const uint64_t held = memory_.has_value() ? memory_->bytes() : 0;
   if (bytes <= held) return absl::OkStatus();
-  if (absl::Status fits = CheckFits(bytes); !fits.ok()) return fits;
-  MemoryBudget& budget = service_.memory_budget;
-  std::optional<MemoryBudget::Reservation> more = budget.Reserve(bytes - held);
-  if (!more.has_value()) {
-    return Refuse("--memory-budget",
-                  absl::StrCat(Needs(bytes), ", but only ", HumanBytes(budget.available() + held),
-                               " of this server's ", HumanBytes(budget.capacity()),
-                               " budget is free now (--memory-budget); try again later"));
-  }
+  absl::StatusOr<MemoryBudget::Reservation> more = ReserveApart(bytes - held, held);
+  if (!more.ok()) return more.status();
   if (memory_.has_value()) {
     memory_->Absorb(*std::move(more));
   } else {
     memory_ = *std::move(more);
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<MemoryBudget::Reservation> Call::ReserveApart(uint64_t bytes, uint64_t held) {
+  if (absl::Status fits = CheckFits(held + bytes); !fits.ok()) return fits;
+  MemoryBudget& budget = service_.memory_budget;
+  std::optional<MemoryBudget::Reservation> reserved = budget.Reserve(bytes);
+  if (!reserved.has_value()) {
+    return Refuse(
+        "--memory-budget",
+        absl::StrCat(Needs(held + bytes), ", but only ", HumanBytes(budget.available() + held),
+                     " of this server's ", HumanBytes(budget.capacity()),
+                     " budget is free now (--memory-budget); try again later"));
+  }
+  return *std::move(reserved);
 }
 
 absl::StatusOr<double> Call::ExactSeconds(double asked, std::vector<std::string>& lowered) const {
@@ -316,14 +325,24 @@ absl::Status Call::StoppedStatus() const {
 }
 
 absl::Status Call::Explain(absl::Status status) {
-  if (status.code() == absl::StatusCode::kDeadlineExceeded && absl::Now() < deadline_) {
-    return Refuse("--max-call-seconds",
-                  absl::StrCat("the call ran for this server's limit of ",
-                               absl::FormatDuration(service_.options.limits.max_call_time),
-                               " (--max-call-seconds)"));
-  }
+  if (RanOutOfCallTime(status)) return Refuse("--max-call-seconds", CallTimeMessage());
+  return Describe(std::move(status));
+}
+
+absl::Status Call::Describe(absl::Status status) const {
+  if (RanOutOfCallTime(status)) return absl::ResourceExhaustedError(CallTimeMessage());
   if (status.code() == absl::StatusCode::kCancelled) return StoppedStatus();
   return status;
+}
+
+bool Call::RanOutOfCallTime(const absl::Status& status) const {
+  return status.code() == absl::StatusCode::kDeadlineExceeded && absl::Now() < deadline_;
+}
+
+std::string Call::CallTimeMessage() const {
+  return absl::StrCat("the call ran for this server's limit of ",
+                      absl::FormatDuration(service_.options.limits.max_call_time),
+                      " (--max-call-seconds)");
 }
 
 bool Call::MarkFinished(const absl::Status& status) {
@@ -331,7 +350,6 @@ bool Call::MarkFinished(const absl::Status& status) {
   if (!finished_.compare_exchange_strong(expected, true)) return false;
   record_.status = status;
   record_.duration = absl::Now() - start_;
-  record_.peer = context_->peer();
   // Before the client can see the status: counts and metrics never lag
   // behind what clients have seen.
   service_.counters.CountCall(status.code());

@@ -104,6 +104,11 @@ class Call {
   // Grows what this call holds of the memory budget to `bytes` in all (never
   // shrinks it); RESOURCE_EXHAUSTED, naming the budget, when that does not fit.
   absl::Status ReserveMemory(uint64_t bytes);
+  // `bytes` of the budget apart from what the call holds, for what the call
+  // holds only for a while (a batch's message, an item in work), with the
+  // refusals of ReserveMemory; `held`: what the call needs besides, for the
+  // message.
+  absl::StatusOr<MemoryBudget::Reservation> ReserveApart(uint64_t bytes, uint64_t held = 0);
 
   // The core's options: the request's seed (or a fresh one), its limits
   // lowered to the server's maxima (noted for the response), and a stop
@@ -137,12 +142,19 @@ class Call {
   // and the reactor finishes the call at once with StoppedStatus().
   bool Cancel();
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  // When --max-call-seconds ends the call, if before the client's deadline;
+  // else absl::InfiniteFuture().
+  absl::Time CallTimeLimit() const {
+    return server_deadline_ < deadline_ ? server_deadline_ : absl::InfiniteFuture();
+  }
   // Why a cancelled call ended: its deadline, the client, or the shutdown.
   absl::Status StoppedStatus() const;
   // `status` of the core, explained: DEADLINE_EXCEEDED from the server's own
   // --max-call-seconds becomes RESOURCE_EXHAUSTED naming it; CANCELLED says
   // who cancelled.
   absl::Status Explain(absl::Status status);
+  // The same, but not counted as a refusal of the call (for a batch's items).
+  absl::Status Describe(absl::Status status) const;
 
   // True the first time only: the reactor then calls Finish with `status`
   // (converted), which is also what the log reports and the counters count.
@@ -160,6 +172,9 @@ class Call {
   absl::StatusOr<std::string> IdentifyClient() const;
   // "n = 1000 needs about 1.5 MiB of memory".
   std::string Needs(uint64_t bytes) const;
+  // DEADLINE_EXCEEDED that came from --max-call-seconds, not the client.
+  bool RanOutOfCallTime(const absl::Status& status) const;
+  std::string CallTimeMessage() const;
   // RESOURCE_EXHAUSTED for a limit we chose, logged and counted.
   absl::Status Refuse(const char* limit, const std::string& message);
 

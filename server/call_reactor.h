@@ -32,12 +32,6 @@ inline absl::StatusOr<T> RunGuarded(const std::function<absl::StatusOr<T>()>& jo
   }
 }
 
-// What a unary request holds before and while it is parsed: the bytes as
-// received and the parsed message.
-inline uint64_t ReceivedRequestBytes(const grpc::ByteBuffer& request) {
-  return 2 * request.Length();
-}
-
 // The base of every reactor.
 template <typename Base>
 class CallReactor : public Base {
@@ -62,16 +56,22 @@ class CallReactor : public Base {
     return true;
   }
 
-  // Watches the stream while the server waits on the client.
+  // Watches the stream while the server waits on the client, up to the
+  // call's --max-call-seconds.
   void WatchStream(bool writing) {
     writing_ = writing;
-    watch_.emplace(call_.service().idle_watchdog, [this] { OnIdle(); });
+    watch_.emplace(
+        call_.service().idle_watchdog, [this] { OnIdle(); }, call_.CallTimeLimit());
   }
   void UnwatchStream() { watch_.reset(); }
   void Touch() { watch_->Touch(); }
-  // Why a stream broke off: the idle timeout, or the call's end.
-  absl::Status BrokenStreamStatus() const {
+  // Why a stream broke off: the idle timeout, --max-call-seconds, or the
+  // call's end.
+  absl::Status BrokenStreamStatus() {
     if (!idle_.load()) return call_.StoppedStatus();
+    if (absl::Now() >= call_.CallTimeLimit()) {
+      return call_.Explain(absl::DeadlineExceededError("the call's time is up"));
+    }
     return absl::CancelledError(absl::StrCat(
         "no message moved for ", absl::FormatDuration(call_.service().idle_watchdog.timeout()),
         "; the stream was cut (--stream-idle-timeout)"));
@@ -105,15 +105,12 @@ class CallReactor : public Base {
     WriteNext();
   }
 
-  // Enters the service, holds the request's bytes in the memory budget, and
-  // makes the call's job from them.
+  // Enters the service and makes the call's job from the request (which
+  // reserves its memory before it parses it).
   template <typename Job>
   absl::StatusOr<Job> EnterAndPrepare(const grpc::ByteBuffer& request,
                                       absl::StatusOr<Job> (*prepare)(Call&, grpc::ByteBuffer&)) {
     if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
-    if (absl::Status memory = call_.ReserveMemory(ReceivedRequestBytes(request)); !memory.ok()) {
-      return memory;
-    }
     grpc::ByteBuffer bytes(request);
     return prepare(call_, bytes);
   }

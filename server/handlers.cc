@@ -26,11 +26,13 @@ constexpr uint32_t kMaxConflictsCap = 1000;
 // Count's progress messages come at least this often.
 constexpr double kMaxProgressSeconds = 3600;
 
-// The request parsed, shared by the job (which may outlive the handler).
+// The request parsed, shared by the job (which may outlive the handler),
+// its memory reserved first.
 template <typename Request>
-absl::StatusOr<std::shared_ptr<const Request>> Parse(grpc::ByteBuffer& bytes) {
+absl::StatusOr<std::shared_ptr<const Request>> Parse(Call& call, grpc::ByteBuffer& bytes) {
   auto request = std::make_shared<Request>();
-  if (absl::Status parsed = ParseMessage(bytes, "the request", request.get()); !parsed.ok()) {
+  if (absl::Status parsed = ParseReserved(call, 0, bytes, "the request", request.get());
+      !parsed.ok()) {
     return parsed;
   }
   return request;
@@ -171,7 +173,7 @@ Work WorkOf(const v1::EnumerateRequest&) { return Work::kValidation; }
 template <typename Request>
 absl::StatusOr<std::shared_ptr<const Request>> ParseAndAdmit(Call& call, grpc::ByteBuffer& bytes,
                                                              ResponseBoard response) {
-  absl::StatusOr<std::shared_ptr<const Request>> request = Parse<Request>(bytes);
+  absl::StatusOr<std::shared_ptr<const Request>> request = Parse<Request>(call, bytes);
   if (!request.ok()) return request.status();
   const Request& parsed = **request;
   if (absl::Status admitted =
@@ -248,11 +250,10 @@ absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
 
 }  // namespace
 
-absl::Status AdmitBatch(Call& call, int window) {
-  const uint64_t item =
-      PeakCallBytes(Work::kCompletion, wire::kStreamingThreshold,
-                    RequestBoard{wire::kStreamingThreshold, 0}, ResponseBoard::kOneMessage);
-  return call.ReserveMemory(static_cast<uint64_t>(window) * item);
+uint64_t BatchItemBytes(const v1::CompleteRequest& request) {
+  return PeakCallBytes(Work::kCompletion,
+                       std::min<uint64_t>(request.n(), wire::kStreamingThreshold),
+                       RequestBoardOf(request), ResponseBoard::kOneMessage);
 }
 
 v1::CompleteBatchAnswer RunBatchItem(const Call& call, uint64_t index,
@@ -268,10 +269,14 @@ v1::CompleteBatchAnswer RunBatchItem(const Call& call, uint64_t index,
   if (answer.ok()) {
     *response.mutable_response() = *std::move(answer);
   } else {
-    response.mutable_error()->set_code(static_cast<int>(answer.status().code()));
-    response.mutable_error()->set_message(std::string(answer.status().message()));
+    SetBatchItemError(call.Describe(answer.status()), response);
   }
   return response;
+}
+
+void SetBatchItemError(const absl::Status& status, v1::CompleteBatchAnswer& answer) {
+  answer.mutable_error()->set_code(static_cast<int>(status.code()));
+  answer.mutable_error()->set_message(std::string(status.message()));
 }
 
 absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes) {

@@ -55,13 +55,16 @@ absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& reque
 absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& request);
 absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& request);
 
-// CompleteBatch: the memory of `window` items at once, each of at most
-// wire::kStreamingThreshold rows.
-absl::Status AdmitBatch(Call& call, int window);
+// CompleteBatch: what one item holds while it is in work, its request and
+// answer included (an item of more than wire::kStreamingThreshold rows is
+// refused before it holds anything).
+uint64_t BatchItemBytes(const v1::CompleteRequest& request);
 // One item of a batch, on a worker while other items run: the item's
 // answer or its own error. Records nothing in the call.
 v1::CompleteBatchAnswer RunBatchItem(const Call& call, uint64_t index,
                                      const v1::CompleteRequest& request);
+// An item's answer that is an error.
+void SetBatchItemError(const absl::Status& status, v1::CompleteBatchAnswer& answer);
 
 // The streams' work once the whole board is in.
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board);

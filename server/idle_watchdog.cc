@@ -38,10 +38,10 @@ void IdleWatchdog::CutIdleStreams() {
   }
 }
 
-IdleWatchdog::Watch::Watch(IdleWatchdog& watchdog, std::function<void()> on_idle)
-    : watchdog_(watchdog), on_idle_(std::move(on_idle)) {
+IdleWatchdog::Watch::Watch(IdleWatchdog& watchdog, std::function<void()> on_idle, absl::Time latest)
+    : watchdog_(watchdog), on_idle_(std::move(on_idle)), latest_(latest) {
   absl::MutexLock lock(&watchdog_.mutex_);
-  deadline_ = absl::Now() + watchdog_.timeout_;
+  deadline_ = watchdog_.DeadlineFrom(absl::Now(), latest_);
   watchdog_.watches_.insert(this);
   watchdog_.watch_added_.Signal();
 }
@@ -53,7 +53,7 @@ IdleWatchdog::Watch::~Watch() {
 
 void IdleWatchdog::Watch::Touch() {
   absl::MutexLock lock(&watchdog_.mutex_);
-  deadline_ = absl::Now() + watchdog_.timeout_;
+  deadline_ = watchdog_.DeadlineFrom(absl::Now(), latest_);
 }
 
 bool IdleWatchdog::Watch::expired() const {

@@ -15,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "call_reactor.h"
+#include "parsed_size.h"
 #include "stream_io.h"
 
 namespace nqueens::server {
@@ -149,11 +150,14 @@ class CompleteStreamCall final
 // the answers in the order of the items. Answers that are ready wait for
 // company: they go out when half a window of them is ready, when no other
 // item is in work, or kAnswerDelay after the first of them was ready; each
-// message saved is work saved on both sides. The call ends once the client
-// is done and every answer is out (with INVALID_ARGUMENT after a message
-// that could not be parsed), or, after a cancel or a broken stream, once no
-// job is left and the timer has fired: both use the reactor, which OnDone
-// deletes.
+// message saved is work saved on both sides. Memory: a message read holds
+// its bytes and parsed size in the budget until its items are in work, and
+// each item in work holds its own; an idle batch holds nothing. The call
+// ends once the client is done and every answer is out (with
+// INVALID_ARGUMENT after a message that could not be parsed), at
+// --max-call-seconds once the items in work are answered, or, after a cancel
+// or a broken stream, once no job is left and the timer has fired: both use
+// the reactor, which OnDone deletes.
 class BatchCall final
     : public CallReactor<grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>> {
  public:
@@ -163,35 +167,41 @@ class BatchCall final
 
   // After construction, as the other stream reactors.
   void Begin() {
-    if (EndUnlessOk(call_.Enter()) || EndUnlessOk(AdmitBatch(call_, window_))) return;
-    absl::MutexLock lock(&mutex_);
-    ReadLocked();
+    if (EndUnlessOk(call_.Enter())) return;
+    std::optional<absl::Status> end;
+    {
+      absl::MutexLock lock(&mutex_);
+      end = MoveLocked(true);
+    }
+    if (end.has_value()) End(*end);
   }
 
   void OnReadDone(bool ok) override {
     // No read is under way until ReadLocked() below: `in_` is ours.
-    v1::CompleteBatchRequest request;
-    const absl::Status parsed =
-        ok ? ParseMessage(in_, absl::StrCat("message ", messages_read_ + 1, " of the batch"),
-                          &request)
-           : absl::OkStatus();
     ++messages_read_;
+    v1::CompleteBatchRequest request;
+    absl::StatusOr<MemoryBudget::Reservation> message = absl::OutOfRangeError("no message");
+    if (ok) message = ParseRequest(&request);
+    in_.Clear();
     std::optional<absl::Status> end;
     {
       absl::MutexLock lock(&mutex_);
       reading_ = false;
-      if (!ok || call_.finished() || !parsed.ok()) {
+      if (!ok || call_.finished() || !message.ok()) {
         reads_done_ = true;
-        if (!parsed.ok()) {
-          refused_ = absl::InvalidArgumentError(
-              absl::StrCat(parsed.message(), "; the items before it were answered"));
+        if (ok && !message.ok()) {
+          refused_ = absl::Status(
+              message.status().code(),
+              absl::StrCat(message.status().message(), "; the items before it were answered"));
         }
       } else {
         for (v1::CompleteRequest& item : *request.mutable_items()) {
           waiting_.push_back(std::move(item));
         }
+        if (!waiting_.empty()) message_memory_ = *std::move(message);
       }
-      end = MoveLocked();
+      // Empty messages do not keep the stream alive.
+      end = MoveLocked(!ok || request.items_size() > 0);
     }
     if (end.has_value()) End(*end);
   }
@@ -202,20 +212,34 @@ class BatchCall final
       absl::MutexLock lock(&mutex_);
       writing_ = false;
       broken_ |= !ok;
-      end = MoveLocked();
+      end = MoveLocked(ok);
     }
     if (end.has_value()) End(*end);
   }
 
  private:
+  // The message just read, its memory (its bytes and what parsing them
+  // makes) reserved first; held until its items are in work.
+  absl::StatusOr<MemoryBudget::Reservation> ParseRequest(v1::CompleteBatchRequest* request) {
+    const std::string what = absl::StrCat("message ", messages_read_, " of the batch");
+    absl::StatusOr<uint64_t> parsed =
+        ParsedBytesBound(in_, *v1::CompleteBatchRequest::descriptor(), what);
+    if (!parsed.ok()) return parsed.status();
+    absl::StatusOr<MemoryBudget::Reservation> memory = call_.ReserveApart(in_.Length() + *parsed);
+    if (!memory.ok()) return memory.status();
+    if (absl::Status status = ParseMessage(in_, what, request); !status.ok()) return status;
+    return memory;
+  }
+
   // Answers out, items into work, the next message in, as far as each can
-  // go; then whether the call is over.
-  std::optional<absl::Status> MoveLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+  // go; then whether the call is over. `progressed`: the client moved the
+  // stream (a message with items, a write taken).
+  std::optional<absl::Status> MoveLocked(bool progressed) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     WriteLocked();
     StartItemsLocked();
     ReadLocked();
     // The idle timeout no longer ends the call under a job.
-    WatchLocked();
+    WatchLocked(progressed);
     return EndIfDoneLocked();
   }
 
@@ -223,27 +247,51 @@ class BatchCall final
     return in_flight_ + answers_.size();
   }
 
+  // Whether items may still start and messages be read.
+  bool GoingLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return !broken_ && !call_.cancelled() && !OutOfTime();
+  }
+  bool OutOfTime() const { return absl::Now() >= call_.CallTimeLimit(); }
+
+  // Each item holds its own memory while it is in work.
   void StartItemsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    while (!waiting_.empty() && HeldLocked() < window_ && !broken_ && !call_.cancelled()) {
+    while (!waiting_.empty() && HeldLocked() < window_ && GoingLocked()) {
       const uint64_t index = next_index_++;
+      v1::CompleteRequest request = std::move(waiting_.front());
+      waiting_.pop_front();
+      absl::StatusOr<MemoryBudget::Reservation> memory =
+          call_.ReserveApart(BatchItemBytes(request));
+      if (!memory.ok()) {
+        RefuseItemLocked(index, memory.status());
+        continue;
+      }
+      auto held = std::make_shared<MemoryBudget::Reservation>(*std::move(memory));
       ++in_flight_;
       const bool queued = call_.service()
                               .pool
                               .Submit(WorkerPool::Size::kSmall,
-                                      [this, index, request = std::move(waiting_.front())] {
-                                        Answered(index, RunBatchItem(call_, index, request));
+                                      [this, index, request = std::move(request), held]() mutable {
+                                        v1::CompleteBatchAnswer answer =
+                                            RunBatchItem(call_, index, request);
+                                        held.reset();
+                                        Answered(index, std::move(answer));
                                       })
                               .has_value();
-      waiting_.pop_front();
       if (!queued) {
         --in_flight_;
-        v1::CompleteBatchAnswer& refused = answers_[index];
-        refused.set_index(index);
-        refused.mutable_error()->set_code(static_cast<int>(absl::StatusCode::kResourceExhausted));
-        refused.mutable_error()->set_message(
-            "all workers are busy and the queue is full (--max-queued); try again later");
+        RefuseItemLocked(index, absl::ResourceExhaustedError("all workers are busy and the queue "
+                                                             "is full (--max-queued); try again "
+                                                             "later"));
       }
     }
+    if (waiting_.empty()) message_memory_.reset();
+  }
+
+  void RefuseItemLocked(uint64_t index, const absl::Status& status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    v1::CompleteBatchAnswer& refused = answers_[index];
+    refused.set_index(index);
+    SetBatchItemError(status, refused);
   }
 
   // On a worker: item `index` is done.
@@ -253,14 +301,13 @@ class BatchCall final
       absl::MutexLock lock(&mutex_);
       --in_flight_;
       answers_[index] = std::move(answer);
-      end = MoveLocked();
+      end = MoveLocked(false);
     }
     if (end.has_value()) End(*end);
   }
 
   void ReadLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    if (reading_ || reads_done_ || broken_ || call_.cancelled() || !waiting_.empty() ||
-        HeldLocked() >= window_) {
+    if (reading_ || reads_done_ || !GoingLocked() || !waiting_.empty() || HeldLocked() >= window_) {
       return;
     }
     reading_ = true;
@@ -271,7 +318,7 @@ class BatchCall final
   // message, if it is time (see the class comment).
   void WriteLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     if (writing_ || broken_ || ReadyLocked() == 0) return;
-    const bool more_coming = in_flight_ > 0 || !waiting_.empty();
+    const bool more_coming = in_flight_ > 0 || (!waiting_.empty() && GoingLocked());
     if (more_coming && ReadyLocked() < window_ / 2 && !answer_delay_over_) {
       if (!timer_set_) {
         timer_set_ = true;
@@ -312,7 +359,7 @@ class BatchCall final
       absl::MutexLock lock(&mutex_);
       timer_set_ = false;
       answer_delay_over_ = true;
-      end = MoveLocked();
+      end = MoveLocked(false);
     }
     if (end.has_value()) End(*end);
   }
@@ -320,12 +367,12 @@ class BatchCall final
   // The idle timeout watches the stream while only the client can move it:
   // a write it does not read (cut by cancelling, which waits for the jobs),
   // or a read while no job runs (ended at once: nothing else uses the call).
-  void WatchLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+  void WatchLocked(bool progressed) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     const Watching watching = writing_                      ? Watching::kWrite
                               : reading_ && in_flight_ == 0 ? Watching::kRead
                                                             : Watching::kNone;
     if (watching == watching_) {
-      if (watching != Watching::kNone) Touch();
+      if (watching != Watching::kNone && progressed) Touch();
       return;
     }
     watching_ = watching;
@@ -336,13 +383,20 @@ class BatchCall final
     }
   }
 
+  // Over once every answer is out; after a cancel or a broken stream, once
+  // no job is left; after --max-call-seconds, once the answers of the items
+  // in work are out too (items not started then are not answered).
   std::optional<absl::Status> EndIfDoneLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     if (ended_ || in_flight_ > 0 || reading_ || writing_ || timer_set_) return std::nullopt;
     const bool failed = broken_ || call_.cancelled();
-    if (!failed && !(reads_done_ && waiting_.empty() && answers_.empty())) return std::nullopt;
+    const bool out_of_time = OutOfTime();
+    if (!failed && !(answers_.empty() && ((reads_done_ && waiting_.empty()) || out_of_time))) {
+      return std::nullopt;
+    }
     ended_ = true;
     UnwatchStream();
     if (failed) return BrokenStreamStatus();
+    if (out_of_time) return call_.Explain(absl::DeadlineExceededError("the call's time is up"));
     return refused_;
   }
 
@@ -360,6 +414,8 @@ class BatchCall final
   absl::Mutex mutex_;
   grpc::ByteBuffer out_ ABSL_GUARDED_BY(mutex_);
   std::deque<v1::CompleteRequest> waiting_ ABSL_GUARDED_BY(mutex_);  // read, not started
+  // The memory of the message whose items wait.
+  std::optional<MemoryBudget::Reservation> message_memory_ ABSL_GUARDED_BY(mutex_);
   uint64_t next_index_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t next_write_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t in_flight_ ABSL_GUARDED_BY(mutex_) = 0;

@@ -23,6 +23,7 @@
 #include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
+#include "parsed_size.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
 
@@ -38,6 +39,21 @@ absl::Status ParseMessage(grpc::ByteBuffer& bytes, const std::string& what, Mess
                                                  Message::descriptor()->full_name(), " message"));
 }
 
+// Reserves for `call` what parsing `bytes` takes (their own size and the
+// bound of parsed_size.h) on top of the `held` bytes it needs meanwhile, then
+// parses them: a request is held in the memory budget before it is held in
+// memory.
+template <typename Message>
+absl::Status ParseReserved(Call& call, uint64_t held, grpc::ByteBuffer& bytes,
+                           const std::string& what, Message* message) {
+  absl::StatusOr<uint64_t> parsed = ParsedBytesBound(bytes, *Message::descriptor(), what);
+  if (!parsed.ok()) return parsed.status();
+  if (absl::Status memory = call.ReserveMemory(held + bytes.Length() + *parsed); !memory.ok()) {
+    return memory;
+  }
+  return ParseMessage(bytes, what, message);
+}
+
 template <typename Message>
 grpc::ByteBuffer SerializeMessage(const Message& message) {
   grpc::ByteBuffer bytes;
@@ -48,8 +64,9 @@ grpc::ByteBuffer SerializeMessage(const Message& message) {
 
 // Reads one request stream. Memory: until the whole board is in, the call
 // holds only what the stream has brought (the header's queens, twice the
-// bytes of the rows received, as the board grows by doubling); then its full
-// estimated peak (see memory_estimate.h) before any work starts.
+// bytes of the rows received, as the board grows by doubling) and the message
+// being parsed; then its full estimated peak (see memory_estimate.h) before
+// any work starts.
 template <typename Request>
 class RequestStreamReader {
  public:
@@ -63,7 +80,8 @@ class RequestStreamReader {
     progressed_ = false;
     Request message;
     if (absl::Status parsed =
-            ParseMessage(bytes, absl::StrCat("message ", messages_, " of the stream"), &message);
+            ParseReserved(call_, HeldBytes(), bytes,
+                          absl::StrCat("message ", messages_, " of the stream"), &message);
         !parsed.ok()) {
       return parsed;
     }
@@ -116,15 +134,17 @@ class RequestStreamReader {
                        ": the header carried sparse queens, so no chunks may follow"));
     }
     rows_ += static_cast<uint64_t>(chunk.columns_size());
-    if (absl::Status memory = call_.ReserveMemory(HeaderBytes() + 2 * sizeof(uint32_t) * rows_);
-        !memory.ok()) {
-      return memory;
-    }
+    if (absl::Status memory = call_.ReserveMemory(HeldBytes()); !memory.ok()) return memory;
     if (absl::Status added = assembler_->Add(chunk); !added.ok()) return added;
     progressed_ = chunk.columns_size() > 0;
     return absl::OkStatus();
   }
 
+  // What the stream has brought so far: the header, and the rows received
+  // in a board that grows by doubling.
+  uint64_t HeldBytes() const {
+    return header_.has_value() ? HeaderBytes() + 2 * sizeof(uint32_t) * rows_ : 0;
+  }
   uint64_t HeaderBytes() const {
     // The chunks' board is the work's own input, counted there.
     return PeakCallBytes(work_, 0, RequestBoard{0, static_cast<uint64_t>(header_->queens_size())},

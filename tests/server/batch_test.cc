@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -13,6 +14,7 @@
 
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
+#include "memory_estimate.h"
 #include "server.h"
 #include "test_boards.h"
 #include "test_server.h"
@@ -22,10 +24,12 @@ namespace {
 
 constexpr absl::Duration kPatience = absl::Seconds(60);
 
-std::unique_ptr<server::Server> StartServer() {
+std::unique_ptr<server::Server> StartServer(
+    const std::function<void(server::ServiceOptions&)>& adjust = nullptr) {
   server::ServerOptions options;
   options.listen_addresses = {"127.0.0.1:0"};
   options.grace = absl::Seconds(1);
+  if (adjust) adjust(options.service);
   absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
   EXPECT_TRUE(server.ok()) << server.status();
   return server.ok() ? *std::move(server) : nullptr;
@@ -143,8 +147,8 @@ TEST(CompleteBatchTest, ACancelledBatchFreesItsMemory) {
   ASSERT_TRUE(stream->Read(&first));
   ASSERT_EQ(first.answers_size(), 1);
   EXPECT_TRUE(first.answers(0).has_response());
-  // The batch holds its window's memory while it is open.
-  EXPECT_GT(server->memory_budget().in_use(), idle);
+  // An open batch whose items are answered holds nothing.
+  EXPECT_EQ(server->memory_budget().in_use(), idle);
   // Then the client stops reading: the server's window fills.
   for (int i = 0; i < 20 && stream->Write(Message({Item(composition)})); ++i) {
   }
@@ -152,6 +156,69 @@ TEST(CompleteBatchTest, ACancelledBatchFreesItsMemory) {
   EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
   EXPECT_TRUE(server->memory_budget().AwaitInUse(idle, absl::Now() + kPatience));
   EXPECT_TRUE(server->pool().AwaitLoad(0, 0, absl::Now() + kPatience));
+}
+
+// Writes `message` every 20 ms until the server ends the call (or 10 s
+// pass); the call's status.
+grpc::Status TrickleUntilCut(
+    grpc::ClientReaderWriter<v1::CompleteBatchRequest, v1::CompleteBatchResponse>& stream,
+    const v1::CompleteBatchRequest& message) {
+  std::thread reader([&] {
+    v1::CompleteBatchResponse response;
+    while (stream.Read(&response)) {
+      for (const v1::CompleteBatchAnswer& answer : response.answers()) {
+        EXPECT_TRUE(answer.has_response()) << answer.error().message();
+      }
+    }
+  });
+  const absl::Time give_up = absl::Now() + absl::Seconds(10);
+  while (absl::Now() < give_up && stream.Write(message)) absl::SleepFor(absl::Milliseconds(20));
+  stream.WritesDone();
+  reader.join();
+  return stream.Finish();
+}
+
+TEST(CompleteBatchTest, EmptyMessagesDoNotKeepABatchAlive) {
+  std::unique_ptr<server::Server> server = StartServer(
+      [](server::ServiceOptions& service) { service.stream_idle_timeout = absl::Seconds(1); });
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::NQueens::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  auto stream = stub->CompleteBatch(&context);
+  ExpectStatus(TrickleUntilCut(*stream, v1::CompleteBatchRequest()), grpc::StatusCode::CANCELLED,
+               "--stream-idle-timeout");
+}
+
+TEST(CompleteBatchTest, ABatchEndsAtTheServersCallTimeLimit) {
+  std::unique_ptr<server::Server> server = StartServer([](server::ServiceOptions& service) {
+    service.limits.max_call_time = absl::Seconds(1);
+    service.stream_idle_timeout = absl::Hours(1);
+  });
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::NQueens::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  auto stream = stub->CompleteBatch(&context);
+  ExpectStatus(TrickleUntilCut(*stream, Message({Item(Composition(0))})),
+               grpc::StatusCode::RESOURCE_EXHAUSTED, "--max-call-seconds");
+}
+
+TEST(CompleteBatchTest, AMessageIsHeldInTheMemoryBudgetBeforeItIsParsed) {
+  std::unique_ptr<server::Server> server = StartServer([](server::ServiceOptions& service) {
+    service.workers = 1;
+    service.memory_budget = 2 * server::kFixedCallBytes + (uint64_t{32} << 20);
+  });
+  ASSERT_NE(server, nullptr);
+  // 2 bytes each on the wire, a CompleteRequest each once parsed: far more
+  // than the 32 MiB the budget leaves for calls.
+  v1::CompleteBatchRequest empty_items;
+  for (int i = 0; i < 1'000'000; ++i) empty_items.add_items();
+  const RawResult result =
+      RawCall(grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()),
+              "/nqueens.v1.NQueens/CompleteBatch", {empty_items.SerializeAsString()});
+  ExpectStatus(result.status, grpc::StatusCode::RESOURCE_EXHAUSTED, "--memory-budget");
+  EXPECT_TRUE(result.responses.empty());
 }
 
 }  // namespace

@@ -33,6 +33,20 @@ TEST(IdleWatchdogTest, AStreamWithoutProgressIsCutOnce) {
   EXPECT_EQ(cuts.load(), 1);
 }
 
+TEST(IdleWatchdogTest, AStreamThatKeepsMovingIsCutAtItsLatestTime) {
+  IdleWatchdog watchdog(absl::Hours(1));
+  nqueens::testing::TestNotification cut;
+  const absl::Time latest = absl::Now() + absl::Milliseconds(50);
+  IdleWatchdog::Watch watch(
+      watchdog, [&] { cut.Notify(); }, latest);
+  while (!cut.WaitForNotificationWithTimeout(absl::Milliseconds(1)) &&
+         absl::Now() < latest + kPatience) {
+    watch.Touch();
+  }
+  EXPECT_TRUE(watch.expired());
+  EXPECT_GE(absl::Now(), latest);
+}
+
 TEST(IdleWatchdogTest, AWatchThatEndsIsNeverCut) {
   IdleWatchdog watchdog(absl::Hours(1));
   std::atomic<int> cuts{0};

@@ -207,6 +207,35 @@ TEST(ServingTest, ACallIsStoppedAtMaxCallSeconds) {
                "this server's limit of 100ms (--max-call-seconds)");
 }
 
+TEST(ServingTest, AnUploadThatTricklesIsStoppedAtMaxCallSeconds) {
+  server::ServerOptions options;
+  options.service.limits.max_call_time = absl::Seconds(1);
+  options.service.stream_idle_timeout = absl::Hours(1);
+  std::unique_ptr<server::Server> server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(Patience()));
+  auto stream = stub->CompleteStream(&context);
+  v1::CompleteStreamRequest header;
+  header.mutable_header()->set_n(1000);
+  ASSERT_TRUE(stream->Write(header));
+  // A chunk every 20 ms, each with one row, for at most 10 s.
+  v1::CompleteStreamRequest chunk;
+  chunk.mutable_chunk()->add_columns(0);
+  const absl::Time give_up = absl::Now() + absl::Seconds(10);
+  for (uint32_t row = 0; row < 1000 && absl::Now() < give_up; ++row) {
+    chunk.mutable_chunk()->set_offset(row);
+    if (!stream->Write(chunk)) break;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  stream->WritesDone();
+  v1::CompleteStreamResponse response;
+  while (stream->Read(&response)) {
+  }
+  ExpectStatus(stream->Finish(), grpc::StatusCode::RESOURCE_EXHAUSTED, "(--max-call-seconds)");
+}
+
 // Bytes that are no protobuf message: a length-delimited field 1 whose
 // length runs past the end.
 grpc::ByteBuffer Garbage() {
