@@ -30,9 +30,11 @@ constexpr double kMaxProgressSeconds = 3600;
 // its memory reserved first.
 template <typename Request>
 absl::StatusOr<std::shared_ptr<const Request>> Parse(Call& call, grpc::ByteBuffer& bytes) {
+  absl::StatusOr<uint64_t> parsing = ParsingBytes<Request>(bytes, "the request");
+  if (!parsing.ok()) return parsing.status();
+  if (absl::Status memory = call.ReserveMemory(*parsing); !memory.ok()) return memory;
   auto request = std::make_shared<Request>();
-  if (absl::Status parsed = ParseReserved(call, 0, bytes, "the request", request.get());
-      !parsed.ok()) {
+  if (absl::Status parsed = ParseMessage(bytes, "the request", request.get()); !parsed.ok()) {
     return parsed;
   }
   return request;

@@ -19,21 +19,18 @@ constexpr char kLoggerName[] = "nqueens-server";
 // How every JSON line starts (a spdlog pattern: %l is the level's name).
 constexpr char kJsonLineStart[] = R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l",)";
 
-// Where LogCall writes, as LogToStderr set it. It holds its logger, so that
-// a call that ends during exit, after spdlog's registry was destroyed, still
-// logs to a live one.
+// Where LogCall writes, as LogToStderr set it. Once set, it holds its
+// logger, so that a call that ends during exit, after spdlog's registry was
+// destroyed, still logs to a live one.
 struct CallLog {
   LogFormat format = LogFormat::kText;
-  std::shared_ptr<spdlog::logger> logger = spdlog::default_logger();
+  std::shared_ptr<spdlog::logger> logger;  // null: spdlog's default logger
 };
 
 CallLog& TheCallLog() {
   static CallLog* const log = new CallLog();  // never destroyed: calls may end during exit
   return *log;
 }
-
-// Made before main(), while spdlog's registry surely lives.
-[[maybe_unused]] const CallLog& call_log_at_start = TheCallLog();
 
 // The pattern flag %j: the message as a JSON string.
 class JsonMessageFlag final : public spdlog::custom_flag_formatter {
@@ -116,7 +113,8 @@ void LogToStderr(LogFormat format, spdlog::level::level_enum level) {
 
 void LogCall(const CallRecord& call) {
   const CallLog& call_log = TheCallLog();
-  spdlog::logger& logger = *call_log.logger;
+  spdlog::logger& logger =
+      call_log.logger != nullptr ? *call_log.logger : *spdlog::default_logger_raw();
   if (!logger.should_log(spdlog::level::info)) return;
   logger.info("{}", call_log.format == LogFormat::kJson ? JsonMembers(call) : TextLine(call));
 }

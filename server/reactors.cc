@@ -15,7 +15,6 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "call_reactor.h"
-#include "parsed_size.h"
 #include "stream_io.h"
 
 namespace nqueens::server {
@@ -222,10 +221,9 @@ class BatchCall final
   // makes) reserved first; held until its items are in work.
   absl::StatusOr<MemoryBudget::Reservation> ParseRequest(v1::CompleteBatchRequest* request) {
     const std::string what = absl::StrCat("message ", messages_read_, " of the batch");
-    absl::StatusOr<uint64_t> parsed =
-        ParsedBytesBound(in_, *v1::CompleteBatchRequest::descriptor(), what);
-    if (!parsed.ok()) return parsed.status();
-    absl::StatusOr<MemoryBudget::Reservation> memory = call_.ReserveApart(in_.Length() + *parsed);
+    absl::StatusOr<uint64_t> parsing = ParsingBytes<v1::CompleteBatchRequest>(in_, what);
+    if (!parsing.ok()) return parsing.status();
+    absl::StatusOr<MemoryBudget::Reservation> memory = call_.ReserveApart(*parsing);
     if (!memory.ok()) return memory.status();
     if (absl::Status status = ParseMessage(in_, what, request); !status.ok()) return status;
     return memory;

@@ -39,19 +39,15 @@ absl::Status ParseMessage(grpc::ByteBuffer& bytes, const std::string& what, Mess
                                                  Message::descriptor()->full_name(), " message"));
 }
 
-// Reserves for `call` what parsing `bytes` takes (their own size and the
-// bound of parsed_size.h) on top of the `held` bytes it needs meanwhile, then
-// parses them: a request is held in the memory budget before it is held in
-// memory.
+// What a request message holds in memory while it is parsed and after: its
+// bytes as received and what parsing them makes (see parsed_size.h), to be
+// reserved before it is parsed. INVALID_ARGUMENT, naming `what`, for bytes
+// the parser would refuse.
 template <typename Message>
-absl::Status ParseReserved(Call& call, uint64_t held, grpc::ByteBuffer& bytes,
-                           const std::string& what, Message* message) {
+absl::StatusOr<uint64_t> ParsingBytes(const grpc::ByteBuffer& bytes, const std::string& what) {
   absl::StatusOr<uint64_t> parsed = ParsedBytesBound(bytes, *Message::descriptor(), what);
   if (!parsed.ok()) return parsed.status();
-  if (absl::Status memory = call.ReserveMemory(held + bytes.Length() + *parsed); !memory.ok()) {
-    return memory;
-  }
-  return ParseMessage(bytes, what, message);
+  return bytes.Length() + *parsed;
 }
 
 template <typename Message>
@@ -78,13 +74,15 @@ class RequestStreamReader {
   absl::Status Add(grpc::ByteBuffer& bytes) {
     ++messages_;
     progressed_ = false;
+    const std::string what = absl::StrCat("message ", messages_, " of the stream");
+    // Held apart while the message lives: what it brings is counted in
+    // HeldBytes() once it is taken apart.
+    absl::StatusOr<uint64_t> parsing = ParsingBytes<Request>(bytes, what);
+    if (!parsing.ok()) return parsing.status();
+    absl::StatusOr<MemoryBudget::Reservation> memory = call_.ReserveApart(*parsing, HeldBytes());
+    if (!memory.ok()) return memory.status();
     Request message;
-    if (absl::Status parsed =
-            ParseReserved(call_, HeldBytes(), bytes,
-                          absl::StrCat("message ", messages_, " of the stream"), &message);
-        !parsed.ok()) {
-      return parsed;
-    }
+    if (absl::Status parsed = ParseMessage(bytes, what, &message); !parsed.ok()) return parsed;
     if (!header_.has_value()) return AddHeader(message);
     if (message.has_header()) {
       return absl::InvalidArgumentError(
