@@ -261,8 +261,8 @@ absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional
                                      " free rows: ", reserved.message()));
   };
   // The exact search's subtrees go to free workers too (pool jobs that start
-  // after it ended return at once).
-  options->threads.count = service_.pool.workers();
+  // after it ended return at once), leaving one for other calls.
+  options->threads.count = service_.pool.MaxPerCall();
   options->threads.run = [&pool = service_.pool](std::function<void()> job) {
     return pool.Submit(WorkerPool::Size::kLarge, std::move(job)).has_value();
   };

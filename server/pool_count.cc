@@ -121,7 +121,7 @@ absl::StatusOr<CountResult> CountOnPool(
   const absl::Time start = absl::Now();
   auto shared = std::make_shared<SharedCount>(std::move(plan));
   const StopCondition helper_stop = shared->HelperStop(shared, stop.deadline);
-  for (int helper = 1; helper < pool.workers(); ++helper) {
+  for (int helper = 1; helper < pool.MaxPerCall(); ++helper) {
     // A full queue only means fewer helpers.
     pool.Submit(WorkerPool::Size::kLarge,
                 [shared, helper_stop] { shared->TakeParts(helper_stop, nullptr); });

@@ -17,7 +17,7 @@
 namespace nqueens::server {
 
 // Counts every part of `plan` on the calling thread and on up to
-// pool.workers() - 1 helper jobs, stopping at `stop`. `on_progress` runs on
+// pool.MaxPerCall() - 1 helper jobs, stopping at `stop`. `on_progress` runs on
 // the calling thread every `progress_interval` while the count runs (to
 // within 20 ms while that thread waits for helpers), whichever thread counts.
 absl::StatusOr<CountResult> CountOnPool(

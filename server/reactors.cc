@@ -145,7 +145,8 @@ class CompleteStreamCall final
 // CompleteBatch: reads a message of items while fewer than `window_` items
 // are in work or waiting to be written and none of the last message's items
 // waits to start, runs each item on the worker pool as a job of its own
-// (items record nothing in the call, so they may run at once), and writes
+// (items record nothing in the call, so they may run at once; at most
+// MaxPerCall() of them, so that a batch never takes every worker), and writes
 // the answers in the order of the items. Answers that are ready wait for
 // company: they go out when half a window of them is ready, when no other
 // item is in work, or kAnswerDelay after the first of them was ready; each
@@ -253,7 +254,8 @@ class BatchCall final
 
   // Each item holds its own memory while it is in work.
   void StartItemsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    while (!waiting_.empty() && HeldLocked() < window_ && GoingLocked()) {
+    while (!waiting_.empty() && HeldLocked() < window_ &&
+           in_flight_ < static_cast<uint64_t>(call_.service().pool.MaxPerCall()) && GoingLocked()) {
       const uint64_t index = next_index_++;
       v1::CompleteRequest request = std::move(waiting_.front());
       waiting_.pop_front();

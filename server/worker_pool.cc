@@ -34,11 +34,14 @@ bool Erase(Queue& queue, Ticket ticket) {
 
 }  // namespace
 
-WorkerPool::WorkerPool(int workers, int max_queued)
-    : workers_(std::max(1, workers)), max_queued_(std::max(0, max_queued)) {
+WorkerPool::WorkerPool(int workers, int max_queued, absl::Duration short_job)
+    : workers_(std::max(1, workers)),
+      max_queued_(std::max(0, max_queued)),
+      short_job_(short_job),
+      small_started_(workers_, absl::InfiniteFuture()) {
   threads_.reserve(workers_ + 1);
-  for (int i = 0; i < workers_; ++i) threads_.emplace_back([this] { Run(false); });
-  threads_.emplace_back([this] { Run(true); });
+  for (int i = 0; i < workers_; ++i) threads_.emplace_back([this, i] { Run(i); });
+  threads_.emplace_back([this] { Run(kExpressLane); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -54,10 +57,11 @@ std::optional<WorkerPool::Ticket> WorkerPool::Submit(Size size, std::function<vo
   // Threads that would take the job now: free workers, and for a small job
   // the express lane when it is free and the workers all run large jobs.
   int takers = workers_ - running_small_ - running_large_;
-  if (size == Size::kSmall && running_large_ == workers_ && express_running_ == 0) ++takers;
+  if (size == Size::kSmall && express_running_ == 0 && WorkersAllLong(absl::Now())) ++takers;
   const int waiting = static_cast<int>(small_.size() + large_.size());
   if (waiting - takers >= max_queued_) return std::nullopt;
   const Ticket ticket = next_ticket_++;
+  ++changes_;
   (size == Size::kSmall ? small_ : large_).push_back(Job{ticket, std::move(job)});
   return ticket;
 }
@@ -88,18 +92,51 @@ bool WorkerPool::AwaitLoad(int running, int queued, absl::Time deadline) const {
 
 bool WorkerPool::HasWorkFor(bool express_lane) const {
   if (stopping_) return true;
-  if (express_lane) return !small_.empty() && running_large_ == workers_;
+  if (express_lane) return !small_.empty() && WorkersAllLong(absl::Now());
   return !small_.empty() || !large_.empty();
 }
 
-void WorkerPool::Run(bool express_lane) {
+bool WorkerPool::WorkersAllLong(absl::Time now) const {
+  if (running_small_ + running_large_ < workers_) return false;
+  return std::all_of(small_started_.begin(), small_started_.end(), [&](absl::Time started) {
+    return started == absl::InfiniteFuture() || started + short_job_ <= now;
+  });
+}
+
+absl::Time WorkerPool::AllTurnLong() const {
+  if (small_.empty() || running_small_ + running_large_ < workers_) return absl::InfiniteFuture();
+  absl::Time all_long = absl::InfinitePast();
+  for (const absl::Time started : small_started_) {
+    if (started != absl::InfiniteFuture()) all_long = std::max(all_long, started + short_job_);
+  }
+  return all_long == absl::InfinitePast() ? absl::InfiniteFuture() : all_long;
+}
+
+void WorkerPool::AwaitExpressWork() {
+  // Time alone makes a small job long, so the lane also wakes when the
+  // workers' small jobs turn long, and looks again after every change.
+  while (!HasWorkFor(true)) {
+    const uint64_t seen = changes_;
+    const auto changed = [this, seen]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+      return changes_ != seen || HasWorkFor(true);
+    };
+    mutex_.AwaitWithDeadline(absl::Condition(&changed), AllTurnLong());
+  }
+}
+
+void WorkerPool::Run(int worker) {
+  const bool express_lane = worker == kExpressLane;
   if (!express_lane) LowerThisThreadsPriority();
   const auto has_work = [this, express_lane]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     return HasWorkFor(express_lane);
   };
   absl::MutexLock lock(&mutex_);
   while (true) {
-    mutex_.Await(absl::Condition(&has_work));
+    if (express_lane) {
+      AwaitExpressWork();
+    } else {
+      mutex_.Await(absl::Condition(&has_work));
+    }
     if (stopping_) return;
     const bool small = !small_.empty();
     std::deque<Job>& queue = small ? small_ : large_;
@@ -107,11 +144,15 @@ void WorkerPool::Run(bool express_lane) {
     queue.pop_front();
     int& running = express_lane ? express_running_ : small ? running_small_ : running_large_;
     ++running;
+    ++changes_;
+    if (small && !express_lane) small_started_[worker] = absl::Now();
     mutex_.Unlock();
     job.run();
     job.run = nullptr;  // what the job captured goes before the next one waits
     mutex_.Lock();
     --running;
+    ++changes_;
+    if (!express_lane) small_started_[worker] = absl::InfiniteFuture();
   }
 }
 

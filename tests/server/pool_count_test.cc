@@ -8,6 +8,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/count.h"
+#include "test_notification.h"
 #include "worker_pool.h"
 
 namespace nqueens::server {
@@ -61,6 +62,30 @@ TEST(PoolCountTest, AStopEndsTheCount) {
   absl::StatusOr<CountResult> expired =
       CountOnPool(pool, PlanFor(20), past, absl::Seconds(1), [](const CountProgress&) {});
   EXPECT_EQ(expired.status().code(), absl::StatusCode::kDeadlineExceeded);
+}
+
+// A count on a worker leaves the other worker to other calls: a job
+// submitted while it runs starts before it ends.
+TEST(PoolCountTest, ACountLeavesAWorkerForOtherCalls) {
+  WorkerPool pool(2, 16);
+  nqueens::testing::TestNotification release, counted, other_started;
+  StopCondition stop;
+  stop.cancelled = [&] { return release.HasBeenNotified(); };
+  ASSERT_TRUE(pool.Submit(WorkerPool::Size::kLarge,
+                          [&] {
+                            const absl::StatusOr<CountResult> stopped =
+                                CountOnPool(pool, PlanFor(20), stop, absl::Seconds(1),
+                                            [](const CountProgress&) {});
+                            EXPECT_EQ(stopped.status().code(), absl::StatusCode::kCancelled);
+                            counted.Notify();
+                          })
+                  .has_value());
+  ASSERT_TRUE(pool.AwaitLoad(1, 0, absl::Now() + absl::Seconds(30)));
+  ASSERT_TRUE(pool.Submit(WorkerPool::Size::kLarge, [&] { other_started.Notify(); }).has_value());
+  EXPECT_TRUE(other_started.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  EXPECT_FALSE(counted.HasBeenNotified());
+  release.Notify();
+  EXPECT_TRUE(counted.WaitForNotificationWithTimeout(absl::Seconds(30)));
 }
 
 }  // namespace

@@ -124,10 +124,25 @@ TEST(WorkerPoolTest, SmallJobsPassLargeOnesOnTheExpressLane) {
   EXPECT_TRUE(pool.AwaitLoad(0, 0, Patience()));
 }
 
-// With small jobs alone the express lane stays idle: they run on exactly
-// `workers` threads, so throughput scales with --workers.
+// A small job that runs long (a hard search on a small board) counts as
+// long: the next small job takes the express lane instead of waiting.
+TEST(WorkerPoolTest, SmallJobsPassLongRunningSmallOnesOnTheExpressLane) {
+  WorkerPool pool(1, 10, absl::Milliseconds(1));
+  BlockingJob hard, quick;
+  ASSERT_TRUE(pool.Submit(Size::kSmall, hard.Body()).has_value());
+  ASSERT_TRUE(hard.AwaitStarted());
+  ASSERT_TRUE(pool.Submit(Size::kSmall, quick.Body()).has_value());
+  EXPECT_TRUE(quick.AwaitStarted());
+  EXPECT_TRUE(pool.AwaitLoad(2, 0, Patience()));
+  quick.Release();
+  hard.Release();
+  EXPECT_TRUE(pool.AwaitLoad(0, 0, Patience()));
+}
+
+// With quick small jobs alone the express lane stays idle: they run on
+// exactly `workers` threads, so throughput scales with --workers.
 TEST(WorkerPoolTest, SmallJobsAloneUseOnlyTheWorkers) {
-  WorkerPool pool(1, 10);
+  WorkerPool pool(1, 10, absl::Hours(1));
   BlockingJob small[2];
   for (BlockingJob& job : small) ASSERT_TRUE(pool.Submit(Size::kSmall, job.Body()).has_value());
   ASSERT_TRUE(small[0].AwaitStarted());
