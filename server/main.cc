@@ -270,7 +270,8 @@ capitals (NQUEENS_MAX_N=1000 for --max-n=1000), or in a file of flags, one
 stands; the command line wins over the environment.
 
 exit status: 0 after a shutdown on SIGINT or SIGTERM; 2 for a usage error or
-a failure to start (a bad flag, an address taken, an unreadable TLS file).
+a failure to start (a bad flag, an address taken, a file that cannot be read
+or is larger than 1 MiB).
 
 flags:
 )";

@@ -11,7 +11,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "wire/flag_file.h"
+#include "flag_file.h"
 
 namespace nqueens::server {
 namespace {
@@ -37,7 +37,7 @@ std::unique_ptr<BIO, BioFree> MemoryBio(const std::string& pem) {
 // The first certificate in the PEM file `path`.
 absl::StatusOr<std::unique_ptr<X509, X509Free>> ReadCertificate(const char* flag,
                                                                 const std::string& path) {
-  absl::StatusOr<std::string> pem = wire::ReadFlagFile(flag, path);
+  absl::StatusOr<std::string> pem = command_line::ReadFlagFile(flag, path);
   if (!pem.ok()) return pem.status();
   std::unique_ptr<X509, X509Free> certificate(
       PEM_read_bio_X509(MemoryBio(*pem).get(), nullptr, nullptr, nullptr));
@@ -57,7 +57,7 @@ absl::Status CheckFiles(const TlsOptions& options) {
   absl::StatusOr<std::unique_ptr<X509, X509Free>> certificate =
       ReadCertificate("--tls-cert", options.cert_file);
   if (!certificate.ok()) return certificate.status();
-  absl::StatusOr<std::string> key_pem = wire::ReadFlagFile("--tls-key", options.key_file);
+  absl::StatusOr<std::string> key_pem = command_line::ReadFlagFile("--tls-key", options.key_file);
   if (!key_pem.ok()) return key_pem.status();
   std::unique_ptr<EVP_PKEY, KeyFree> key(
       PEM_read_bio_PrivateKey(MemoryBio(*key_pem).get(), nullptr, nullptr, nullptr));

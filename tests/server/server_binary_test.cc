@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -265,11 +266,12 @@ TEST(ServerBinaryTest, RejectsBadFlags) {
 void ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
   args.insert(args.begin(), NQUEENS_SERVER_PATH);
   Subprocess server(args, /*capture_stderr=*/true);
-  EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
+  const std::string line = server.ReadLine();
+  EXPECT_EQ(line, "") << expected;            // no "listening on" line
+  if (!line.empty()) server.Signal(SIGKILL);  // it started: do not wait for it
   const int status = server.Wait();
-  ASSERT_TRUE(WIFEXITED(status)) << expected;
-  EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
   const std::string error = server.ReadStderr();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << expected << ": status " << status;
   EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
   EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
 }
@@ -288,6 +290,32 @@ TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
       {{"--max-calls-per-client=-1"}, "--max-calls-per-client"},
       {{"--max-concurrent-streams=0"}, "--max-concurrent-streams"},
       {{"--max-connection-age=0s"}, "--max-connection-age"},
+  };
+  for (const auto& [flags, expected] : cases) {
+    std::vector<std::string> args = {"--listen=127.0.0.1:0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    ExpectUsageError(args, expected);
+  }
+}
+
+// A file a flag names holds at most 1 MiB: a larger one is refused at start,
+// naming the flag and the limit, instead of being read without end (as
+// /dev/zero was).
+TEST(ServerBinaryTest, RefusesFilesAboveOneMebibyteNamingTheFlag) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const KeyPair identity = ca.Issue("server-1");
+  const std::string large = ca.directory() + "/large";
+  std::ofstream(large) << std::string((1 << 20) + 1, ' ');
+  const std::string cert = "--tls-cert=" + identity.cert_file;
+  const std::string key = "--tls-key=" + identity.key_file;
+  const std::string too_large = ": larger than 1 MiB";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--tls-cert=" + large, key}, "--tls-cert " + large + too_large},
+      {{"--tls-cert=/dev/zero", key}, "--tls-cert /dev/zero" + too_large},
+      {{cert, "--tls-key=" + large}, "--tls-key " + large + too_large},
+      {{cert, key, "--tls-client-ca=" + large}, "--tls-client-ca " + large + too_large},
+      {{"--auth-token-file=" + large}, "--auth-token-file " + large + too_large},
+      {{"--flagfile=" + large}, "--flagfile " + large + too_large},
   };
   for (const auto& [flags, expected] : cases) {
     std::vector<std::string> args = {"--listen=127.0.0.1:0"};
@@ -321,7 +349,8 @@ TEST(ServerBinaryTest, UsageErrorsExitWithTwoSayingWhy) {
   ExpectUsageError({"0.0.0.0:5"}, "unexpected argument \"0.0.0.0:5\": the server takes flags only");
   ExpectUsageError({"--grace", "10"}, "invalid value \"10\" for --grace");
   ExpectUsageError({"--no-such-flag"}, "unknown flag --no-such-flag");
-  ExpectUsageError({"--flagfile", "/nonexistent/flags"}, "--flagfile: cannot open");
+  ExpectUsageError({"--flagfile", "/nonexistent/flags"},
+                   "--flagfile /nonexistent/flags: No such file or directory");
 }
 
 // Solve(n) on a server started with `flags`: its status code.
