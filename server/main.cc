@@ -271,7 +271,7 @@ stands; the command line wins over the environment.
 
 exit status: 0 after a shutdown on SIGINT or SIGTERM; 2 for a usage error or
 a failure to start (a bad flag, an address taken, a file that cannot be read
-or is larger than 1 MiB).
+or is larger than 1 MiB, a certificate that has expired or is not valid yet).
 
 flags:
 )";

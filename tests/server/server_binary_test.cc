@@ -262,8 +262,8 @@ TEST(ServerBinaryTest, RejectsBadFlags) {
   }
 }
 
-// Exit status 2 and one line naming what is wrong.
-void ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
+// Exit status 2 and one line naming what is wrong; returns that line.
+std::string ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
   args.insert(args.begin(), NQUEENS_SERVER_PATH);
   Subprocess server(args, /*capture_stderr=*/true);
   const std::string line = server.ReadLine();
@@ -274,6 +274,7 @@ void ExpectUsageError(std::vector<std::string> args, const std::string& expected
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << expected << ": status " << status;
   EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
   EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+  return error;
 }
 
 // Exit status 2 and one line naming the flag (and the file) at fault.
@@ -412,6 +413,40 @@ TEST(ServerBinaryTest, SaysOnceWhetherItServesPlaintextOrTls) {
       LinesUntilExit({"--tls-cert=" + identity.cert_file, "--tls-key=" + identity.key_file});
   EXPECT_EQ(CountContaining(tls, "serving in plaintext"), 0);
   EXPECT_EQ(CountContaining(tls, "serving TLS with " + identity.cert_file), 1);
+}
+
+// Outside its validity a certificate fails every handshake: the server
+// refuses to start, naming --tls-cert and the certificate's dates.
+TEST(ServerBinaryTest, RefusesACertificateThatExpiredOrIsNotValidYet) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const absl::Duration day = absl::Hours(24);
+  const KeyPair expired = ca.Issue("expired", kLocalNames, {-30 * day, -day});
+  const KeyPair future = ca.Issue("future", kLocalNames, {day, 30 * day});
+  const std::string dates =
+      "valid from [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC to [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} "
+      "UTC\n$";
+  for (const auto& [identity, problem] : {std::pair{expired, "the certificate has expired"},
+                                          std::pair{future, "the certificate is not valid yet"}}) {
+    const std::string error =
+        ExpectUsageError({"--listen=127.0.0.1:0", "--tls-cert=" + identity.cert_file,
+                          "--tls-key=" + identity.key_file},
+                         absl::StrCat("--tls-cert ", identity.cert_file, ": ", problem, ", "));
+    EXPECT_THAT(error, ::testing::ContainsRegex(dates));
+  }
+}
+
+TEST(ServerBinaryTest, WarnsWhenTheCertificateExpiresWithinAWeek) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const KeyPair soon = ca.Issue("soon", kLocalNames, {-absl::Hours(1), absl::Hours(24 * 3)});
+  const std::vector<std::string> warned =
+      LinesUntilExit({"--tls-cert=" + soon.cert_file, "--tls-key=" + soon.key_file});
+  EXPECT_EQ(
+      CountContaining(warned, "--tls-cert " + soon.cert_file + ": the certificate expires on "), 1);
+  const KeyPair month = ca.Issue("month");  // 30 days
+  const std::vector<std::string> quiet =
+      LinesUntilExit({"--tls-cert=" + month.cert_file, "--tls-key=" + month.key_file});
+  EXPECT_EQ(CountContaining(quiet, "expires"), 0);
+  EXPECT_EQ(CountContaining(quiet, "serving TLS with " + month.cert_file), 1);
 }
 
 TEST(ServerBinaryTest, BadLogFormatOrMetricsAddressExitsWithTwoNamingTheFlag) {
