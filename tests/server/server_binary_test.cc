@@ -1,21 +1,28 @@
 // The nqueens-server binary as a subprocess: it reports the bound port on
 // stdout, answers calls, finishes an in-flight call after SIGTERM and exits 0,
 // refuses bad flags, and logs JSON lines when asked to.
+#include <arpa/inet.h>
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -248,6 +255,77 @@ TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
   EXPECT_LT(absl::Now() - signalled, absl::Seconds(60));
   ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// A blocking TCP connection to 127.0.0.1:`port`, sending nothing; -1 when
+// it cannot connect.
+int ConnectSilently(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd >= 0 && connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
+    return fd;
+  }
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
+// Whether the server closes the connection `fd` within `patience`.
+bool ClosedByServer(int fd, absl::Duration patience) {
+  pollfd polled{fd, POLLIN, 0};
+  if (poll(&polled, 1, static_cast<int>(absl::ToInt64Milliseconds(patience))) != 1) return false;
+  char byte;
+  return recv(fd, &byte, 1, 0) <= 0;
+}
+
+// More silent connections than the server has descriptors (256 here, soft
+// and hard): it closes those it cannot keep at once, and once they are all
+// gone a new client is served, without a restart. (gRPC 1.51 alone stopped
+// accepting for good at the first "Too many open files".)
+TEST(ServerBinaryTest, KeepsAcceptingAfterRunningOutOfDescriptors) {
+  constexpr int kDescriptors = 256;
+  constexpr int kConnections = 300;
+  rlimit own{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &own), 0);
+  if (own.rlim_cur < 2 * kConnections) {
+    own.rlim_cur = std::min<rlim_t>(own.rlim_max, 2 * kConnections);
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &own), 0);
+  }
+  // The shell sets both limits (ulimit -n), then becomes the server.
+  Subprocess server({"/bin/sh", "-c", absl::StrCat("ulimit -n ", kDescriptors, R"( && exec "$@")"),
+                     "sh", NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--log-level=warn"},
+                    /*capture_stderr=*/true);
+  const std::string address = ReadListeningAddress(server);
+  const int port = std::stoi(address.substr(address.rfind(':') + 1));
+  std::vector<int> connections;
+  for (int i = 0; i < kConnections; ++i) {
+    const int fd = ConnectSilently(port);
+    ASSERT_GE(fd, 0) << "connection " << i << ": errno " << errno;
+    connections.push_back(fd);
+  }
+  // The server takes connections in order: once the last is closed, it has
+  // taken them all.
+  EXPECT_TRUE(ClosedByServer(connections.back(), absl::Seconds(10)));
+  for (const int fd : connections) close(fd);
+
+  auto stub =
+      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  // Waits through reconnection attempts instead of failing at the first.
+  context.set_wait_for_ready(true);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  v1::SolveRequest request;
+  request.set_n(8);
+  v1::SolveResponse response;
+  const grpc::Status status = stub->Solve(&context, request, &response);
+  EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+
+  ExpectCleanExitOnSigterm(server);
+  const std::string log = server.ReadStderr();
+  EXPECT_THAT(log, ::testing::HasSubstr("new connections at once"));
+  EXPECT_THAT(log, ::testing::Not(::testing::HasSubstr("Failed accept4")));
 }
 
 TEST(ServerBinaryTest, RejectsBadFlags) {
