@@ -12,10 +12,45 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
+#include "flag_file.h"
 #include "json_output.h"
 
 namespace nqueens::client {
 namespace {
+
+// An item has at most 65,536 rows, whose JSON takes at most about 2.3 MB
+// (queens listed one by one, about 35 bytes each): a longer line is no item,
+// and without a bound a line that never ends (/dev/zero) would be read until
+// memory ran out.
+constexpr size_t kMaxLineBytes = size_t{16} << 20;
+
+enum class LineRead { kLine, kEnd, kTooLong };
+
+// The next line of `input`, without its newline, into `line`; kTooLong once
+// it passes kMaxLineBytes.
+LineRead ReadLine(std::istream& input, std::string& line) {
+  line.clear();
+  char chunk[16 << 10];
+  while (true) {
+    // Stops after a newline (counted in gcount, not stored), at the end of
+    // the input, or with a full chunk (failbit alone).
+    input.getline(chunk, sizeof chunk);
+    const auto got = static_cast<size_t>(input.gcount());
+    if (input.eof()) {
+      line.append(chunk, got);
+      if (line.size() > kMaxLineBytes) return LineRead::kTooLong;
+      return line.empty() ? LineRead::kEnd : LineRead::kLine;
+    }
+    if (input.bad()) return LineRead::kEnd;
+    if (!input.fail()) {
+      line.append(chunk, got - 1);
+      return line.size() > kMaxLineBytes ? LineRead::kTooLong : LineRead::kLine;
+    }
+    line.append(chunk, got);
+    if (line.size() > kMaxLineBytes) return LineRead::kTooLong;
+    input.clear();
+  }
+}
 
 // The lines of the input in order: each either refused while reading (its
 // error line) or sent to the backend (nullopt, until its answer comes).
@@ -26,8 +61,15 @@ class BatchLines {
 
   // The next request; lines that are no request are queued as errors.
   std::optional<v1::CompleteRequest> Next() {
-    for (std::string line; std::getline(input_, line);) {
+    std::string line;
+    for (LineRead read; (read = ReadLine(input_, line)) != LineRead::kEnd;) {
       ++line_number_;
+      if (read == LineRead::kTooLong) {
+        input_error_ = absl::StrCat("line ", line_number_, " is longer than ",
+                                    command_line::ByteLimitText(kMaxLineBytes),
+                                    ", more than any item takes: the rest is not read");
+        return std::nullopt;
+      }
       if (absl::StripAsciiWhitespace(line).empty()) continue;
       v1::CompleteRequest request;
       const auto parsed = google::protobuf::util::JsonStringToMessage(line, &request);
@@ -63,6 +105,10 @@ class BatchLines {
     WriteErrorsLocked();
   }
 
+  // Set when reading stopped before the end of the input (by Next(), on
+  // the backend's thread; read after the backend is done).
+  const std::string& input_error() const { return input_error_; }
+
   bool refused() const {
     absl::MutexLock lock(&mutex_);
     return refused_;
@@ -80,6 +126,7 @@ class BatchLines {
 
   std::istream& input_;  // read by Next() only
   uint64_t line_number_ = 0;
+  std::string input_error_;
   std::FILE* const output_;
   mutable absl::Mutex mutex_;
   std::deque<std::optional<std::string>> pending_ ABSL_GUARDED_BY(mutex_);
@@ -111,6 +158,10 @@ int RunBatch(Backend& backend, const std::string& input_path, const CommandOptio
                        (output == stdout || std::fclose(output) == 0);
   if (!status.ok()) return ReportError(kExitFailure, status.message());
   if (!written) return ReportError(kExitUsage, "cannot write the answers");
+  if (!lines.input_error().empty()) {
+    return ReportError(kExitUsage, absl::StrCat(input_path == "-" ? "stdin" : input_path, ": ",
+                                                lines.input_error()));
+  }
   return lines.refused() ? kExitRejected : kExitOk;
 }
 

@@ -25,6 +25,21 @@ constexpr size_t kReadSize = size_t{16} << 20;
 // The first buffer for an input of unknown size (a pipe); doubled as needed.
 constexpr size_t kFirstBufferSize = size_t{64} << 10;
 
+// The most bytes a board input may take, so that an input without end
+// (/dev/zero, a runaway pipe) is refused instead of read until memory runs
+// out. A binary board takes exactly 4 bytes per row. A Q array takes at most
+// 11 bytes per row (10 digits and a separator) besides comments, and a matrix
+// n + 1: 16 bytes per row of the largest board leaves room for comments, and
+// for matrices up to about 185,000 rows.
+constexpr uint64_t kMaxBinaryInputBytes = 4 * kMaxBoardSize;
+constexpr uint64_t kMaxTextInputBytes = 16 * kMaxBoardSize;
+
+absl::Status TooLarge(const std::string& name, uint64_t limit) {
+  return absl::InvalidArgumentError(absl::StrCat(name, ": larger than ", limit,
+                                                 " bytes, the most a board of at most ",
+                                                 kMaxBoardSize, " rows takes in its format"));
+}
+
 // An open input file, or stdin for "-".
 class InputFile {
  public:
@@ -108,11 +123,14 @@ class InputText {
 // Reads the rest of `file` into `storage` (a std::string, or Columns for a
 // binary board) and returns the number of bytes read; `storage` then holds
 // ceil(bytes / element size) elements. A regular file is read into storage
-// sized once from its length; other inputs grow it by doubling.
+// sized once from its length; other inputs grow it by doubling. More than
+// `limit` bytes is an error naming the input.
 template <typename Storage>
-absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage, ProgressBar* progress) {
+absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage, uint64_t limit,
+                                 ProgressBar* progress) {
   constexpr size_t kElementSize = sizeof(typename Storage::value_type);
   const std::optional<uint64_t> size = file.size();
+  if (size && *size > limit) return TooLarge(file.name(), limit);
   ProgressPhase phase(progress, "reading", size.value_or(0), "bytes");
   // One element more than the file needs, so that reaching its end never
   // grows the storage.
@@ -120,7 +138,9 @@ absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage, ProgressBar*
   uint64_t bytes = 0;
   while (true) {
     if (bytes == storage.size() * kElementSize) {
-      storage.resize(storage.size() * 2);
+      // Never past one element beyond the limit: that is enough to see it
+      // passed.
+      storage.resize(std::min<uint64_t>(storage.size() * 2, limit / kElementSize + 1));
     }
     char* const data = reinterpret_cast<char*>(storage.data());
     const size_t room = storage.size() * kElementSize - bytes;
@@ -128,6 +148,7 @@ absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage, ProgressBar*
     if (!got.ok()) return got.status();
     if (*got == 0) break;
     bytes += *got;
+    if (bytes > limit) return TooLarge(file.name(), limit);
     phase.Advance(*got);
   }
   storage.resize((bytes + kElementSize - 1) / kElementSize);
@@ -137,6 +158,7 @@ absl::StatusOr<uint64_t> ReadAll(InputFile& file, Storage& storage, ProgressBar*
 absl::StatusOr<InputText> InputText::Load(InputFile& file, ProgressBar* progress) {
   InputText text;
   const std::optional<uint64_t> size = file.size();
+  if (size && *size > kMaxTextInputBytes) return TooLarge(file.name(), kMaxTextInputBytes);
   if (size && *size > 0) {
     // MAP_POPULATE reads the whole file now, under the progress phase.
     ProgressPhase reading(progress, "reading", 0);
@@ -147,7 +169,7 @@ absl::StatusOr<InputText> InputText::Load(InputFile& file, ProgressBar* progress
       return text;
     }
   }
-  absl::StatusOr<uint64_t> read = ReadAll(file, text.read_, progress);
+  absl::StatusOr<uint64_t> read = ReadAll(file, text.read_, kMaxTextInputBytes, progress);
   if (!read.ok()) return read.status();
   return text;
 }
@@ -164,7 +186,7 @@ absl::StatusOr<Board> Named(const InputFile& file, absl::StatusOr<Board> board) 
 absl::StatusOr<Board> ReadBoard(InputFile& file, BoardFormat format, ProgressBar* progress) {
   if (format == BoardFormat::kBinary) {
     Columns values;
-    absl::StatusOr<uint64_t> size = ReadAll(file, values, progress);
+    absl::StatusOr<uint64_t> size = ReadAll(file, values, kMaxBinaryInputBytes, progress);
     if (!size.ok()) return size.status();
     return Named(file, ParseBinaryBoard(std::move(values), *size));
   }
@@ -180,7 +202,7 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
   absl::StatusOr<InputFile> file = InputFile::Open(path);
   if (!file.ok()) return file.status();
   std::string text;
-  absl::StatusOr<uint64_t> size = ReadAll(*file, text, nullptr);
+  absl::StatusOr<uint64_t> size = ReadAll(*file, text, kMaxTextInputBytes, nullptr);
   if (!size.ok()) return size.status();
   return text;
 }

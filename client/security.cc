@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "wire/flag_file.h"
+#include "flag_file.h"
 
 namespace nqueens::client {
 namespace {
@@ -17,7 +17,7 @@ namespace {
 // An unset flag reads as empty.
 absl::Status ReadInto(const char* flag, const std::string& path, std::string& content) {
   if (path.empty()) return absl::OkStatus();
-  absl::StatusOr<std::string> read = wire::ReadFlagFile(flag, path);
+  absl::StatusOr<std::string> read = command_line::ReadFlagFile(flag, path);
   if (!read.ok()) return read.status();
   content = *std::move(read);
   return absl::OkStatus();
@@ -31,7 +31,7 @@ absl::StatusOr<std::optional<std::string>> LoadToken(const std::string& token_fi
     if (token.empty()) return std::nullopt;
     return std::string(token);
   }
-  absl::StatusOr<std::string> content = wire::ReadFlagFile("--auth-token-file", token_file);
+  absl::StatusOr<std::string> content = command_line::ReadFlagFile("--auth-token-file", token_file);
   if (!content.ok()) return content.status();
   for (absl::string_view line : absl::StrSplit(*content, '\n')) {
     const absl::string_view token = absl::StripAsciiWhitespace(line);

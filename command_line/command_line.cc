@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
 #include <utility>
 
@@ -12,8 +11,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "flag_file.h"
 
 namespace nqueens::command_line {
 namespace {
@@ -103,10 +104,10 @@ absl::Status Parser::ReadFlagfile(const std::string& path, int depth) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--flagfile ", path, ": flag files nest more than ", kMaxFlagfileDepth, " deep"));
   }
-  std::ifstream file(path);
-  if (!file) return absl::InvalidArgumentError(absl::StrCat("--flagfile: cannot open ", path));
+  const absl::StatusOr<std::string> content = ReadFlagFile("--flagfile", path);
+  if (!content.ok()) return content.status();
   std::vector<std::string> lines;
-  for (std::string line; std::getline(file, line);) {
+  for (absl::string_view line : absl::StrSplit(*content, '\n')) {
     lines.push_back(std::string(absl::StripAsciiWhitespace(line)));
   }
   return ParseArguments(lines, path, depth + 1);

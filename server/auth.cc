@@ -14,8 +14,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "call_gate.h"
+#include "flag_file.h"
 #include "spdlog/spdlog.h"
-#include "wire/flag_file.h"
 
 namespace nqueens::server {
 namespace {
@@ -32,7 +32,7 @@ BearerTokens::Digest Sha256(absl::string_view text) {
 // The file's tokens as digests; INVALID_ARGUMENT naming the file when it
 // cannot be read or holds none.
 absl::StatusOr<std::vector<BearerTokens::Digest>> ReadTokens(const std::string& path) {
-  const absl::StatusOr<std::string> content = wire::ReadFlagFile("--auth-token-file", path);
+  const absl::StatusOr<std::string> content = command_line::ReadFlagFile("--auth-token-file", path);
   if (!content.ok()) return content.status();
   std::vector<BearerTokens::Digest> digests;
   for (absl::string_view line : absl::StrSplit(*content, '\n')) {

@@ -23,6 +23,7 @@
 #include "absl/time/time.h"
 #include "byte_size.h"
 #include "command_line.h"
+#include "descriptor_limit.h"
 #include "logging.h"
 #include "memory_budget.h"
 #include "nqueens/params.h"
@@ -257,6 +258,33 @@ void LogSecurity(const nqueens::server::ServerOptions& options) {
       options.service.max_calls_per_client);
 }
 
+// Before the server opens anything: the most descriptors, and connections
+// capped below them (descriptor_limit.h). Logged once the server runs, so
+// that a failure to start stays one line.
+struct Descriptors {
+  nqueens::server::DescriptorLimit limit;
+  uint64_t connection_cap = 0;
+};
+
+Descriptors LimitDescriptors() {
+  const nqueens::server::DescriptorLimit limit = nqueens::server::RaiseDescriptorLimit();
+  if (limit.soft == 0) return {};  // unknown: nothing to cap below
+  const uint64_t cap = nqueens::server::ConnectionCap(limit.soft);
+  nqueens::server::CapAcceptedConnections(cap);
+  return {limit, cap};
+}
+
+void LogDescriptors(const Descriptors& descriptors) {
+  if (descriptors.connection_cap == 0) {
+    spdlog::warn("cannot read the limit on open descriptors: connections are not capped");
+    return;
+  }
+  spdlog::info(
+      "open descriptors: limit {}{}; new connections are closed at once from descriptor {} on",
+      descriptors.limit.soft, descriptors.limit.raised ? " (raised to the hard limit)" : "",
+      descriptors.connection_cap);
+}
+
 constexpr char kAbout[] = R"(usage: nqueens-server [flags]
 
 The n-Queens completion gRPC server (nqueens.v1.NQueens, health, reflection).
@@ -270,7 +298,8 @@ capitals (NQUEENS_MAX_N=1000 for --max-n=1000), or in a file of flags, one
 stands; the command line wins over the environment.
 
 exit status: 0 after a shutdown on SIGINT or SIGTERM; 2 for a usage error or
-a failure to start (a bad flag, an address taken, an unreadable TLS file).
+a failure to start (a bad flag, an address taken, a file that cannot be read
+or is larger than 1 MiB, a certificate that has expired or is not valid yet).
 
 flags:
 )";
@@ -324,6 +353,7 @@ int main(int argc, char** argv) {
   if (!options.ok()) return Fail(options.status());
   nqueens::server::LogToStderr(*log_format, *level);
   nqueens::server::ReturnLargeFreedBuffersToTheKernel();
+  const Descriptors descriptors = LimitDescriptors();
 
   // Block the signals before gRPC starts its threads, so that all of them
   // inherit the mask and only sigwait() below receives the signals.
@@ -356,6 +386,7 @@ int main(int argc, char** argv) {
       service.limits.max_restarts, service.limits.max_exact_nodes, service.limits.max_exact_seconds,
       service.limits.max_exact_free_rows, absl::ToDoubleSeconds(service.limits.max_call_time));
   LogSecurity(*options);
+  LogDescriptors(descriptors);
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

@@ -1,7 +1,9 @@
 #include "metrics_endpoint.h"
 
 #include <exception>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -18,7 +20,9 @@ absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(
   std::unique_ptr<prometheus::Exposer> exposer;
   try {
     // The web server throws when it cannot listen.
-    exposer = std::make_unique<prometheus::Exposer>(address);
+    exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", address, "num_threads", std::to_string(kMetricsThreads),
+        "request_timeout_ms", std::to_string(absl::ToInt64Milliseconds(kMetricsRequestTimeout))});
   } catch (const std::exception& error) {
     return absl::UnavailableError(
         absl::StrCat("could not serve metrics on ", address,

@@ -12,8 +12,20 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 
 namespace nqueens::server {
+
+// The web server (civetweb) gives each connection a thread of its own from
+// its request's first byte to the end of the answer, and by default waits
+// 30 s for a request: two connections that sent half a request took both of
+// prometheus-cpp's default 2 threads, and scrapes waited. With this many
+// threads, a few slow or idle connections leave room for scrapes, and none
+// holds a thread longer than the request timeout. (A client that opens more
+// than this many connections every few seconds still delays scrapes: keep
+// the port reachable by Prometheus alone, as deploy/networkpolicy.yaml does.)
+inline constexpr int kMetricsThreads = 32;
+inline constexpr absl::Duration kMetricsRequestTimeout = absl::Seconds(5);
 
 class MetricsEndpoint {
  public:

@@ -3,15 +3,19 @@
 #include <grpc/grpc_security_constants.h>
 #include <grpcpp/security/tls_certificate_provider.h>
 #include <grpcpp/security/tls_credentials_options.h>
+#include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include "absl/strings/str_cat.h"
-#include "wire/flag_file.h"
+#include "absl/time/clock.h"
+#include "flag_file.h"
+#include "spdlog/spdlog.h"
 
 namespace nqueens::server {
 namespace {
@@ -37,12 +41,48 @@ std::unique_ptr<BIO, BioFree> MemoryBio(const std::string& pem) {
 // The first certificate in the PEM file `path`.
 absl::StatusOr<std::unique_ptr<X509, X509Free>> ReadCertificate(const char* flag,
                                                                 const std::string& path) {
-  absl::StatusOr<std::string> pem = wire::ReadFlagFile(flag, path);
+  absl::StatusOr<std::string> pem = command_line::ReadFlagFile(flag, path);
   if (!pem.ok()) return pem.status();
   std::unique_ptr<X509, X509Free> certificate(
       PEM_read_bio_X509(MemoryBio(*pem).get(), nullptr, nullptr, nullptr));
   if (certificate == nullptr) return FileError(flag, path, "no PEM certificate in it");
   return certificate;
+}
+
+// A certificate this close to its end gets a warning at start: enough for
+// whoever renews it to notice before clients start failing.
+constexpr absl::Duration kExpiryWarning = absl::Hours(24 * 7);
+
+absl::Time ToTime(const ASN1_TIME* time) {
+  std::tm parts{};
+  if (ASN1_TIME_to_tm(time, &parts) != 1) return absl::InfinitePast();
+  return absl::FromTM(parts, absl::UTCTimeZone());
+}
+
+std::string DateText(absl::Time time) {
+  return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", time, absl::UTCTimeZone());
+}
+
+// Outside its validity the certificate fails every handshake, and clients
+// only see "certificate verify failed": refuse to start instead.
+absl::Status CheckValidity(const X509& certificate, const std::string& path) {
+  const absl::Time now = absl::Now();
+  const absl::Time not_before = ToTime(X509_get0_notBefore(&certificate));
+  const absl::Time not_after = ToTime(X509_get0_notAfter(&certificate));
+  const std::string dates =
+      absl::StrCat("valid from ", DateText(not_before), " to ", DateText(not_after));
+  if (now < not_before) {
+    return FileError("--tls-cert", path, absl::StrCat("the certificate is not valid yet, ", dates));
+  }
+  if (now > not_after) {
+    return FileError("--tls-cert", path, absl::StrCat("the certificate has expired, ", dates));
+  }
+  if (not_after - now < kExpiryWarning) {
+    spdlog::warn("--tls-cert {}: the certificate expires on {}, in {}; renew it", path,
+                 DateText(not_after),
+                 absl::FormatDuration(absl::Trunc(not_after - now, absl::Minutes(1))));
+  }
+  return absl::OkStatus();
 }
 
 // gRPC's provider reads the files on its own thread and only logs what it
@@ -57,7 +97,10 @@ absl::Status CheckFiles(const TlsOptions& options) {
   absl::StatusOr<std::unique_ptr<X509, X509Free>> certificate =
       ReadCertificate("--tls-cert", options.cert_file);
   if (!certificate.ok()) return certificate.status();
-  absl::StatusOr<std::string> key_pem = wire::ReadFlagFile("--tls-key", options.key_file);
+  if (absl::Status valid = CheckValidity(**certificate, options.cert_file); !valid.ok()) {
+    return valid;
+  }
+  absl::StatusOr<std::string> key_pem = command_line::ReadFlagFile("--tls-key", options.key_file);
   if (!key_pem.ok()) return key_pem.status();
   std::unique_ptr<EVP_PKEY, KeyFree> key(
       PEM_read_bio_PrivateKey(MemoryBio(*key_pem).get(), nullptr, nullptr, nullptr));

@@ -31,8 +31,10 @@ struct TlsOptions {
 
 // Plaintext when `options` names no file. INVALID_ARGUMENT naming the flag
 // and the file when a flag lacks its partner (--tls-key without --tls-cert,
-// --tls-client-ca without both), a file cannot be read or holds no PEM
-// certificate or key, or the key is not the certificate's.
+// --tls-client-ca without both), a file cannot be read, is larger than
+// command_line::kMaxFlagFileBytes or holds no PEM certificate or key, the key
+// is not the certificate's, or the certificate is not valid now (the message
+// gives its dates). Logs a warning when it expires within 7 days.
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(
     const TlsOptions& options);
 

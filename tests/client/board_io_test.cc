@@ -1,5 +1,7 @@
 #include "board_io.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
@@ -320,6 +322,29 @@ TEST(LoadBoardTest, ErrorsNameTheFile) {
   std::remove(text.c_str());
   EXPECT_EQ(LoadBoard(text, BoardFormat::kAuto).status().message(),
             absl::StrCat("cannot open ", text, ": No such file or directory"));
+}
+
+// A file of `size` bytes that takes no room on disk (a hole).
+std::string SparseFile(const std::string& suffix, uint64_t size) {
+  const std::string path = testing::TempPath(suffix);
+  std::ofstream(path, std::ios::binary).flush();
+  EXPECT_EQ(truncate(path.c_str(), static_cast<off_t>(size)), 0) << path;
+  return path;
+}
+
+// Larger than any board in its format: refused by its size, before any of
+// it is read.
+TEST(LoadBoardTest, RefusesFilesLargerThanTheLargestBoard) {
+  const std::string binary = SparseFile(".bin", 4 * kMaxBoardSize + 4);
+  EXPECT_EQ(LoadBoard(binary, BoardFormat::kAuto).status().message(),
+            absl::StrCat(binary, ": larger than ", 4 * kMaxBoardSize,
+                         " bytes, the most a board of at most 2147483647 rows takes in its "
+                         "format"));
+  std::remove(binary.c_str());
+  const std::string text = SparseFile(".q", 16 * kMaxBoardSize + 1);
+  EXPECT_THAT(std::string(LoadBoard(text, BoardFormat::kAuto).status().message()),
+              ::testing::StartsWith(absl::StrCat(text, ": larger than ", 16 * kMaxBoardSize)));
+  std::remove(text.c_str());
 }
 
 TEST(ReadInputTest, ReadsAFileAndNamesAMissingOne) {

@@ -129,6 +129,14 @@ TEST_F(CliTlsTest, BadTlsFlagsAreUsageErrors) {
   const ProcessResult unreadable = Solve8(server, {"--tls-ca", missing});
   EXPECT_EQ(unreadable.exit_code, kExitUsage);
   ExpectOneErrorLine(unreadable, "--tls-ca " + missing + ": No such file or directory");
+  for (const char* flag : {"--tls-ca", "--tls-cert", "--tls-key"}) {
+    std::vector<std::string> flags = {"--tls-cert", server_identity_.cert_file,
+                                      "--tls-key",  server_identity_.key_file,
+                                      flag,         "/dev/zero"};
+    const ProcessResult endless = Solve8(server, flags);
+    EXPECT_EQ(endless.exit_code, kExitUsage) << flag;
+    ExpectOneErrorLine(endless, absl::StrCat(flag, " /dev/zero: larger than 1 MiB"));
+  }
 }
 
 class CliTokenTest : public ::testing::Test {
@@ -178,6 +186,9 @@ TEST_F(CliTokenTest, AnUnreadableTokenFileIsAUsageError) {
   const ProcessResult result = Solve8(*server_, {"--auth-token-file", missing});
   EXPECT_EQ(result.exit_code, kExitUsage);
   ExpectOneErrorLine(result, "--auth-token-file " + missing);
+  const ProcessResult endless = Solve8(*server_, {"--auth-token-file", "/dev/zero"});
+  EXPECT_EQ(endless.exit_code, kExitUsage);
+  ExpectOneErrorLine(endless, "--auth-token-file /dev/zero: larger than 1 MiB");
 }
 
 }  // namespace

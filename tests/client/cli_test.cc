@@ -603,6 +603,11 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"solve", "-5"}, "", "N must be a positive integer, not \"-5\""},
         UsageCase{{"--server", "x:1", "solve", "8"}, "", "--local and --server exclude each other"},
         UsageCase{{"help", "draw"}, "", "no command draw"},
+        UsageCase{
+            {"complete", "--batch", "/dev/zero"}, "", "/dev/zero: line 1 is longer than 16 MiB"},
+        UsageCase{{"--flagfile", "/dev/zero", "solve", "8"},
+                  "",
+                  "--flagfile /dev/zero: larger than 1 MiB"},
         UsageCase{{"solve", "0"}, "", "n must be at least 1"},
         UsageCase{{"solve", "20000", "--output-format", "matrix"},
                   "",

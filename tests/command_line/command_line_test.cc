@@ -10,6 +10,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "flag_file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -154,6 +155,42 @@ TEST_F(ParseFlagsTest, TheEnvironmentSetsFlagsOfItsFileAndArgvWins) {
   ASSERT_TRUE(ParseFlags(2, args, sources).ok());
   EXPECT_EQ(absl::GetFlag(FLAGS_test_count), 4u);
   EXPECT_EQ(absl::GetFlag(FLAGS_test_text), "argv");
+}
+
+TEST_F(ParseFlagsTest, AFlagFileAboveOneMebibyteIsRefused) {
+  const auto parsed = Parse({"--flagfile=/dev/zero"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(
+      parsed.status().message(),
+      "--flagfile /dev/zero: larger than 1 MiB, the most a file named by --flagfile may hold");
+}
+
+TEST(ReadFlagFileTest, ReadsAFileOfExactlyTheLimit) {
+  const std::string path = WriteFlagfile(std::string(1000, 'a'));
+  const absl::StatusOr<std::string> read = ReadFlagFile("--tls-cert", path, 1000);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, std::string(1000, 'a'));
+}
+
+TEST(ReadFlagFileTest, RefusesOneByteMoreNamingTheFlagFileAndLimit) {
+  const std::string path = WriteFlagfile(std::string(1001, 'a'));
+  const absl::StatusOr<std::string> read = ReadFlagFile("--tls-cert", path, 1000);
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(read.status().message(), "--tls-cert " + path +
+                                         ": larger than 1000 bytes, the most a file named by "
+                                         "--tls-cert may hold");
+}
+
+// A device without end is read up to the limit only.
+TEST(ReadFlagFileTest, StopsReadingAnEndlessFileAtTheLimit) {
+  const absl::StatusOr<std::string> read = ReadFlagFile("--auth-token-file", "/dev/zero");
+  EXPECT_THAT(std::string(read.status().message()),
+              ::testing::StartsWith("--auth-token-file /dev/zero: larger than 1 MiB"));
+}
+
+TEST(ReadFlagFileTest, AMissingFileIsNamedWithTheReason) {
+  const absl::StatusOr<std::string> read = ReadFlagFile("--tls-key", "/nonexistent/key.pem");
+  EXPECT_EQ(read.status().message(), "--tls-key /nonexistent/key.pem: No such file or directory");
 }
 
 TEST(FlagHelpTest, ListsTheFlagsOfAFileDashedWithDefaultsAndWrappedHelp) {

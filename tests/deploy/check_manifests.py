@@ -127,6 +127,33 @@ def check_service(service, deployment, headless):
           f"{name} selects the Deployment's pods")
 
 
+def allows_port(rule, name, number):
+    """Whether an ingress rule admits the container port `name` (`number`);
+    a rule without ports admits every port."""
+    ports = rule.get("ports")
+    if not ports:
+        return True
+    return any(p.get("port") in (name, number) for p in ports)
+
+
+def check_network_policy(policy, deployment):
+    """The metrics port (no authentication, a thread per connection) is
+    reachable from chosen peers only; gRPC stays open to clients."""
+    spec = policy["spec"]
+    pod_labels = deployment["spec"]["template"]["metadata"].get("labels", {})
+    selector = spec.get("podSelector", {}).get("matchLabels", {})
+    check(selector and selector.items() <= pod_labels.items(),
+          "the NetworkPolicy selects the Deployment's pods")
+    check("Ingress" in spec.get("policyTypes", []), "the NetworkPolicy restricts ingress")
+    rules = spec.get("ingress", [])
+    metrics_rules = [r for r in rules if allows_port(r, "metrics", METRICS_PORT)]
+    check(metrics_rules, f"some peers may reach the metrics port {METRICS_PORT}")
+    check(all(r.get("from") for r in metrics_rules),
+          f"only peers named in `from` may reach the metrics port {METRICS_PORT}")
+    check(any(allows_port(r, "grpc", GRPC_PORT) and not r.get("from") for r in rules),
+          f"every client may reach the gRPC port {GRPC_PORT}")
+
+
 def main():
     with open(sys.argv[1]) as rendered:
         objects = [o for o in yaml.safe_load_all(rendered) if o]
@@ -134,6 +161,7 @@ def main():
     check_deployment(deployment)
     check_service(named(objects, "Service", "nqueens-server"), deployment, headless=False)
     check_service(named(objects, "Service", "nqueens-server-headless"), deployment, headless=True)
+    check_network_policy(only(objects, "NetworkPolicy"), deployment)
     for message in failures:
         print(f"FAIL: {message}")
     if failures:

@@ -37,27 +37,59 @@ absl::Status Errno(absl::string_view what) {
   return absl::UnavailableError(absl::StrCat(what, ": ", std::strerror(errno)));
 }
 
-}  // namespace
-
-absl::StatusOr<std::string> HttpGet(int port, const std::string& path) {
-  Socket socket;
-  if (socket.fd() < 0) return Errno("socket");
-  const timeval timeout{10, 0};
-  setsockopt(socket.fd(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  setsockopt(socket.fd(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+bool ConnectToLoopback(int fd, int port) {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(socket.fd(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+  return connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+}
+
+bool SendAll(int fd, absl::string_view data) {
+  for (size_t sent = 0; sent < data.size();) {
+    const ssize_t written = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (written <= 0) return false;
+    sent += static_cast<size_t>(written);
+  }
+  return true;
+}
+
+void SetTimeouts(int fd, absl::Duration patience) {
+  const timeval timeout = absl::ToTimeval(patience);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+}
+
+}  // namespace
+
+StalledConnection::StalledConnection(int port, const std::string& sent)
+    : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+  connected_ = fd_ >= 0 && ConnectToLoopback(fd_, port) && SendAll(fd_, sent);
+}
+
+StalledConnection::~StalledConnection() {
+  if (fd_ >= 0) close(fd_);
+}
+
+bool StalledConnection::AwaitClosedByServer(absl::Duration patience) {
+  SetTimeouts(fd_, patience);
+  char buffer[4096];
+  // Whatever the server answers first (a 408, say), then the end.
+  ssize_t received;
+  while ((received = recv(fd_, buffer, sizeof buffer, 0)) > 0) {
+  }
+  return received == 0 || errno == ECONNRESET;
+}
+
+absl::StatusOr<std::string> HttpGet(int port, const std::string& path, absl::Duration patience) {
+  Socket socket;
+  if (socket.fd() < 0) return Errno("socket");
+  SetTimeouts(socket.fd(), patience);
+  if (!ConnectToLoopback(socket.fd(), port)) {
     return Errno(absl::StrCat("connect to 127.0.0.1:", port));
   }
   const std::string request = absl::StrCat("GET ", path, " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
-  for (size_t sent = 0; sent < request.size();) {
-    const ssize_t written = send(socket.fd(), request.data() + sent, request.size() - sent, 0);
-    if (written <= 0) return Errno("send");
-    sent += static_cast<size_t>(written);
-  }
+  if (!SendAll(socket.fd(), request)) return Errno("send");
   std::string response;
   char buffer[4096];
   while (const ssize_t received = recv(socket.fd(), buffer, sizeof buffer, 0)) {

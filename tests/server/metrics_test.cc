@@ -7,15 +7,18 @@
 // after its client has the answer: each scrape first waits (bounded) until
 // no call is in flight, i.e. every call so far has been recorded.
 #include <grpcpp/grpcpp.h>
+#include <prometheus/registry.h>
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "metrics_endpoint.h"
 #include "metrics_scrape.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
@@ -208,6 +211,53 @@ TEST(MetricsEndpointTest, GaugesFollowCallsInFlightAndQueued) {
   EXPECT_EQ(ValueOf(idle, "nqueens_calls_in_flight"), 0);
   EXPECT_EQ(ValueOf(idle, "nqueens_calls_queued"), 0);
   EXPECT_EQ(ValueOf(idle, R"(nqueens_calls_total{code="CANCELLED",method="Solve"})"), 2);
+}
+
+// An endpoint of its own, serving an empty registry.
+struct BareEndpoint {
+  BareEndpoint() {
+    absl::StatusOr<std::unique_ptr<server::MetricsEndpoint>> started =
+        server::MetricsEndpoint::Start("127.0.0.1:0", {registry});
+    EXPECT_TRUE(started.ok()) << started.status();
+    if (started.ok()) endpoint = *std::move(started);
+  }
+  int port() const { return endpoint->port(); }
+
+  std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
+  std::unique_ptr<server::MetricsEndpoint> endpoint;
+};
+
+// Connections that send nothing, or half a request, each hold one of the web
+// server's threads (metrics_endpoint.h). `count` of them, alternately.
+std::vector<std::unique_ptr<StalledConnection>> StallConnections(int port, int count) {
+  std::vector<std::unique_ptr<StalledConnection>> stalled;
+  for (int i = 0; i < count; ++i) {
+    stalled.push_back(std::make_unique<StalledConnection>(
+        port, i % 2 == 0 ? "" : "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+    EXPECT_TRUE(stalled.back()->connected()) << i;
+  }
+  return stalled;
+}
+
+TEST(MetricsEndpointTest, ScrapesAtOnceWhileStalledConnectionsHoldMostThreads) {
+  BareEndpoint metrics;
+  ASSERT_NE(metrics.endpoint, nullptr);
+  const auto stalled = StallConnections(metrics.port(), server::kMetricsThreads - 2);
+  const absl::StatusOr<std::string> body =
+      HttpGet(metrics.port(), "/metrics", /*patience=*/absl::Seconds(2));
+  EXPECT_TRUE(body.ok()) << body.status();
+}
+
+// More stalled connections than threads: each is dropped at the request
+// timeout, and the scrape waiting behind them is answered then.
+TEST(MetricsEndpointTest, ScrapesWithinTheRequestTimeoutWhileAllThreadsAreHeld) {
+  BareEndpoint metrics;
+  ASSERT_NE(metrics.endpoint, nullptr);
+  const auto stalled = StallConnections(metrics.port(), server::kMetricsThreads + 8);
+  const absl::Duration patience = server::kMetricsRequestTimeout + absl::Seconds(3);
+  const absl::StatusOr<std::string> body = HttpGet(metrics.port(), "/metrics", patience);
+  EXPECT_TRUE(body.ok()) << body.status();
+  EXPECT_TRUE(stalled.front()->AwaitClosedByServer(patience));
 }
 
 TEST(ProcStatTest, ReadsTheFieldsAfterTheCommandName) {

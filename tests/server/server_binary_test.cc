@@ -1,20 +1,28 @@
 // The nqueens-server binary as a subprocess: it reports the bound port on
 // stdout, answers calls, finishes an in-flight call after SIGTERM and exits 0,
 // refuses bad flags, and logs JSON lines when asked to.
+#include <arpa/inet.h>
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -249,6 +257,77 @@ TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+// A blocking TCP connection to 127.0.0.1:`port`, sending nothing; -1 when
+// it cannot connect.
+int ConnectSilently(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd >= 0 && connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
+    return fd;
+  }
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
+// Whether the server closes the connection `fd` within `patience`.
+bool ClosedByServer(int fd, absl::Duration patience) {
+  pollfd polled{fd, POLLIN, 0};
+  if (poll(&polled, 1, static_cast<int>(absl::ToInt64Milliseconds(patience))) != 1) return false;
+  char byte;
+  return recv(fd, &byte, 1, 0) <= 0;
+}
+
+// More silent connections than the server has descriptors (256 here, soft
+// and hard): it closes those it cannot keep at once, and once they are all
+// gone a new client is served, without a restart. (gRPC 1.51 alone stopped
+// accepting for good at the first "Too many open files".)
+TEST(ServerBinaryTest, KeepsAcceptingAfterRunningOutOfDescriptors) {
+  constexpr int kDescriptors = 256;
+  constexpr int kConnections = 300;
+  rlimit own{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &own), 0);
+  if (own.rlim_cur < 2 * kConnections) {
+    own.rlim_cur = std::min<rlim_t>(own.rlim_max, 2 * kConnections);
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &own), 0);
+  }
+  // The shell sets both limits (ulimit -n), then becomes the server.
+  Subprocess server({"/bin/sh", "-c", absl::StrCat("ulimit -n ", kDescriptors, R"( && exec "$@")"),
+                     "sh", NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--log-level=warn"},
+                    /*capture_stderr=*/true);
+  const std::string address = ReadListeningAddress(server);
+  const int port = std::stoi(address.substr(address.rfind(':') + 1));
+  std::vector<int> connections;
+  for (int i = 0; i < kConnections; ++i) {
+    const int fd = ConnectSilently(port);
+    ASSERT_GE(fd, 0) << "connection " << i << ": errno " << errno;
+    connections.push_back(fd);
+  }
+  // The server takes connections in order: once the last is closed, it has
+  // taken them all.
+  EXPECT_TRUE(ClosedByServer(connections.back(), absl::Seconds(10)));
+  for (const int fd : connections) close(fd);
+
+  auto stub =
+      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  // Waits through reconnection attempts instead of failing at the first.
+  context.set_wait_for_ready(true);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  v1::SolveRequest request;
+  request.set_n(8);
+  v1::SolveResponse response;
+  const grpc::Status status = stub->Solve(&context, request, &response);
+  EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+
+  ExpectCleanExitOnSigterm(server);
+  const std::string log = server.ReadStderr();
+  EXPECT_THAT(log, ::testing::HasSubstr("new connections at once"));
+  EXPECT_THAT(log, ::testing::Not(::testing::HasSubstr("Failed accept4")));
+}
+
 TEST(ServerBinaryTest, RejectsBadFlags) {
   for (const char* flag :
        {"--log-level=loud", "--memory-budget=lots", "--memory-budget=0", "--stream-idle-timeout=0s",
@@ -261,17 +340,19 @@ TEST(ServerBinaryTest, RejectsBadFlags) {
   }
 }
 
-// Exit status 2 and one line naming what is wrong.
-void ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
+// Exit status 2 and one line naming what is wrong; returns that line.
+std::string ExpectUsageError(std::vector<std::string> args, const std::string& expected) {
   args.insert(args.begin(), NQUEENS_SERVER_PATH);
   Subprocess server(args, /*capture_stderr=*/true);
-  EXPECT_EQ(server.ReadLine(), "") << expected;  // no "listening on" line
+  const std::string line = server.ReadLine();
+  EXPECT_EQ(line, "") << expected;            // no "listening on" line
+  if (!line.empty()) server.Signal(SIGKILL);  // it started: do not wait for it
   const int status = server.Wait();
-  ASSERT_TRUE(WIFEXITED(status)) << expected;
-  EXPECT_EQ(WEXITSTATUS(status), 2) << expected;
   const std::string error = server.ReadStderr();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << expected << ": status " << status;
   EXPECT_EQ(error.rfind("nqueens-server: " + expected, 0), 0u) << error;
   EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+  return error;
 }
 
 // Exit status 2 and one line naming the flag (and the file) at fault.
@@ -288,6 +369,32 @@ TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
       {{"--max-calls-per-client=-1"}, "--max-calls-per-client"},
       {{"--max-concurrent-streams=0"}, "--max-concurrent-streams"},
       {{"--max-connection-age=0s"}, "--max-connection-age"},
+  };
+  for (const auto& [flags, expected] : cases) {
+    std::vector<std::string> args = {"--listen=127.0.0.1:0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    ExpectUsageError(args, expected);
+  }
+}
+
+// A file a flag names holds at most 1 MiB: a larger one is refused at start,
+// naming the flag and the limit, instead of being read without end (as
+// /dev/zero was).
+TEST(ServerBinaryTest, RefusesFilesAboveOneMebibyteNamingTheFlag) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const KeyPair identity = ca.Issue("server-1");
+  const std::string large = ca.directory() + "/large";
+  std::ofstream(large) << std::string((1 << 20) + 1, ' ');
+  const std::string cert = "--tls-cert=" + identity.cert_file;
+  const std::string key = "--tls-key=" + identity.key_file;
+  const std::string too_large = ": larger than 1 MiB";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--tls-cert=" + large, key}, "--tls-cert " + large + too_large},
+      {{"--tls-cert=/dev/zero", key}, "--tls-cert /dev/zero" + too_large},
+      {{cert, "--tls-key=" + large}, "--tls-key " + large + too_large},
+      {{cert, key, "--tls-client-ca=" + large}, "--tls-client-ca " + large + too_large},
+      {{"--auth-token-file=" + large}, "--auth-token-file " + large + too_large},
+      {{"--flagfile=" + large}, "--flagfile " + large + too_large},
   };
   for (const auto& [flags, expected] : cases) {
     std::vector<std::string> args = {"--listen=127.0.0.1:0"};
@@ -321,7 +428,8 @@ TEST(ServerBinaryTest, UsageErrorsExitWithTwoSayingWhy) {
   ExpectUsageError({"0.0.0.0:5"}, "unexpected argument \"0.0.0.0:5\": the server takes flags only");
   ExpectUsageError({"--grace", "10"}, "invalid value \"10\" for --grace");
   ExpectUsageError({"--no-such-flag"}, "unknown flag --no-such-flag");
-  ExpectUsageError({"--flagfile", "/nonexistent/flags"}, "--flagfile: cannot open");
+  ExpectUsageError({"--flagfile", "/nonexistent/flags"},
+                   "--flagfile /nonexistent/flags: No such file or directory");
 }
 
 // Solve(n) on a server started with `flags`: its status code.
@@ -383,6 +491,40 @@ TEST(ServerBinaryTest, SaysOnceWhetherItServesPlaintextOrTls) {
       LinesUntilExit({"--tls-cert=" + identity.cert_file, "--tls-key=" + identity.key_file});
   EXPECT_EQ(CountContaining(tls, "serving in plaintext"), 0);
   EXPECT_EQ(CountContaining(tls, "serving TLS with " + identity.cert_file), 1);
+}
+
+// Outside its validity a certificate fails every handshake: the server
+// refuses to start, naming --tls-cert and the certificate's dates.
+TEST(ServerBinaryTest, RefusesACertificateThatExpiredOrIsNotValidYet) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const absl::Duration day = absl::Hours(24);
+  const KeyPair expired = ca.Issue("expired", kLocalNames, {-30 * day, -day});
+  const KeyPair future = ca.Issue("future", kLocalNames, {day, 30 * day});
+  const std::string dates =
+      "valid from [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC to [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} "
+      "UTC\n$";
+  for (const auto& [identity, problem] : {std::pair{expired, "the certificate has expired"},
+                                          std::pair{future, "the certificate is not valid yet"}}) {
+    const std::string error =
+        ExpectUsageError({"--listen=127.0.0.1:0", "--tls-cert=" + identity.cert_file,
+                          "--tls-key=" + identity.key_file},
+                         absl::StrCat("--tls-cert ", identity.cert_file, ": ", problem, ", "));
+    EXPECT_THAT(error, ::testing::ContainsRegex(dates));
+  }
+}
+
+TEST(ServerBinaryTest, WarnsWhenTheCertificateExpiresWithinAWeek) {
+  TestCertificateAuthority ca("nqueens-test-ca");
+  const KeyPair soon = ca.Issue("soon", kLocalNames, {-absl::Hours(1), absl::Hours(24 * 3)});
+  const std::vector<std::string> warned =
+      LinesUntilExit({"--tls-cert=" + soon.cert_file, "--tls-key=" + soon.key_file});
+  EXPECT_EQ(
+      CountContaining(warned, "--tls-cert " + soon.cert_file + ": the certificate expires on "), 1);
+  const KeyPair month = ca.Issue("month");  // 30 days
+  const std::vector<std::string> quiet =
+      LinesUntilExit({"--tls-cert=" + month.cert_file, "--tls-key=" + month.key_file});
+  EXPECT_EQ(CountContaining(quiet, "expires"), 0);
+  EXPECT_EQ(CountContaining(quiet, "serving TLS with " + month.cert_file), 1);
 }
 
 TEST(ServerBinaryTest, BadLogFormatOrMetricsAddressExitsWithTwoNamingTheFlag) {

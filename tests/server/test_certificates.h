@@ -1,15 +1,24 @@
 // Certificates made at test time with Debian's `openssl`, for the TLS tests
 // of the server and the CLI: a CA of its own in a fresh temporary directory,
-// and the certificates it signs (P-256 keys, valid for two days).
+// and the certificates it signs (P-256 keys, valid for 30 days from now unless
+// a test asks for other dates).
 #ifndef NQUEENS_TESTS_SERVER_TEST_CERTIFICATES_H_
 #define NQUEENS_TESTS_SERVER_TEST_CERTIFICATES_H_
 
 #include <string>
 
+#include "absl/time/time.h"
+
 namespace nqueens::testing {
 
 // What the server tests and the CLI connect to.
 constexpr char kLocalNames[] = "DNS:localhost,IP:127.0.0.1";
+
+// When a certificate is valid, from now: negative durations are in the past.
+struct Validity {
+  absl::Duration starts = absl::ZeroDuration();
+  absl::Duration ends = absl::Hours(24 * 30);
+};
 
 struct KeyPair {
   std::string cert_file;  // PEM certificate
@@ -29,9 +38,11 @@ class TestCertificateAuthority {
   const std::string& ca_file() const { return ca_.cert_file; }
 
   // A certificate for CN=`common_name`, for servers and clients alike,
-  // valid for `names` (openssl's subjectAltName syntax), signed by this CA;
-  // written to `common_name`.pem and `common_name`.key in directory().
-  KeyPair Issue(const std::string& common_name, const std::string& names = kLocalNames);
+  // valid for `names` (openssl's subjectAltName syntax) during `validity`,
+  // signed by this CA; written to `common_name`.pem and `common_name`.key in
+  // directory().
+  KeyPair Issue(const std::string& common_name, const std::string& names = kLocalNames,
+                const Validity& validity = {});
 
  private:
   // Runs `openssl arguments`; a failure fails the test with its output.
@@ -40,7 +51,6 @@ class TestCertificateAuthority {
 
   std::string directory_;
   KeyPair ca_;
-  int next_serial_ = 1;
 };
 
 // Writes `content` to `path` atomically, by renaming a new file over it (as
