@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in fuzz/ into build-asan/ (scripts/asan-build.sh) and runs
-# each for SECONDS_PER_TARGET (default 30) on a copy of its seed corpus, one
-# after the other. Exits non-zero if any target crashed, leaked, hit a
-# sanitizer report or a timeout; the input that did it is left in
-# build-asan/artifacts/ (reproduce: build-asan/fuzz/TARGET FILE).
+# each RUNS times (default 1) for SECONDS_PER_RUN (default 30), each run a
+# process of its own with its own seed, from the seed corpus and what the
+# earlier runs found, one target after the other. Each run ends with a
+# process exit, where a call still in flight would touch freed state: several
+# short runs catch that more often than one long one. Exits non-zero if any
+# run crashed, leaked, hit a sanitizer report or a timeout; the input that did
+# it is left in build-asan/artifacts/ (reproduce: build-asan/fuzz/TARGET FILE).
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]
+#   scripts/fuzz.sh [SECONDS_PER_RUN [RUNS]]
 #
 # Needs the packages of scripts/install-deps.sh (clang, libclang-rt-14-dev);
 # installs nothing. What the fuzzers find stays in build-asan/corpus/, never
@@ -13,8 +16,9 @@
 set -euo pipefail
 
 seconds=${1:-30}
-if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
-  echo "usage: $0 [SECONDS_PER_TARGET]" >&2
+runs=${2:-1}
+if ! [[ $seconds =~ ^[0-9]+$ && $runs =~ ^[0-9]+$ ]] || ((seconds == 0 || runs == 0)); then
+  echo "usage: $0 [SECONDS_PER_RUN [RUNS]]" >&2
   exit 2
 fi
 
@@ -40,26 +44,33 @@ for target in "${targets[@]}"; do
   rm -rf "$corpus"
   mkdir -p "$corpus"
   cp "$repo/fuzz/corpus/$target/"* "$corpus/"
-  log="$build_dir/$target.log"
-  echo "fuzz.sh: $target for ${seconds}s from $(ls "$corpus" | wc -l) seeds"
-  # -timeout: one input running over 10 s is a hang, reported as a failure.
-  # -rss_limit_mb: the harnesses bound their allocations far below this.
-  if "$build_dir/fuzz/$target" "$corpus" -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$artifacts/$target-" 2> "$log"; then
-    echo "$target pass" >> "$results"
-    # The last status line: runs, coverage, features, corpus; then speed.
-    grep -E '^#[0-9]+' "$log" | tail -n 1 || true
-    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
-  else
+  target_failed=0
+  for ((run = 1; run <= runs; ++run)); do
+    log="$build_dir/$target.$run.log"
+    echo "fuzz.sh: $target run $run of $runs for ${seconds}s from $(ls "$corpus" | wc -l) inputs"
+    # -timeout: one input running over 10 s is a hang, reported as a failure.
+    # -rss_limit_mb: the harnesses bound their allocations far below this.
+    if "$build_dir/fuzz/$target" "$corpus" -max_total_time="$seconds" -seed="$run" \
+        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$artifacts/$target-" 2> "$log"; then
+      # The last status line: runs, coverage, features, corpus; then speed.
+      grep -E '^#[0-9]+' "$log" | tail -n 1 || true
+      grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
+    else
+      target_failed=1
+      tail -n 60 "$log"
+      echo "fuzz.sh: FAILED: $target run $run (log: $log; input in $artifacts/)"
+    fi
+  done
+  if ((target_failed)); then
     echo "$target fail" >> "$results"
     failed+=("$target")
-    tail -n 60 "$log"
-    echo "fuzz.sh: FAILED: $target (log: $log; input in $artifacts/)"
+  else
+    echo "$target pass" >> "$results"
   fi
 done
 if ((${#failed[@]} > 0)); then
   echo "fuzz.sh: ${#failed[@]} of ${#targets[@]} targets failed: ${failed[*]}"
   exit 1
 fi
-echo "fuzz.sh: all ${#targets[@]} targets ran ${seconds}s without a failure"
+echo "fuzz.sh: all ${#targets[@]} targets ran ${runs} x ${seconds}s without a failure"

@@ -9,8 +9,8 @@
 #                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
 #                          ThreadSanitizer (only their targets are built)
-#   fuzz      build-asan/  each libFuzzer target for 30 s (scripts/fuzz.sh),
-#                          from the asan stage's build
+#   fuzz      build-asan/  each libFuzzer target 5 times for 30 s
+#                          (scripts/fuzz.sh), from the asan stage's build
 #
 # NQUEENS_TEST_STAGES (default "format main asan tsan fuzz") picks stages. Every stage
 # runs even when an earlier one failed; the script exits non-zero if any
@@ -109,7 +109,7 @@ for stage in $stages; do
       fi
       ;;
     fuzz)
-      scripts/fuzz.sh 30 || failed_stages+=(fuzz)
+      scripts/fuzz.sh 30 5 || failed_stages+=(fuzz)
       ;;
     *)
       echo "test.sh: unknown stage $stage" >&2
