@@ -125,6 +125,9 @@ class Call {
                                                    std::vector<std::string>& lowered) const;
   // The stop condition alone (for Validate).
   StopCondition Stop() const;
+  // OK while the call may go on; else, as the core would say it, why it
+  // stopped (CANCELLED, or DEADLINE_EXCEEDED for either deadline).
+  absl::Status StillGoing() const;
   // The limits CompletionOptionsFor lowered, as "max_backtracks=1000000
   // (--max-backtracks)", for the response's stats.
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }

@@ -81,6 +81,8 @@ class CallReactor : public Base {
   void FinishWithResponse(ResponseJob& job, grpc::ByteBuffer* response) {
     absl::StatusOr<grpc::ByteBuffer> answer = RunGuarded(job.run);
     job.run = nullptr;  // frees the request before the response goes out
+    // An answer made after the deadline or a cancel never reaches the client.
+    if (absl::Status going = call_.StillGoing(); answer.ok() && !going.ok()) answer = going;
     if (answer.ok()) *response = *std::move(answer);
     End(call_.Explain(answer.status()));
   }

@@ -130,6 +130,9 @@ template <typename Response>
 absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
                                             absl::StatusOr<CompletionResult> result) {
   if (!result.ok()) return result.status();
+  // A large board takes a while to copy and serialize: not for a call that
+  // has already stopped.
+  if (absl::Status going = call.StillGoing(); !going.ok()) return going;
   Response response;
   SetResultHeader(n, *result, call.lowered_limits(), &response);
   response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
