@@ -257,6 +257,38 @@ TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+// A call that outlasts the grace period (a Count of n = 20, about 20
+// minutes) is cut when the grace ends, and the server exits within a second
+// of that: Kubernetes kills at its own grace, so the server must not overrun
+// ours.
+TEST(ServerBinaryTest, SigtermWithALongCallInFlightExitsWithinTheGracePlusASecond) {
+  constexpr absl::Duration kGrace = absl::Seconds(2);
+  Subprocess server = StartServer({"--grace=2s"});
+  const std::string address = ReadListeningAddress(server);
+  auto stub =
+      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  v1::CountRequest request;
+  request.set_n(20);
+  request.set_progress_seconds(0.01);
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
+  auto reader = stub->Count(&context, request);
+  v1::CountResponse message;
+  ASSERT_TRUE(reader->Read(&message));  // counting
+
+  const absl::Time signalled = absl::Now();
+  server.Signal(SIGTERM);
+  const int status = server.Wait();
+  const absl::Duration took = absl::Now() - signalled;
+  EXPECT_GE(took, kGrace);
+  EXPECT_LT(took, kGrace + absl::Seconds(1));
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  while (reader->Read(&message)) {
+  }
+  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::UNAVAILABLE);
+}
+
 // A blocking TCP connection to 127.0.0.1:`port`, sending nothing; -1 when
 // it cannot connect.
 int ConnectSilently(int port) {
