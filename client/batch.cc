@@ -8,7 +8,9 @@
 #include <iostream>
 #include <optional>
 #include <utility>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
@@ -52,6 +54,39 @@ LineRead ReadLine(std::istream& input, std::string& line) {
   }
 }
 
+// No CompleteRequest nests an array in an array (columns holds numbers,
+// queens objects) or goes deeper than kMaxJsonDepth; protobuf's JSON parser
+// took "columns": [[]] and arrays nested 100,000 deep for the empty board.
+constexpr size_t kMaxJsonDepth = 8;
+
+absl::Status CheckJsonShape(absl::string_view json) {
+  std::vector<char> open;  // the containers around the current character
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '[' && !open.empty() && open.back() == '[') {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "an array inside an array at byte ", i + 1,
+          " (\"columns\" holds numbers, \"queens\" objects with \"row\" and \"column\")"));
+    }
+    if (c == '[' || c == '{') {
+      open.push_back(c);
+      if (open.size() > kMaxJsonDepth) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("nested deeper than ", kMaxJsonDepth, " at byte ", i + 1));
+      }
+    }
+    if ((c == ']' || c == '}') && !open.empty()) open.pop_back();
+  }
+  return absl::OkStatus();
+}
+
 // The lines of the input in order: each either refused while reading (its
 // error line) or sent to the backend (nullopt, until its answer comes).
 // Reading runs on the backend's thread, answers on this one.
@@ -72,15 +107,19 @@ class BatchLines {
       }
       if (absl::StripAsciiWhitespace(line).empty()) continue;
       v1::CompleteRequest request;
-      const auto parsed = google::protobuf::util::JsonStringToMessage(line, &request);
+      absl::Status parsed = CheckJsonShape(line);
+      if (parsed.ok()) {
+        const auto json = google::protobuf::util::JsonStringToMessage(line, &request);
+        if (!json.ok()) parsed = absl::InvalidArgumentError(json.message().as_string());
+      }
       absl::MutexLock lock(&mutex_);
       if (parsed.ok()) {
         pending_.push_back(std::nullopt);
         return request;
       }
-      pending_.push_back(
-          ErrorJson(absl::StatusCode::kInvalidArgument,
-                    absl::StrCat("line ", line_number_, ": ", parsed.message().as_string()), ""));
+      pending_.push_back(ErrorJson(absl::StatusCode::kInvalidArgument,
+                                   absl::StrCat("line ", line_number_, ": ", parsed.message()),
+                                   ""));
     }
     return std::nullopt;
   }

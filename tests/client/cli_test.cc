@@ -269,6 +269,25 @@ TEST_P(CliTest, CompletesABatchInInputOrder) {
   }
 }
 
+// Protobuf's JSON parser takes nested arrays for a repeated number field:
+// such a line must be refused, not completed as the empty board.
+TEST_P(CliTest, ABatchRefusesNestedArraysNamingTheLine) {
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  const std::string input = "{\"n\": 8, \"columns\": [[]]}\n{\"n\": 8, \"columns\": " + deep +
+                            "}\n{\"n\": 8, \"columns\": [1, [2]]}\n{\"n\": 4}\n";
+  const ProcessResult result = Nqueens({"complete", "--batch", "-"}, input);
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const std::vector<std::string> lines = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_THAT(lines[0], HasSubstr("line 1: an array inside an array"));
+  EXPECT_THAT(lines[1], HasSubstr("line 2: an array inside an array"));
+  EXPECT_THAT(lines[2], HasSubstr("line 3: an array inside an array"));
+  const auto response = FromJson<v1::CompleteResponse>(lines[3]);
+  EXPECT_EQ(response.outcome(), v1::SOLVED);
+  EXPECT_TRUE(IsSolutionExtending(Columns(response.columns().begin(), response.columns().end()),
+                                  Columns(4, kEmptyRow)));
+}
+
 TEST_P(CliTest, SaysWhichMethodRan) {
   const ProcessResult solved = Nqueens({"solve", "12", "--method", "formula", "--symmetry", "3"});
   EXPECT_EQ(solved.exit_code, 0) << solved.err;
