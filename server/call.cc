@@ -126,6 +126,7 @@ absl::Status Call::Enter() {
 }
 
 absl::Status Call::Admit() {
+  if (absl::Status metadata = CheckMetadataSize(); !metadata.ok()) return metadata;
   const absl::StatusOr<std::string> client = IdentifyClient();
   if (!client.ok()) return client.status();
   std::optional<ClientCalls::Slot> slot = service_.client_calls.Enter(*client);
@@ -140,6 +141,17 @@ absl::Status Call::Admit() {
   if (!entered_) return absl::UnavailableError("the server is shutting down");
   service_.idle_heap_trim.Busy();
   return absl::OkStatus();
+}
+
+absl::Status Call::CheckMetadataSize() {
+  uint64_t bytes = 0;
+  for (const auto& [name, value] : context_->client_metadata()) {
+    bytes += name.size() + value.size() + 32;
+  }
+  if (bytes <= kMaxCallMetadataBytes) return absl::OkStatus();
+  return Refuse("metadata", absl::StrCat("the call's metadata takes ", HumanBytes(bytes),
+                                         ", more than this server's limit of ",
+                                         HumanBytes(kMaxCallMetadataBytes), " per call"));
 }
 
 absl::StatusOr<std::string> Call::IdentifyClient() const {

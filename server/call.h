@@ -36,6 +36,13 @@
 
 namespace nqueens::server {
 
+// A call's metadata (headers) may take this many bytes, counted as HTTP/2
+// counts them (name, value and 32 bytes an entry); a call with more is
+// refused with RESOURCE_EXHAUSTED naming the limit. gRPC itself refuses
+// metadata beyond four times this (server.cc), with a message that names no
+// limit, before any call begins.
+inline constexpr uint64_t kMaxCallMetadataBytes = 16 << 10;
+
 // What all calls of one service share.
 struct ServiceState {
   // `tokens`: those calls must carry (see auth.h); null: none needed.
@@ -167,6 +174,8 @@ class Call {
  private:
   // Enter() but for the request id.
   absl::Status Admit();
+  // RESOURCE_EXHAUSTED above kMaxCallMetadataBytes.
+  absl::Status CheckMetadataSize();
   // Limits.max_exact_seconds (`asked`) as the core's exact_max_seconds.
   absl::StatusOr<double> ExactSeconds(double asked, std::vector<std::string>& lowered) const;
   // Who makes the call, for --max-calls-per-client: the digest of its token

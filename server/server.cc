@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "byte_size.h"
+#include "call.h"
 #include "health_port.h"
 #include "memory_estimate.h"
 #include "metrics.h"
@@ -45,6 +46,10 @@ int GrpcMilliseconds(absl::Duration duration) {
 
 void SetConnectionLimits(const ConnectionLimits& limits, grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, limits.max_concurrent_streams);
+  // Room above the calls' own limit (call.h), so that a call over it gets a
+  // message naming it rather than gRPC's.
+  builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE,
+                             static_cast<int>(4 * kMaxCallMetadataBytes));
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
                              GrpcMilliseconds(limits.min_ping_interval));
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, limits.max_ping_strikes);

@@ -236,6 +236,33 @@ TEST(ServingTest, AnUploadThatTricklesIsStoppedAtMaxCallSeconds) {
   ExpectStatus(stream->Finish(), grpc::StatusCode::RESOURCE_EXHAUSTED, "(--max-call-seconds)");
 }
 
+// Large metadata is refused naming the limit (beyond four times it, by
+// gRPC), and the connection serves the next call.
+TEST(ServingTest, LargeMetadataIsRefusedNamingTheLimit) {
+  std::unique_ptr<server::Server> server = StartServer({});
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(*server);
+  for (const size_t bytes : {20'000, 100'000}) {
+    SCOPED_TRACE(bytes);
+    grpc::ClientContext context;
+    context.set_deadline(absl::ToChronoTime(Patience()));
+    context.AddMetadata("x-large", std::string(bytes, 'a'));
+    v1::SolveRequest request;
+    request.set_n(8);
+    v1::SolveResponse response;
+    const grpc::Status status = stub->Solve(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    if (bytes == 20'000) {
+      EXPECT_THAT(status.error_message(),
+                  ::testing::HasSubstr("more than this server's limit of 16.0 KiB per call"));
+    }
+    grpc::ClientContext next_context;
+    next_context.set_deadline(absl::ToChronoTime(Patience()));
+    ASSERT_TRUE(stub->Solve(&next_context, request, &response).ok());
+    EXPECT_EQ(response.outcome(), v1::SOLVED);
+  }
+}
+
 // Bytes that are no protobuf message: a length-delimited field 1 whose
 // length runs past the end.
 grpc::ByteBuffer Garbage() {
