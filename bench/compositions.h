@@ -58,6 +58,28 @@ class NaturalDraw {
   std::vector<bool> difference_taken_, sum_taken_;
 };
 
+// A diagonal of the m x m board: sum diagonals r + c = value, difference
+// diagonals r - c = value (0-based r, c).
+struct Diagonal {
+  bool sum = false;
+  int32_t value = 0;
+};
+
+// Gent et al.'s Excluded Diagonals generator (queens-diag-gen.py, every row
+// and column allowed): the sum and the difference diagonals each in random
+// order, a random kind drawn each time; a diagonal is excluded unless that
+// leaves a row or column with min_open open cells or fewer. The first
+// `count` exclusions form the instance (fewer if the board runs out).
+std::vector<Diagonal> ExcludedDiagonals(uint32_t m, uint32_t count, uint32_t min_open,
+                                        Random& random);
+
+// Gent et al.'s reduction (their NP-completeness construction, as in
+// CSPLib's diagtoqueens.py) from Excluded Diagonals on the m x m board to
+// n-Queens Completion: the completions correspond one to one to the
+// solutions of the m x m problem, whose m free rows are x = 3m-2 .. 4m-3
+// (compositions.cc has the construction).
+Columns ExcludedDiagonalsAsCompletion(uint32_t m, const std::vector<Diagonal>& excluded);
+
 }  // namespace nqueens::bench
 
 #endif  // NQUEENS_BENCH_COMPOSITIONS_H_

@@ -37,6 +37,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "compositions.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
@@ -351,6 +352,52 @@ class Client {
     });
   }
 
+  // A Count of the empty n-row board, read to its end.
+  CallOutcome Count(uint32_t n) {
+    return Timed(n, [&] {
+      v1::CountRequest request;
+      request.set_n(n);
+      grpc::ClientContext context;
+      auto reader = stub_->Count(&context, request);
+      v1::CountResponse message;
+      while (reader->Read(&message)) {
+      }
+      return reader->Finish();
+    });
+  }
+
+  // One CompleteBatch message of `items`, every answer read; a SOLVED answer
+  // must extend its item.
+  CallOutcome Batch(const std::vector<Columns>& items, const v1::Limits& limits) {
+    return Timed(items.front().size(), [&] {
+      grpc::ClientContext context;
+      auto stream = stub_->CompleteBatch(&context);
+      v1::CompleteBatchRequest message;
+      for (const Columns& item : items) {
+        v1::CompleteRequest* request = message.add_items();
+        request->set_n(item.size());
+        request->mutable_columns()->Assign(item.begin(), item.end());
+        *request->mutable_limits() = limits;
+      }
+      stream->Write(message);
+      stream->WritesDone();
+      grpc::Status checked;
+      v1::CompleteBatchResponse response;
+      while (stream->Read(&response)) {
+        for (const v1::CompleteBatchAnswer& answer : response.answers()) {
+          if (!answer.has_response() || answer.index() >= items.size()) continue;
+          const v1::CompleteResponse& item = answer.response();
+          const grpc::Status board = CheckBoard(
+              grpc::Status::OK, item.outcome(),
+              Columns(item.columns().begin(), item.columns().end()), items[answer.index()]);
+          if (!board.ok()) checked = board;
+        }
+      }
+      const grpc::Status status = stream->Finish();
+      return checked.ok() ? status : checked;
+    });
+  }
+
   // A CompleteStream that sends its header, then `empty_chunks` chunks
   // without rows, `gap` apart (none: it stalls), and waits for its end.
   CallOutcome StalledStream(uint64_t n, int empty_chunks, absl::Duration gap) {
@@ -640,6 +687,26 @@ Report IdleStreams() {
       });
 }
 
+// A hard instance of Gent et al.'s Excluded Diagonals family: m = 28 free
+// rows (n = 7,363), whose proofs or solutions take the exact search 1 to 6
+// minutes and more (docs/hard-instances.md), one excluded diagonal per row.
+Columns HardSearchBoard(std::mt19937_64& random) {
+  constexpr uint32_t kM = 28;
+  for (;;) {
+    const std::vector<Diagonal> excluded = ExcludedDiagonals(kM, kM, 4, random);
+    if (excluded.size() == kM) return ExcludedDiagonalsAsCompletion(kM, excluded);
+  }
+}
+
+// Limits a client may ask for: every search bounded only by the server.
+v1::Limits HugeLimitsRequest() {
+  v1::Limits limits;
+  limits.set_max_backtracks(UINT64_MAX);
+  limits.set_max_restarts(UINT32_MAX);
+  limits.set_max_exact_nodes(UINT64_MAX);
+  return limits;
+}
+
 Report HugeLimits() {
   return WithServer(
       "huge-limits",
@@ -652,10 +719,7 @@ Report HugeLimits() {
         std::thread attackers([&] {
           RunClients(2, [&](int index) {
             Client client(server.address(), 300 + index);
-            v1::Limits limits;
-            limits.set_max_backtracks(UINT64_MAX);
-            limits.set_max_restarts(UINT32_MAX);
-            limits.set_max_exact_nodes(UINT64_MAX);
+            const v1::Limits limits = HugeLimitsRequest();
             for (int i = 0; i < Scaled(3); ++i) {
               const Columns board = NaturalComposition(3000, 126, client.random());
               // Decided (SOLVED, UNSOLVABLE or UNDECIDED: all OK), or stopped
@@ -699,38 +763,125 @@ Report HugeUnary() {
       });
 }
 
+// `hard(client_index, done)` on `hard_clients` clients, each looping until
+// done is set, and meanwhile 300 sequential small Completes (n = 1,000, half
+// the queens of a solution) from one more client: their p99 against the
+// 20 ms target, and the other calls' statuses, go into `report`.
+void BesideSmallCalls(ServerProcess& server, Report& report, const std::string& beside,
+                      int hard_clients,
+                      const std::function<void(int, const std::atomic<bool>&, Recorder&)>& hard) {
+  Recorder recorder(report);
+  std::atomic<bool> done{false};
+  std::thread hard_calls(
+      [&] { RunClients(hard_clients, [&](int index) { hard(index, done, recorder); }); });
+  // Wait for the hard calls to be running before the small ones start.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  Report small;
+  Recorder small_recorder(small);
+  SmallCompletes(server.address(), 1, Scaled(300), small_recorder);
+  done.store(true);
+  hard_calls.join();
+  for (const auto& [code, count] : small.codes) report.codes[code] += count;
+  report.unexpected += small.unexpected;
+  for (const std::string& example : small.unexpected_examples) {
+    report.unexpected_examples.push_back(example);
+  }
+  report.small_seconds = small.small_seconds;
+  const double p99 = Percentile(small.small_seconds, 0.99);
+  report.findings.push_back(absl::StrCat("small calls beside ", beside, ": p99 ", Millis(p99),
+                                         " (target <= 20 ms: ", p99 <= 0.020 ? "met" : "MISSED",
+                                         ")"));
+}
+
 Report Fairness() {
   return WithServer(
       "fairness",
       "2 clients each keep a Complete of n = 10^7 (one queen, sparse) running; 1 client makes "
       "300 sequential Completes of n = 1,000 (half the queens of a solution) meanwhile",
       {}, [](ServerProcess& server, Report& report) {
-        Recorder recorder(report);
-        std::atomic<bool> done{false};
-        std::thread large([&] {
-          RunClients(2, [&](int index) {
-            Client client(server.address(), 600 + index);
-            Columns one_queen(10'000'000, kEmptyRow);
-            one_queen[index * 1000] = 5'000'000 + index;
-            for (int i = 0; i < 100 && !done.load(); ++i) {
-              recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
-            }
-          });
-        });
-        // Wait for the large calls to be running before the small ones start.
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        Report small;
-        Recorder small_recorder(small);
-        SmallCompletes(server.address(), 1, Scaled(300), small_recorder);
-        done.store(true);
-        large.join();
-        for (const auto& [code, count] : small.codes) report.codes[code] += count;
-        report.unexpected += small.unexpected;
-        report.small_seconds = small.small_seconds;
-        const double p99 = Percentile(small.small_seconds, 0.99);
-        report.findings.push_back(
-            absl::StrCat("small calls beside two 10^7 calls: p99 ", Millis(p99),
-                         " (target <= 20 ms: ", p99 <= 0.020 ? "met" : "MISSED", ")"));
+        BesideSmallCalls(server, report, "two 10^7 calls", 2,
+                         [&](int index, const std::atomic<bool>& done, Recorder& recorder) {
+                           Client client(server.address(), 600 + index);
+                           Columns one_queen(10'000'000, kEmptyRow);
+                           one_queen[index * 1000] = 5'000'000 + index;
+                           for (int i = 0; i < 100 && !done.load(); ++i) {
+                             recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
+                           }
+                         });
+      });
+}
+
+Report HardSearches() {
+  return WithServer(
+      "hard-searches",
+      "--max-call-seconds=10: 2 clients each keep a Complete running with limits at the maximum "
+      "on a hard Excluded Diagonals board (m = 28 free rows, n = 7,363: small by its size, a "
+      "search of minutes cut by the call's limit); 1 client makes 300 sequential Completes of "
+      "n = 1,000 meanwhile",
+      {"--max-call-seconds=10"}, [](ServerProcess& server, Report& report) {
+        BesideSmallCalls(server, report, "two hard searches", 2,
+                         [&](int index, const std::atomic<bool>& done, Recorder& recorder) {
+                           Client client(server.address(), 1100 + index);
+                           for (int i = 0; i < 20 && !done.load(); ++i) {
+                             const Columns board = HardSearchBoard(client.random());
+                             recorder.Add(client.Complete(board, false, HugeLimitsRequest()),
+                                          {StatusCode::OK, StatusCode::RESOURCE_EXHAUSTED});
+                           }
+                         });
+      });
+}
+
+// One client looping over `hard_call`, one over Completes of n = 10^6 (one
+// queen, sparse: large calls must get a worker too), beside the small calls
+// of BesideSmallCalls.
+void BesideAHardCall(ServerProcess& server, Report& report, const std::string& beside,
+                     uint64_t seed, const std::function<void(Client&, Recorder&)>& hard_call) {
+  BesideSmallCalls(server, report, beside, 2,
+                   [&](int index, const std::atomic<bool>& done, Recorder& recorder) {
+                     Client client(server.address(), seed + index);
+                     Columns one_queen(1'000'000, kEmptyRow);
+                     one_queen[4321] = 777'777;
+                     for (int i = 0; i < 200 && !done.load(); ++i) {
+                       if (index == 0) {
+                         hard_call(client, recorder);
+                       } else {
+                         recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
+                       }
+                     }
+                   });
+}
+
+Report CountsBesideCalls() {
+  return WithServer(
+      "counts",
+      "--max-call-seconds=10: 1 client keeps a Count of n = 20 running (20 minutes of work, "
+      "cut by the limit), 1 client makes Completes of n = 10^6 (one queen, sparse), 1 client "
+      "300 sequential Completes of n = 1,000 meanwhile",
+      {"--max-call-seconds=10"}, [](ServerProcess& server, Report& report) {
+        BesideAHardCall(server, report, "a count and large calls", 1200,
+                        [](Client& client, Recorder& recorder) {
+                          recorder.Add(client.Count(20), {StatusCode::RESOURCE_EXHAUSTED});
+                        });
+      });
+}
+
+Report HardBatches() {
+  return WithServer(
+      "hard-batches",
+      "--max-call-seconds=10: 1 client keeps a CompleteBatch running of 16 items with limits at "
+      "the maximum on hard Excluded Diagonals boards (m = 28), 1 client makes "
+      "Completes of n = 10^6 (one queen, sparse), 1 client 300 sequential Completes of "
+      "n = 1,000 meanwhile",
+      {"--max-call-seconds=10"}, [](ServerProcess& server, Report& report) {
+        BesideAHardCall(server, report, "a hard batch and large calls", 1300,
+                        [](Client& client, Recorder& recorder) {
+                          std::vector<Columns> items;
+                          for (int item = 0; item < 16; ++item) {
+                            items.push_back(HardSearchBoard(client.random()));
+                          }
+                          recorder.Add(client.Batch(items, HugeLimitsRequest()),
+                                       {StatusCode::OK, StatusCode::RESOURCE_EXHAUSTED});
+                        });
       });
 }
 
@@ -913,46 +1064,66 @@ Report SigtermUnderLoad() {
       log_path);
 }
 
-// The server's own duration of the last logged call on n rows (the log
-// line ends with "1.234s"); -1 when there is none.
-double LoggedSeconds(const std::string& log_path, uint64_t n) {
+// The server's log line of the last call on n rows; "" when there is none.
+std::string LastLoggedCall(const std::string& log_path, uint64_t n) {
   std::ifstream log(log_path);
-  std::string line;
-  double seconds = -1;
+  std::string line, last;
   const std::string needle = absl::StrCat(" n=", n, " ");
   while (std::getline(log, line)) {
-    if (!absl::StrContains(line, needle) || !absl::EndsWith(line, "s")) continue;
-    const size_t space = line.rfind(' ');
-    seconds = std::atof(line.substr(space + 1).c_str());
+    if (absl::StrContains(line, needle) && absl::EndsWith(line, "s")) last = line;
   }
-  return seconds;
+  return last;
+}
+
+// Its duration there (the line ends with "1.234s"); -1 without one.
+double LoggedSeconds(const std::string& line) {
+  if (line.empty()) return -1;
+  return std::atof(line.substr(line.rfind(' ') + 1).c_str());
+}
+
+// Its status there ("status=DEADLINE_EXCEEDED (...)").
+std::string LoggedStatus(const std::string& line) {
+  const size_t at = line.find(" status=");
+  if (at == std::string::npos) return "none";
+  const size_t start = at + 8;
+  return line.substr(start, line.find_first_of(" ", start) - start);
 }
 
 // How long after its deadline or its cancellation a call stops in the
-// server, at n = 10^8 and 10^9, and whether its memory comes back.
+// server, at n = 10^8 and 10^9, and whether its memory comes back; and
+// whether the server logs the status the client saw.
 Report StopLatency() {
   const std::string log_path = "/tmp/nqueens-load-stop-latency.log";
   return WithServer(
       "stop-latency",
       "one call at a time on n = 10^8 and 10^9 (--max-n=1000000000 --memory-budget=22G): "
-      "RANDOM Solves with a 1 s deadline, and cancelled 0.5 s in; a CONSTRUCTIVE SolveStream "
-      "of 10^9 with a 0.3 s deadline; the server's log says how long each ran there",
+      "RANDOM SolveStreams with a 1 s deadline, and cancelled 0.5 s in; a CONSTRUCTIVE "
+      "SolveStream of 10^9 with a 0.3 s deadline; unary at 10^8: a Complete (one queen) with a "
+      "1 s deadline, a CONSTRUCTIVE Solve with a 0.15 s deadline (its board takes about 0.2 s "
+      "to make and as long to send); the server's log says how long each ran there and with "
+      "what status",
       {"--max-n=1000000000", "--memory-budget=22G", "--log-level=info"},
       [&](ServerProcess& server, Report& report) {
         Recorder recorder(report);
         Client client(server.address(), 1);
+        enum class Call { kSolveStream, kSolve, kComplete };
         struct Case {
           uint64_t n;
           v1::Method method;
+          Call call;
           double deadline;      // 0: none
           double cancel_after;  // 0: never
         };
-        for (const Case& c :
-             {Case{100'000'000, v1::RANDOM, 1.0, 0}, Case{100'000'000, v1::RANDOM, 0, 0.5},
-              Case{1'000'000'000, v1::RANDOM, 1.0, 0}, Case{1'000'000'000, v1::RANDOM, 0, 0.5},
-              Case{1'000'000'000, v1::CONSTRUCTIVE, 0.3, 0}}) {
+        for (const Case& c : {Case{100'000'000, v1::RANDOM, Call::kSolveStream, 1.0, 0},
+                              Case{100'000'000, v1::RANDOM, Call::kSolveStream, 0, 0.5},
+                              Case{1'000'000'000, v1::RANDOM, Call::kSolveStream, 1.0, 0},
+                              Case{1'000'000'000, v1::RANDOM, Call::kSolveStream, 0, 0.5},
+                              Case{1'000'000'000, v1::CONSTRUCTIVE, Call::kSolveStream, 0.3, 0},
+                              Case{100'000'000, v1::RANDOM, Call::kComplete, 1.0, 0},
+                              Case{100'000'000, v1::CONSTRUCTIVE, Call::kSolve, 0.15, 0}}) {
           grpc::ClientContext context;
-          TakeLargeAnswers(context);
+          // The unary answers (400 MB) are never read: cut first.
+          context.AddMetadata(nqueens::wire::kMaxResponseBytesKey, std::to_string(UINT64_MAX));
           if (c.deadline > 0) {
             context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(c.deadline)));
           }
@@ -961,11 +1132,24 @@ Report StopLatency() {
           request.set_method(c.method);
           grpc::Status status;
           std::thread call([&] {
-            v1::SolveStreamResponse message;
-            auto reader = client.stub().SolveStream(&context, request);
-            while (reader->Read(&message)) {
+            if (c.call == Call::kSolveStream) {
+              v1::SolveStreamResponse message;
+              auto reader = client.stub().SolveStream(&context, request);
+              while (reader->Read(&message)) {
+              }
+              status = reader->Finish();
+            } else if (c.call == Call::kSolve) {
+              v1::SolveResponse response;
+              status = client.stub().Solve(&context, request, &response);
+            } else {
+              v1::CompleteRequest complete;
+              complete.set_n(c.n);
+              v1::Queen* queen = complete.add_queens();
+              queen->set_row(c.n / 2);
+              queen->set_column(c.n / 3);
+              v1::CompleteResponse response;
+              status = client.stub().Complete(&context, complete, &response);
             }
-            status = reader->Finish();
           });
           if (c.cancel_after > 0) {
             std::this_thread::sleep_for(std::chrono::duration<double>(c.cancel_after));
@@ -975,13 +1159,22 @@ Report StopLatency() {
           recorder.Add(CallOutcome{status.error_code(), 0, c.n, status.error_message()},
                        {c.deadline > 0 ? StatusCode::DEADLINE_EXCEEDED : StatusCode::CANCELLED});
           server.AwaitQuiet(0.3, 60);
-          const double late = LoggedSeconds(log_path, c.n) - std::max(c.deadline, c.cancel_after);
+          const std::string logged = LastLoggedCall(log_path, c.n);
+          const double late = LoggedSeconds(logged) - std::max(c.deadline, c.cancel_after);
+          const std::string client_status =
+              absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code()));
           report.findings.push_back(absl::StrFormat(
-              "n = %d %s, %s: stopped %.3f s later (target <= 0.1 s: %s), RSS then %s", c.n,
-              c.method == v1::RANDOM ? "RANDOM" : "CONSTRUCTIVE",
-              c.deadline > 0 ? absl::StrFormat("deadline %.1f s", c.deadline)
+              "n = %d %s %s, %s: stopped %.3f s later (target <= 0.1 s: %s), logged %s, the "
+              "client saw %s (%s), RSS then %s",
+              c.n, c.method == v1::RANDOM ? "RANDOM" : "CONSTRUCTIVE",
+              c.call == Call::kSolveStream ? "SolveStream"
+              : c.call == Call::kSolve     ? "Solve"
+                                           : "Complete",
+              c.deadline > 0 ? absl::StrFormat("deadline %.2f s", c.deadline)
                              : absl::StrFormat("cancelled at %.1f s", c.cancel_after),
-              late, late <= 0.1 ? "met" : "MISSED", Mib(server.ResidentBytes())));
+              late, late <= 0.1 ? "met" : "MISSED", LoggedStatus(logged), client_status,
+              LoggedStatus(logged) == client_status ? "same" : "DIFFERENT",
+              Mib(server.ResidentBytes())));
         }
       },
       log_path);
@@ -1049,6 +1242,9 @@ int main(int argc, char** argv) {
       {"huge-limits", HugeLimits},
       {"huge-unary", HugeUnary},
       {"fairness", Fairness},
+      {"hard-searches", HardSearches},
+      {"counts", CountsBesideCalls},
+      {"hard-batches", HardBatches},
       {"call-overhead", CallOverhead},
       {"throughput-1000", [] { return Throughput(1000); }},
       {"throughput-10000", [] { return Throughput(10'000); }},

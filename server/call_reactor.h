@@ -56,12 +56,15 @@ class CallReactor : public Base {
     return true;
   }
 
-  // Watches the stream while the server waits on the client, up to the
-  // call's --max-call-seconds.
+  // Watches the stream while the server waits on the client; a read, up to
+  // the call's --max-call-seconds too (an upload that trickles). A write the
+  // client takes is not cut there: cutting it cancels the call, and the
+  // client would see CANCELLED, not the limit; the call ends at its next step.
   void WatchStream(bool writing) {
     writing_ = writing;
     watch_.emplace(
-        call_.service().idle_watchdog, [this] { OnIdle(); }, call_.CallTimeLimit());
+        call_.service().idle_watchdog, [this] { OnIdle(); },
+        writing ? absl::InfiniteFuture() : call_.CallTimeLimit());
   }
   void UnwatchStream() { watch_.reset(); }
   void Touch() { watch_->Touch(); }
