@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "board_message.h"
 #include "byte_size.h"
 #include "memory_estimate.h"
 #include "nqueens/validate.h"
@@ -130,13 +131,10 @@ template <typename Response>
 absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
                                             absl::StatusOr<CompletionResult> result) {
   if (!result.ok()) return result.status();
-  // A large board takes a while to copy and serialize: not for a call that
-  // has already stopped.
-  if (absl::Status going = call.StillGoing(); !going.ok()) return going;
   Response response;
   SetResultHeader(n, *result, call.lowered_limits(), &response);
-  response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
-  return SerializeMessage(response);
+  return SerializeWithBoard(response, Response::kColumnsFieldNumber, result->columns,
+                            [&call] { return call.StillGoing(); });
 }
 
 Work SolveWork(const v1::SolveRequest& request) {
