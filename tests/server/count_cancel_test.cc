@@ -1,8 +1,8 @@
 // Counts cancelled by their clients while progress messages are on their
 // way, hundreds of times: a progress write that fails because the client went
 // away must not end the call under the worker that counts (the reactor would
-// be deleted while the count still uses it). Run under ASan and TSan too,
-// where a use after free is reported even when it does not crash.
+// be deleted while the count still uses it). Run under ASan too, where a use
+// after free is reported even when it does not crash.
 #include <grpcpp/grpcpp.h>
 
 #include <cstdint>
