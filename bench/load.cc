@@ -753,8 +753,11 @@ Report HugeUnary() {
           Client client(server.address(), 400 + index);
           if (index < 8) {
             // Not a solution: INTERNAL here means the server validated it.
+            // UNAVAILABLE: gRPC's memory quota closed the connection while
+            // the message came in (clients retry it).
             const CallOutcome outcome = client.Validate(big);
-            recorder.Add(outcome, {StatusCode::INTERNAL, StatusCode::RESOURCE_EXHAUSTED});
+            recorder.Add(outcome, {StatusCode::INTERNAL, StatusCode::RESOURCE_EXHAUSTED,
+                                   StatusCode::UNAVAILABLE});
           } else {
             // Refused for the budget, or, when the budget has room for its
             // request, for an answer larger than the client takes.
@@ -762,7 +765,9 @@ Report HugeUnary() {
                          {StatusCode::RESOURCE_EXHAUSTED, StatusCode::FAILED_PRECONDITION});
           }
         });
-        report.findings.push_back("INTERNAL here: the board was validated (it is no solution)");
+        report.findings.push_back(
+            "INTERNAL here: the board was validated (it is no solution); UNAVAILABLE: gRPC's "
+            "memory quota closed the connection while the message came in");
         // The budget, gRPC's own memory (its resource quota: twice the
         // largest message, a quarter of the budget) and the idle server.
         const uint64_t bound = (uint64_t{512} << 20) + 2 * (uint64_t{128} << 20) + report.rss_idle;
