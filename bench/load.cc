@@ -778,17 +778,22 @@ Report HugeUnary() {
       });
 }
 
-// `hard(client_index, done)` on `hard_clients` clients, each looping until
-// done is set, and meanwhile 300 sequential small Completes (n = 1,000, half
-// the queens of a solution) from one more client: their p99 against the
-// 20 ms target, and the other calls' statuses, go into `report`.
+// `hard_clients` clients, client i making up to `calls` calls of
+// `hard_call(i, client, recorder)` until the small calls are done, and
+// meanwhile 300 sequential small Completes (n = 1,000, half the queens of a
+// solution) from one more client: their p99 against the 20 ms target, and
+// the other calls' statuses, go into `report`.
 void BesideSmallCalls(ServerProcess& server, Report& report, const std::string& beside,
-                      int hard_clients,
-                      const std::function<void(int, const std::atomic<bool>&, Recorder&)>& hard) {
+                      int hard_clients, int calls, uint64_t seed,
+                      const std::function<void(int, Client&, Recorder&)>& hard_call) {
   Recorder recorder(report);
   std::atomic<bool> done{false};
-  std::thread hard_calls(
-      [&] { RunClients(hard_clients, [&](int index) { hard(index, done, recorder); }); });
+  std::thread hard_calls([&] {
+    RunClients(hard_clients, [&](int index) {
+      Client client(server.address(), seed + index);
+      for (int i = 0; i < calls && !done.load(); ++i) hard_call(index, client, recorder);
+    });
+  });
   // Wait for the hard calls to be running before the small ones start.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   Report small;
@@ -808,21 +813,25 @@ void BesideSmallCalls(ServerProcess& server, Report& report, const std::string& 
                                          ")"));
 }
 
+// A Complete of n rows with one queen, sparse.
+CallOutcome OneQueenComplete(Client& client, uint32_t n, uint32_t row, uint32_t column) {
+  Columns one_queen(n, kEmptyRow);
+  one_queen[row] = column;
+  return client.Complete(one_queen, true);
+}
+
 Report Fairness() {
   return WithServer(
       "fairness",
       "2 clients each keep a Complete of n = 10^7 (one queen, sparse) running; 1 client makes "
       "300 sequential Completes of n = 1,000 (half the queens of a solution) meanwhile",
       {}, [](ServerProcess& server, Report& report) {
-        BesideSmallCalls(server, report, "two 10^7 calls", 2,
-                         [&](int index, const std::atomic<bool>& done, Recorder& recorder) {
-                           Client client(server.address(), 600 + index);
-                           Columns one_queen(10'000'000, kEmptyRow);
-                           one_queen[index * 1000] = 5'000'000 + index;
-                           for (int i = 0; i < 100 && !done.load(); ++i) {
-                             recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
-                           }
-                         });
+        BesideSmallCalls(
+            server, report, "two 10^7 calls", 2, 100, 600,
+            [](int index, Client& client, Recorder& recorder) {
+              recorder.Add(OneQueenComplete(client, 10'000'000, index * 1000, 5'000'000 + index),
+                           {StatusCode::OK});
+            });
       });
 }
 
@@ -834,36 +843,25 @@ Report HardSearches() {
       "search of minutes cut by the call's limit); 1 client makes 300 sequential Completes of "
       "n = 1,000 meanwhile",
       {"--max-call-seconds=10"}, [](ServerProcess& server, Report& report) {
-        BesideSmallCalls(server, report, "two hard searches", 2,
-                         [&](int index, const std::atomic<bool>& done, Recorder& recorder) {
-                           Client client(server.address(), 1100 + index);
-                           for (int i = 0; i < 20 && !done.load(); ++i) {
-                             const Columns board = HardSearchBoard(client.random());
-                             recorder.Add(client.Complete(board, false, HugeLimitsRequest()),
-                                          {StatusCode::OK, StatusCode::RESOURCE_EXHAUSTED});
-                           }
+        BesideSmallCalls(server, report, "two hard searches", 2, 20, 1100,
+                         [](int, Client& client, Recorder& recorder) {
+                           recorder.Add(client.Complete(HardSearchBoard(client.random()), false,
+                                                        HugeLimitsRequest()),
+                                        {StatusCode::OK, StatusCode::RESOURCE_EXHAUSTED});
                          });
       });
 }
 
-// One client looping over `hard_call`, one over Completes of n = 10^6 (one
-// queen, sparse: large calls must get a worker too), beside the small calls
-// of BesideSmallCalls.
+// Client 0 looping over `hard_call`, client 1 over Completes of n = 10^6
+// (one queen, sparse: large calls must get a worker too), beside the small
+// calls of BesideSmallCalls.
 void BesideAHardCall(ServerProcess& server, Report& report, const std::string& beside,
                      uint64_t seed, const std::function<void(Client&, Recorder&)>& hard_call) {
-  BesideSmallCalls(server, report, beside, 2,
-                   [&](int index, const std::atomic<bool>& done, Recorder& recorder) {
-                     Client client(server.address(), seed + index);
-                     Columns one_queen(1'000'000, kEmptyRow);
-                     one_queen[4321] = 777'777;
-                     for (int i = 0; i < 200 && !done.load(); ++i) {
-                       if (index == 0) {
-                         hard_call(client, recorder);
-                       } else {
-                         recorder.Add(client.Complete(one_queen, true), {StatusCode::OK});
-                       }
-                     }
-                   });
+  BesideSmallCalls(
+      server, report, beside, 2, 200, seed, [&](int index, Client& client, Recorder& recorder) {
+        if (index == 0) return hard_call(client, recorder);
+        recorder.Add(OneQueenComplete(client, 1'000'000, 4321, 777'777), {StatusCode::OK});
+      });
 }
 
 Report CountsBesideCalls() {
