@@ -9,6 +9,7 @@
 #include "known_solutions.h"
 #include "modular_fit.h"
 #include "nqueens/solver.h"
+#include "stop_poller.h"
 #include "validation.h"
 
 namespace nqueens::internal {
@@ -153,7 +154,10 @@ absl::StatusOr<std::optional<ProductFit>> Fit(const Columns& composition, uint32
       });
   if (!fits.ok()) return fits.status();
   if (!*fits) return std::nullopt;
-  ProductFit fit{std::vector<BlockQueens>(n / inner), std::move(inner_fit)};
+  // n / inner blocks, fresh memory: 480 MB at n = 10^8, made in polled
+  // stretches (it took over a second without a poll).
+  ProductFit fit{{}, std::move(inner_fit)};
+  if (!AppendPolled(fit.blocks, n / inner, BlockQueens(), stop)) return stop.status();
   fits = ForEachQueen(composition, transposed, stop, [&](uint32_t row, uint32_t column) {
     return fit.blocks[row / inner].Add(column / inner, column % inner);
   });
@@ -166,13 +170,18 @@ absl::StatusOr<std::optional<ProductFit>> Fit(const Columns& composition, uint32
 // bounds that the blocks with two groups set, where the carry of some group
 // changes (between two of them every group is carried alike). Without such
 // blocks 0, no carry, comes first: the plain product.
-std::vector<uint32_t> ShiftCandidates(const ProductFit& fit, uint32_t inner) {
+absl::StatusOr<std::vector<uint32_t>> ShiftCandidates(const ProductFit& fit, uint32_t inner,
+                                                      StopPoller& stop) {
   const auto base_size = static_cast<uint32_t>(fit.blocks.size());
   uint32_t lowest = 0, highest = inner - 1;
   // A bit per value of u and one past the last: O(M + N), no sort.
   std::vector<bool> bounds(inner + 1);
-  for (const BlockQueens& block : fit.blocks) {
-    if (!block.BoundShift(base_size, lowest, highest) || lowest > highest) return {};
+  for (uint32_t i = 0; i < base_size; ++i) {
+    if (i % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return stop.status();
+    const BlockQueens& block = fit.blocks[i];
+    if (!block.BoundShift(base_size, lowest, highest) || lowest > highest) {
+      return std::vector<uint32_t>();
+    }
     block.MarkBounds(bounds);
   }
   std::vector<uint32_t> candidates = {lowest};
@@ -184,12 +193,15 @@ std::vector<uint32_t> ShiftCandidates(const ProductFit& fit, uint32_t inner) {
 
 // The base's queens (1-based columns) for shift part r, or nullopt when a
 // block's queens disagree on theirs or two of them attack each other.
-std::optional<Columns> BaseQueens(const ProductFit& fit, uint32_t r) {
+absl::StatusOr<std::optional<Columns>> BaseQueens(const ProductFit& fit, uint32_t r,
+                                                  StopPoller& stop) {
   const auto base_size = static_cast<uint32_t>(fit.blocks.size());
-  Columns base(base_size, kEmptyRow);
+  Columns base;
+  if (!AppendPolled(base, base_size, kEmptyRow, stop)) return stop.status();
   std::vector<bool> column_taken(base_size), sum_taken(2 * base_size),
       difference_taken(2 * base_size);
   for (uint32_t i = 0; i < base_size; ++i) {
+    if (i % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return stop.status();
     if (fit.blocks[i].empty()) continue;  // its base row stays free
     const uint32_t column = fit.blocks[i].BaseColumn(base_size, r);
     if (column == kNoColumn || column_taken[column] || sum_taken[i + column] ||
@@ -199,7 +211,7 @@ std::optional<Columns> BaseQueens(const ProductFit& fit, uint32_t r) {
     column_taken[column] = sum_taken[i + column] = difference_taken[base_size + i - column] = true;
     base[i] = column + 1;
   }
-  return base;
+  return std::optional<Columns>(std::move(base));
 }
 
 // The product of base solution A and inner placement B, its columns shifted
@@ -268,13 +280,15 @@ absl::StatusOr<std::optional<Columns>> CompleteFromProduct(const Columns& compos
       if (!fit->has_value()) continue;
       const std::optional<Modular> placement = (*fit)->inner.Solution();
       if (!placement.has_value()) continue;
+      absl::StatusOr<std::vector<uint32_t>> candidates = ShiftCandidates(**fit, inner, stop);
+      if (!candidates.ok()) return candidates.status();
       int tries = 0;
-      for (const uint32_t r : ShiftCandidates(**fit, inner)) {
-        if (stop.CheckNow()) return stop.status();
-        std::optional<Columns> base_queens = BaseQueens(**fit, r);
-        if (!base_queens.has_value()) continue;
+      for (const uint32_t r : *candidates) {
+        absl::StatusOr<std::optional<Columns>> base_queens = BaseQueens(**fit, r, stop);
+        if (!base_queens.ok()) return base_queens.status();
+        if (!base_queens->has_value()) continue;
         absl::StatusOr<std::optional<Columns>> board =
-            CompleteShifted(*std::move(base_queens), inner, *placement, r, transposed, stop);
+            CompleteShifted(**std::move(base_queens), inner, *placement, r, transposed, stop);
         if (!board.ok() || board->has_value()) return board;
         if (++tries == kMaxShiftTries) break;
       }
