@@ -52,15 +52,15 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "base/stop_poller.h"
 #include "certificate_check.h"
 #include "compositions.h"
-#include "exact_search.h"
-#include "free_board.h"
+#include "exact/exact_search.h"
+#include "exact/free_board.h"
+#include "exact/search_engines.h"
+#include "exact/word_search.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "search_engines.h"
-#include "stop_poller.h"
-#include "word_search.h"
 
 ABSL_FLAG(std::string, family, "random", "random | diagonals");
 ABSL_FLAG(std::vector<std::string>, n, (std::vector<std::string>{"50", "100", "200", "400", "800"}),

@@ -8,16 +8,16 @@
 
 #include "absl/time/clock.h"
 #include "backend.h"
+#include "nqueens/seed.h"
 #include "progress.h"
 #include "wire/convert.h"
-#include "wire/fresh_seed.h"
 
 namespace nqueens::client {
 namespace {
 
 CompletionOptions ToCompletionOptions(const RunOptions& options) {
   CompletionOptions completion;
-  completion.seed = options.seed ? *options.seed : wire::FreshSeed();
+  completion.seed = options.seed ? *options.seed : FreshSeed();
   completion.params = options.params;
   if (options.max_backtracks != 0) {
     completion.params.tot_sim_bound = options.max_backtracks;

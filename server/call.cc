@@ -15,10 +15,10 @@
 #include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "nqueens/memory.h"
+#include "nqueens/seed.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
-#include "wire/fresh_seed.h"
 #include "wire/limits.h"
 #include "wire/request_id.h"
 #include "worker_pool.h"
@@ -241,7 +241,7 @@ absl::StatusOr<CompletionOptions> Call::ItemOptionsFor(const std::optional<uint6
                                                        const v1::Limits& limits,
                                                        std::vector<std::string>& lowered) const {
   CompletionOptions options;
-  options.seed = seed.has_value() ? *seed : wire::FreshSeed();
+  options.seed = seed.has_value() ? *seed : FreshSeed();
   const CallLimits& max = service_.options.limits;
   PipelineParams& params = options.params;
   // The items of a batch run at once on the call's reservation, which covers

@@ -1,4 +1,4 @@
-#include "backtracking.h"
+#include "methods/backtracking.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,12 +1,12 @@
-#include "board_state.h"
+#include "pipeline/board_state.h"
 
 #include <cstdint>
 #include <vector>
 
-#include "bit_array.h"
+#include "base/bit_array.h"
+#include "base/huge_pages.h"
+#include "base/stop_poller.h"
 #include "gtest/gtest.h"
-#include "huge_pages.h"
-#include "stop_poller.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

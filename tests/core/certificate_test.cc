@@ -1,6 +1,6 @@
 // UNSOLVABLE certificates, checked by the independent checker (checker/),
 // which must also reject every tampered one.
-#include "certificate.h"
+#include "exact/certificate.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,11 +9,11 @@
 
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/stop_poller.h"
 #include "certificate_check.h"
-#include "exact_search.h"
+#include "exact/exact_search.h"
 #include "gtest/gtest.h"
 #include "nqueens/solver.h"
-#include "stop_poller.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

@@ -1,6 +1,6 @@
 // The exact search's time budget: how it is computed, and that a search cut
 // by it answers UNDECIDED and says how far it got.
-#include "exact_budget.h"
+#include "exact/exact_budget.h"
 
 #include <cmath>
 #include <limits>

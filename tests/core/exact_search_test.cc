@@ -1,4 +1,4 @@
-#include "exact_search.h"
+#include "exact/exact_search.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "free_board.h"
+#include "base/rng.h"
+#include "base/stop_poller.h"
+#include "exact/free_board.h"
 #include "gtest/gtest.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "rng.h"
-#include "stop_poller.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

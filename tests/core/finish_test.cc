@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <optional>
 
-#include "board_state.h"
+#include "base/rng.h"
 #include "gtest/gtest.h"
 #include "nqueens/validate.h"
-#include "rng.h"
-#include "stages.h"
-#include "sub_board.h"
+#include "pipeline/board_state.h"
+#include "pipeline/stages.h"
+#include "pipeline/sub_board.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

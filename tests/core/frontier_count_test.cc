@@ -1,16 +1,16 @@
-// The frontier counter (core/src/frontier_count.h) against a plain
+// The frontier counter (core/src/count/frontier_count.h) against a plain
 // depth-first count of the same residual board, under every way of cutting
 // its work: from no level to every level breadth first, batches and
 // frontiers from a single try up, below prefixes; and its stops.
-#include "frontier_count.h"
+#include "count/frontier_count.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "count/residual.h"
 #include "counting_stop.h"
 #include "gtest/gtest.h"
-#include "residual.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

@@ -2,7 +2,7 @@
 // split into subtrees: an exhausted tree is the same proof after the same
 // nodes, a solution is a valid one, a search cut short reports the share of
 // the tree it searched, and helpers that start late leave the board alone.
-#include "parallel_search.h"
+#include "exact/parallel_search.h"
 
 #include <cstdint>
 #include <functional>
@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "free_board.h"
+#include "base/stop_poller.h"
+#include "exact/free_board.h"
+#include "exact/word_search.h"
 #include "gtest/gtest.h"
 #include "nqueens/stop.h"
 #include "nqueens/validate.h"
-#include "stop_poller.h"
 #include "test_boards.h"
-#include "word_search.h"
 
 namespace nqueens::internal {
 namespace {

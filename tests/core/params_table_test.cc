@@ -85,7 +85,7 @@ std::string Markdown() {
   std::string text =
       "# Tunables\n\n"
       "Every tunable of the solvers (`PipelineParams` in `core/include/nqueens/params.h`), from\n"
-      "the table in `core/src/params_table.cc`. Set them with `nqueens --local --param "
+      "the table in `core/src/base/params_table.cc`. Set them with `nqueens --local --param "
       "NAME=VALUE`,\n"
       "or in `CompletionOptions::params`; `Solve` and `Complete` refuse values outside the range\n"
       "(`INVALID_ARGUMENT` naming the parameter and its range). A server takes only the limits\n"

@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "nqueens/params.h"
 #include "nqueens/validate.h"
-#include "stages.h"
+#include "pipeline/stages.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

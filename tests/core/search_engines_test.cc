@@ -6,7 +6,7 @@
 // engine's diagonal sums bound, which the others lack, is left out of those
 // comparisons and tested on its own (it may only cut subtrees without a
 // solution).
-#include "search_engines.h"
+#include "exact/search_engines.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "free_board.h"
+#include "base/stop_poller.h"
+#include "exact/free_board.h"
+#include "exact/word_search.h"
 #include "gtest/gtest.h"
 #include "nqueens/stop.h"
-#include "stop_poller.h"
 #include "test_boards.h"
-#include "word_search.h"
 
 namespace nqueens::internal {
 namespace {

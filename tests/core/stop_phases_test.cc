@@ -8,18 +8,18 @@
 #include <optional>
 #include <vector>
 
-#include "bit_array.h"
-#include "board_state.h"
-#include "construction.h"
+#include "base/bit_array.h"
+#include "base/stop_poller.h"
+#include "base/validation.h"
 #include "counting_stop.h"
-#include "exact_search.h"
+#include "exact/exact_search.h"
 #include "gtest/gtest.h"
-#include "known_solutions.h"
+#include "methods/construction.h"
+#include "methods/known_solutions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "stop_poller.h"
-#include "sub_board.h"
-#include "validation.h"
+#include "pipeline/board_state.h"
+#include "pipeline/sub_board.h"
 
 namespace nqueens::internal {
 namespace {

@@ -1,7 +1,7 @@
 // SubBoard, the projection of blocks 2-5, against a brute-force picture of
 // the same board: its free cells, in both cell-tracking modes, before and
 // after every placement; the damage of a cell; and compaction.
-#include "sub_board.h"
+#include "pipeline/sub_board.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "board_state.h"
+#include "base/rng.h"
 #include "gtest/gtest.h"
-#include "rng.h"
+#include "pipeline/board_state.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {

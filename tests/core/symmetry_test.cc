@@ -3,12 +3,12 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/rng.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "rng.h"
 #include "test_boards.h"
 
 namespace nqueens {

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "rng.h"
+#include "base/rng.h"
 
 namespace nqueens::test_boards {
 namespace {

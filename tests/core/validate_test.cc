@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "rng.h"
 #include "test_boards.h"
 
 namespace nqueens {

@@ -8,7 +8,7 @@
 // default PipelineParams. It includes the input board (Complete takes it,
 // Validate reads the caller's) and the board the call returns; nothing the
 // caller makes from the result afterwards. Measured figures and the model
-// behind them are in core/src/memory.cc; tests/core/memory_test.cc checks
+// behind them are in core/src/solve/memory.cc; tests/core/memory_test.cc checks
 // that the measured peaks stay below these and above half of them.
 #ifndef NQUEENS_MEMORY_H_
 #define NQUEENS_MEMORY_H_

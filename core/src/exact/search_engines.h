@@ -1,0 +1,58 @@
+// The three engines of the exact search, one algorithm on three data layouts
+// (docs/hard-instances.md): a DFS over the free board branching on the row or
+// column with the fewest open cells, least damage first, cut by a bipartite
+// matching bound. Same tie-breaks, same tree: they visit the same nodes,
+// except that on a square hole (consecutive free rows and columns, at most
+// 32 of each) the word engine also cuts by the diagonal sums
+// (word_search.h): a subtree of the others' tree with the same solutions.
+// - The word engine (at most kWordSearchMaxFreeRows free rows) keeps each
+//   row's and each column's open cells in one machine word and copies them
+//   per depth: a node is a few dozen word operations.
+// - The trail engine (boards with line lists, at most kLineListsMaxFreeRows
+//   free rows) closes cells one by one on a trail and reopens them on
+//   backtracking: about 40 d^2 bytes for d free rows.
+// - The large engine (any size) keeps two bits a cell and recomputes what a
+//   placement closed when it lifts the queen: d^2 / 4 bytes, O(d) a node.
+#ifndef NQUEENS_EXACT_SEARCH_ENGINES_H_
+#define NQUEENS_EXACT_SEARCH_ENGINES_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "base/stop_poller.h"
+#include "exact/certificate.h"
+#include "exact/free_board.h"
+
+namespace nqueens::internal {
+
+inline constexpr uint32_t kWordSearchMaxFreeRows = 64;
+
+enum class SearchMode { kFirstSolution, kCountAll };
+
+struct SearchOutcome {
+  uint64_t solutions = 0;  // found (at most 1 in kFirstSolution mode)
+  uint64_t nodes = 0;      // cells tried
+  bool budget_exhausted = false;
+  // The share of the tree searched: 1 when the search ran to its end, else
+  // an estimate from the path where it stopped (each node's children taken
+  // as equal parts of it).
+  double explored = 0;
+  // The free column of each free row in the (first) solution found.
+  std::vector<uint32_t> placement;
+};
+
+// Search `board` within `node_budget` nodes, polling `stop` (the caller reads
+// its status). Ties between lines and between cells go by a random order
+// drawn from `tie_seed`, so that restarts explore differently.
+// The word engine writes its tree to `certificate` if one is given.
+SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                            StopPoller& stop, uint64_t tie_seed,
+                            CertificateWriter* certificate = nullptr);
+SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                             StopPoller& stop, uint64_t tie_seed);
+SearchOutcome RunLargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
+                             StopPoller& stop, uint64_t tie_seed);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_EXACT_SEARCH_ENGINES_H_

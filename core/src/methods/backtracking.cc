@@ -1,0 +1,152 @@
+// Row-by-row backtracking, first solution, columns tried lowest first: the
+// first solution in lexicographic order. Up to 64 columns with the bitwise
+// left / down / right masks of the survey of constraint-satisfaction
+// methods; beyond, with the survey's control arrays (a mark per column and
+// per diagonal), which cost a scan of the row per node but whose search
+// never gets that far before the node budget anyway (from n = 30 or so
+// the first solution takes millions of nodes and more).
+#include "methods/backtracking.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "base/huge_pages.h"
+#include "base/stop_poller.h"
+
+namespace nqueens::internal {
+namespace {
+
+// What a search ends with: the board (kSolved) or the budget's verdict.
+struct Search {
+  Outcome outcome = Outcome::kUndecided;
+  uint64_t nodes = 0;  // queens placed
+};
+
+// The bitwise search for n <= 64: per row, the columns still free; bit j is
+// column j + 1, so the lowest set bit is the lowest column.
+absl::StatusOr<Search> SearchWithMasks(uint32_t n, uint64_t budget, StopPoller& stop,
+                                       Columns& columns) {
+  const uint64_t full = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  struct Level {
+    uint64_t left, down, right, free;
+  };
+  std::vector<Level> levels(n);
+  levels[0] = {0, 0, 0, full};
+  Search search;
+  uint32_t row = 0;
+  while (true) {
+    Level& level = levels[row];
+    if (level.free == 0) {
+      if (row == 0) {
+        search.outcome = Outcome::kUnsolvable;
+        return search;
+      }
+      --row;
+      continue;
+    }
+    if (search.nodes == budget) return search;
+    if (stop.ShouldStop()) return stop.status();
+    const uint64_t bit = level.free & -level.free;
+    level.free ^= bit;
+    ++search.nodes;
+    columns[row] = static_cast<uint32_t>(__builtin_ctzll(bit)) + 1;
+    if (row + 1 == n) {
+      search.outcome = Outcome::kSolved;
+      return search;
+    }
+    Level& next = levels[row + 1];
+    next.left = ((level.left | bit) << 1) & full;
+    next.down = level.down | bit;
+    next.right = (level.right | bit) >> 1;
+    next.free = full & ~(next.left | next.down | next.right);
+    ++row;
+  }
+}
+
+// The array search for any n: a mark per column and per diagonal of each
+// kind (row + column, row - column + n - 1); columns[row] is the queen being
+// tried in that row (0 before the first).
+absl::StatusOr<Search> SearchWithArrays(uint32_t n, uint64_t budget, StopPoller& stop,
+                                        Columns& columns) {
+  std::vector<uint8_t> column_used, sum_used, difference_used;
+  if (!AppendPolled(column_used, n, 0, stop) || !AppendPolled(sum_used, 2 * size_t{n}, 0, stop) ||
+      !AppendPolled(difference_used, 2 * size_t{n}, 0, stop)) {
+    return stop.status();
+  }
+  const auto mark = [&](uint32_t row, uint32_t column, uint8_t value) {
+    column_used[column] = value;
+    sum_used[row + column] = value;
+    difference_used[row + n - 1 - column] = value;
+  };
+  Search search;
+  uint32_t row = 0;
+  while (true) {
+    // Columns are 1-based on the board and 0-based in the marks.
+    uint32_t column = columns[row];
+    if (column != kEmptyRow) mark(row, column - 1, 0);
+    const uint32_t from = column;
+    while (column < n && (column_used[column] || sum_used[row + column] ||
+                          difference_used[row + n - 1 - column])) {
+      ++column;
+    }
+    if (stop.ShouldStop(column - from + 1)) return stop.status();
+    if (column == n) {
+      columns[row] = kEmptyRow;
+      if (row == 0) {
+        search.outcome = Outcome::kUnsolvable;
+        return search;
+      }
+      --row;
+      continue;
+    }
+    if (search.nodes == budget) return search;
+    ++search.nodes;
+    columns[row] = column + 1;
+    mark(row, column, 1);
+    if (row + 1 == n) {
+      search.outcome = Outcome::kSolved;
+      return search;
+    }
+    ++row;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+using SearchFunction = absl::StatusOr<Search> (*)(uint32_t, uint64_t, StopPoller&, Columns&);
+
+absl::StatusOr<CompletionResult> SolveWith(SearchFunction search_function, uint32_t n,
+                                           const CompletionOptions& options) {
+  const absl::Time start = absl::Now();
+  StopPoller stop(options.stop);
+  // Polled (1 s at n = 10^9), in huge pages, which are freed faster.
+  Columns columns;
+  ReserveHuge(columns, n);
+  if (!AppendPolled(columns, n, kEmptyRow, stop)) return stop.status();
+  absl::StatusOr<Search> search =
+      search_function(n, options.params.backtracking_node_budget, stop, columns);
+  if (!search.ok()) return search.status();
+  CompletionResult result;
+  result.outcome = search->outcome;
+  if (result.outcome == Outcome::kSolved) result.columns = std::move(columns);
+  result.stats.seed = options.seed;
+  result.stats.search_nodes = search->nodes;
+  result.stats.total_time = absl::Now() - start;
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const CompletionOptions& options) {
+  return SolveWith(n <= 64 ? SearchWithMasks : SearchWithArrays, n, options);
+}
+
+absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
+                                                             const CompletionOptions& options) {
+  return SolveWith(SearchWithArrays, n, options);
+}
+
+}  // namespace nqueens::internal

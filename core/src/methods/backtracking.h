@@ -1,0 +1,24 @@
+// The classic row-by-row bitwise search of the survey of constraint-
+// satisfaction methods (left, down and right masks), first solution.
+#ifndef NQUEENS_METHODS_BACKTRACKING_H_
+#define NQUEENS_METHODS_BACKTRACKING_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "nqueens/solver.h"
+
+namespace nqueens::internal {
+
+// A solution of the n x n board; UNDECIDED after
+// params.backtracking_node_budget nodes (stats.search_nodes).
+absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const CompletionOptions& options);
+
+// The same search with the control arrays that BacktrackingSolve uses above
+// 64 columns, at any n: for tests, to compare the two on small boards.
+absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
+                                                             const CompletionOptions& options);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_METHODS_BACKTRACKING_H_

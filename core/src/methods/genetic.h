@@ -1,0 +1,20 @@
+// The genetic algorithm of the survey of constraint-satisfaction methods: a
+// population of permutations, fitness = diagonal conflicts counted in O(n),
+// crossover keeping the parents' common genes, swap mutation.
+#ifndef NQUEENS_METHODS_GENETIC_H_
+#define NQUEENS_METHODS_GENETIC_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "nqueens/solver.h"
+
+namespace nqueens::internal {
+
+// A solution of the n x n board, reproducible under options.seed; UNDECIDED
+// after params.genetic_max_generations (stats.generations).
+absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOptions& options);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_METHODS_GENETIC_H_

@@ -1,0 +1,27 @@
+// Min-conflicts repair (Minton et al. 1992; Sosic and Gu's QS family): a
+// permutation with per-diagonal counts, swap-based repair, random restarts of
+// stuck queens, in O(n) memory.
+#ifndef NQUEENS_METHODS_MIN_CONFLICTS_H_
+#define NQUEENS_METHODS_MIN_CONFLICTS_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "nqueens/solver.h"
+
+namespace nqueens::internal {
+
+// A solution of the n x n board (n >= 4), or UNDECIDED when the move budget
+// (params.min_conflicts_moves_per_row times the free rows) is spent.
+// stats.repairs counts moves.
+absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const CompletionOptions& options);
+
+// Extends `composition` with its queens fixed (INVALID_ARGUMENT, naming them,
+// for attacking queens). Never UNSOLVABLE: a heuristic that gives up says
+// UNDECIDED.
+absl::StatusOr<CompletionResult> MinConflictsComplete(Columns composition,
+                                                      const CompletionOptions& options);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_METHODS_MIN_CONFLICTS_H_

@@ -1,0 +1,117 @@
+// The whole board as the pipeline's first stages see it (Grigoryan 2019,
+// section 3): the array Q plus one control bit per column and per diagonal.
+// The n x n matrix itself is never stored.
+//
+// The state owns the board it was given and remembers which rows were given,
+// so a run can go back to the input (Restore) without a second copy of it:
+// at n = 10^8 every byte per row is 100 MB.
+#ifndef NQUEENS_PIPELINE_BOARD_STATE_H_
+#define NQUEENS_PIPELINE_BOARD_STATE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/bit_array.h"
+#include "base/stop_poller.h"
+#include "nqueens/board.h"
+
+namespace nqueens::internal {
+
+class BoardState {
+ public:
+  // Takes `composition` (n = its size, within kMaxBoardSize) and checks it
+  // while placing its queens: one pass instead of a separate Validate.
+  // INVALID_ARGUMENT, naming the rows, when queens attack each other or a
+  // column is out of range; the poller's status when it stops (the pass is
+  // O(n), polled).
+  static absl::StatusOr<BoardState> Create(Columns composition, StopPoller& stop);
+
+  uint32_t n() const { return n_; }
+  uint32_t queens() const { return queens_; }
+  const Columns& columns() const { return columns_; }
+  Columns TakeColumns() && { return std::move(columns_); }
+
+  // Back to the composition given to the constructor. O(n), polled: false
+  // once `stop` fires, leaving the state unusable.
+  bool Restore(StopPoller& stop);
+
+  bool RowEmpty(uint32_t row) const { return columns_[row - 1] == kEmptyRow; }
+  bool ColumnFree(uint32_t column) const { return !column_used_.Test(column); }
+  // Both diagonals through (row, column) are free; rows and columns 1-based.
+  // Both bits are read, without a branch between them (`|`, not `||`); the
+  // casts say so to clang's -Wbitwise-instead-of-logical.
+  bool DiagonalsFree(uint32_t row, uint32_t column) const {
+    return !(static_cast<int>(diagonal_used_.Test(n_ + column - row)) |
+             static_cast<int>(anti_diagonal_used_.Test(row + column)));
+  }
+  // Ask the memory system for what DiagonalsFree and WriteQueen will touch,
+  // so that loops over random cells of a huge board overlap their misses.
+  void PrefetchDiagonals(uint32_t row, uint32_t column) const {
+    diagonal_used_.Prefetch(n_ + column - row);
+    anti_diagonal_used_.Prefetch(row + column);
+  }
+
+  // Puts a queen on a free cell.
+  void Place(uint32_t row, uint32_t column) {
+    ClaimDiagonals(row, column);
+    WriteQueen(row, column);
+  }
+  // Place() in two halves, for block 1's batched writes: the diagonals are
+  // claimed at once (later DiagonalsFree calls depend on them); WriteQueen
+  // fills in the row and column and counts the queen, and may come a little
+  // later. In between, RowEmpty, ColumnFree and queens() are stale for that
+  // cell.
+  void ClaimDiagonals(uint32_t row, uint32_t column) {
+    diagonal_used_.Set(n_ + column - row);
+    anti_diagonal_used_.Set(row + column);
+  }
+  // Claims both diagonals through (row, column) when both are free, and says
+  // whether it did; without a branch (block 1's accept-or-reject is a coin
+  // toss the branch predictor cannot learn).
+  bool TryClaimDiagonals(uint32_t row, uint32_t column) {
+    const bool free = DiagonalsFree(row, column);
+    diagonal_used_.SetIf(n_ + column - row, free);
+    anti_diagonal_used_.SetIf(row + column, free);
+    return free;
+  }
+  void WriteQueen(uint32_t row, uint32_t column) {
+    columns_[row - 1] = column;
+    column_used_.Set(column);
+    ++queens_;
+  }
+
+  // Calls emit(column) for each unused column, ascending, while emit returns
+  // true.
+  template <typename Emit>
+  void ForEachFreeColumn(Emit emit) const {
+    column_used_.ForEachClear(
+        1, size_t{n_} + 1, [&emit](size_t column) { return emit(static_cast<uint32_t>(column)); });
+  }
+  // The empty rows and the unused columns, ascending, into `out` (whose
+  // memory is reused). O(n), polled: false once `stop` fires, with `out`
+  // unusable.
+  bool FreeRows(HugeVector<uint32_t>& out, StopPoller& stop) const;
+  bool FreeColumns(HugeVector<uint32_t>& out, StopPoller& stop) const;
+
+ private:
+  explicit BoardState(Columns composition);
+  // Sizes and clears the control bits; false once `stop` fires.
+  bool ClearControlBits(StopPoller& stop);
+  // Places the given queens; false at the first one out of range or
+  // attacked by an earlier one, or once `stop` fires (the state is then
+  // unusable).
+  bool PlaceGivenQueens(StopPoller& stop);
+
+  uint32_t n_;
+  uint32_t queens_ = 0;
+  Columns columns_;
+  BitArray given_;               // index: row; the row's queen was given
+  BitArray column_used_;         // index: column, 1..n
+  BitArray diagonal_used_;       // index: r = n + column - row, 1..2n-1
+  BitArray anti_diagonal_used_;  // index: t = row + column, 2..2n
+};
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_PIPELINE_BOARD_STATE_H_

@@ -1,0 +1,175 @@
+// The peak-memory model behind nqueens/memory.h: each call's peak as the sum
+// of the arrays it holds at once, each sized as its allocator sizes it.
+//
+// Measured (growth of VmHWM in a fresh process over its resident size before
+// the input was built, with malloc set up as the server sets it; bytes per
+// row; tests/core/memory_test.cc does the same at 2^22 rows):
+//
+//   n                          10^6    2^22    10^7
+//   Complete, empty board      13.34   13.78   13.67   model 12.75 + rounding
+//   Complete, n/2 queens       10.59    9.73    9.45   model 8.75 + rounding
+//   Complete, 10 free rows      9.30    9.38    9.25   exact search: 9.375
+//   Solve RANDOM               13.28   13.78   13.67
+//   Solve CONSTRUCTIVE          3.88    3.97    4.00
+//   Solve MIN_CONFLICTS         4.55    5.14    5.04   4.625 + rounding
+//   Validate, a solution        4.54    5.13    5.05   4.625 + rounding
+//
+// Earlier, from the server's estimate (server/memory_estimate.h at a4b12bf):
+// the core's Complete from the empty board, its input board included, 13.3
+// bytes a row at 10^6, 13.5 at 10^7, 12.8 at 10^8; with an older pipeline
+// 20.7 at 10^6, 18.1 at 10^7, 17.7 at 10^8. The exact search on 1,024 free
+// rows: 27 MB at n = 10^5, 32 MB at n = 1,100 (about 30 d^2 bytes).
+#include "nqueens/memory.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "exact/free_board.h"
+#include "nqueens/board.h"
+#include "nqueens/params.h"
+
+namespace nqueens {
+namespace {
+
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+constexpr uint64_t kHugePage = 2 * kMiB;
+
+// Whatever n is: stacks, code and small tables (under 1 MiB), and the boards
+// that malloc maps (the input, the result, a copy): their header may spill
+// them into one more page, a 2 MiB one where transparent huge pages are on
+// for all memory ("always"), up to three boards at once.
+constexpr uint64_t kFixedBytes = 8 * kMiB;
+
+// What the pipeline's allocator takes for an array (huge_pages.h): from
+// 1 MiB on, whole 2 MiB pages, which transparent huge pages fault in whole.
+uint64_t HugeArray(uint64_t bytes) {
+  if (bytes < kMiB) return bytes;
+  return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+}
+
+uint64_t Bits(uint64_t bits) { return HugeArray((bits + 63) / 64 * 8); }
+
+// Rows left free at baseLevel2 (s2) and at baseLevel3 (s3). Boards above
+// kMaxBoardSize are refused before anything is allocated.
+struct RowsLeft {
+  uint64_t s2, s3;
+};
+RowsLeft RowsLeftAtBaseLevels(uint64_t n) {
+  const uint32_t rows = static_cast<uint32_t>(std::min(n, kMaxBoardSize));
+  const BaseLevels levels = ComputeBaseLevels(rows, PipelineParams{});
+  return {rows - levels.level2, rows - levels.level3};
+}
+
+// A board of n rows, 4 bytes each: the input, the result, or a copy.
+uint64_t Board(uint64_t n) { return HugeArray(4 * n); }
+
+// One bit per column and two per diagonal of each kind (2n of each), as
+// BoardState, Validate and the exact search keep them.
+uint64_t LineBits(uint64_t n) { return Bits(n + 1) + 2 * Bits(2 * n + 1); }
+
+// BoardState: the board it owns, its line bits and the given rows.
+uint64_t BoardState(uint64_t n) { return Board(n) + LineBits(n) + Bits(n + 1); }
+
+// Block 1's lists of the free rows and the free columns (one past the end
+// for the rows).
+uint64_t FreeLineLists(uint64_t free_rows) {
+  return HugeArray(4 * (free_rows + 1)) + HugeArray(4 * free_rows);
+}
+
+// DenseNumbering over `universe` values: a bit each and a 4-byte rank per
+// 64 (sub_board.h).
+uint64_t Numbering(uint64_t universe) {
+  const uint64_t words = universe / 64 + 1;
+  return HugeArray(8 * words) + HugeArray(4 * words);
+}
+
+// Blocks 2-5 besides the board state and the lists: numberings of the
+// columns (block 2) and of the diagonals (block 4) over the whole board, and
+// the projected boards. Block 2's holds s2 rows (n - baseLevel2), as bits,
+// in two copies; block 4's s3 (n - baseLevel3) rows keep per-cell line
+// indices and line lists, measured at 19-26 s3^2 bytes (32 here).
+uint64_t Finishing(uint64_t n) {
+  const auto [s2, s3] = RowsLeftAtBaseLevels(n);
+  return Numbering(n + 1) + 2 * Numbering(2 * n + 1) + 2 * (s2 * s2 / 8 + s2 * 8) + 32 * s3 * s3;
+}
+
+// The exact search on d free rows: its own line bits, its free board up to
+// 1,024 free rows (at most about 40 d^2 bytes, exact_search.h; 27-32 MB
+// measured at d = 1,024; beyond, ExactSearchBytesBeyondEstimate) and the
+// copy of the board it returns.
+uint64_t ExactSearch(uint64_t n, uint64_t d) {
+  const uint64_t free_board = d <= kExactFreeRowsInEstimates ? 40 * d * d : 0;
+  return LineBits(n) + free_board + Board(n);
+}
+
+// Up to there the trail engine searches, on the free board's line lists.
+static_assert(kExactFreeRowsInEstimates == internal::kLineListsMaxFreeRows);
+
+static_assert(kFixedBytes + 40 * uint64_t{kExactFreeRowsInEstimates} * kExactFreeRowsInEstimates <=
+                  kCallFixedPeakBytes,
+              "nqueens/memory.h promises this bound");
+
+}  // namespace
+
+uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given) {
+  const uint64_t free_rows = n - std::min(n, queens_given);
+  // Block 1 holds every free line; by blocks 2-5 the lists are cut down to
+  // the rows left at baseLevel2.
+  const uint64_t pipeline =
+      std::max(FreeLineLists(free_rows),
+               FreeLineLists(std::min(free_rows, RowsLeftAtBaseLevels(n).s2)) + Finishing(n));
+  uint64_t peak = pipeline;
+  peak = std::max(peak, ExactSearch(n, free_rows));
+  // An input that lies in the construction gets a copy of its image.
+  if (queens_given > 0) peak = std::max(peak, Board(n));
+  return kFixedBytes + BoardState(n) + peak;
+}
+
+uint64_t CompletePeakBytes(uint64_t n) {
+  // The lists are longest on the empty board, the exact search's free board
+  // biggest at its limit, and the image needs a queen.
+  const uint64_t most_exact_free_rows = std::min<uint64_t>(n, kExactFreeRowsInEstimates);
+  return std::max({CompletePeakBytes(n, 0), CompletePeakBytes(n, n - most_exact_free_rows),
+                   CompletePeakBytes(n, 1)});
+}
+
+uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry) {
+  // The image is made while the result is still held.
+  const uint64_t image = symmetry != 0 ? Board(n) : 0;
+  switch (method) {
+    case SolveMethod::kRandom:
+      return CompletePeakBytes(n, 0) + image;
+    case SolveMethod::kMinConflicts:
+      // The board it shuffles in place, a bit per diagonal of each kind and,
+      // in the repair, a bit per row (its sparse counts and list of queens
+      // in conflict are small, and fixed-size at these n).
+      return kFixedBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n) + image;
+    case SolveMethod::kBacktracking:
+      // A byte per column and per diagonal of each kind (backtracking.cc).
+      return kFixedBytes + Board(n) + HugeArray(5 * n) + image;
+    case SolveMethod::kGenetic: {
+      // The population in one array and the child's diagonal counts
+      // (genetic.cc).
+      const uint64_t population = PipelineParams{}.genetic_population;
+      return kFixedBytes + HugeArray(4 * n * population) + HugeArray(16 * n) + Board(n) + image;
+    }
+    case SolveMethod::kFormula:
+      // A product also holds its base board (at most n / 5 rows) and its
+      // inner one (at most n / 4).
+      return kFixedBytes + Board(n) + Board(n / 5) + Board(n / 4 + 4) + image;
+    default:
+      return kFixedBytes + Board(n) + image;
+  }
+}
+
+uint64_t ValidatePeakBytes(uint64_t n) { return kFixedBytes + Board(n) + LineBits(n); }
+
+uint64_t ExactSearchBytesBeyondEstimate(uint64_t free_rows) {
+  if (free_rows <= kExactFreeRowsInEstimates) return 0;
+  // The free board's open cells and the large engine's copy, each row in
+  // whole words; its per-row arrays and stacks.
+  const uint64_t words_per_row = (free_rows + 63) / 64;
+  return 2 * 8 * words_per_row * free_rows + 64 * free_rows;
+}
+
+}  // namespace nqueens

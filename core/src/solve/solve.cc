@@ -1,0 +1,151 @@
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "base/huge_pages.h"
+#include "base/stop_poller.h"
+#include "exact/exact_search.h"
+#include "methods/backtracking.h"
+#include "methods/construction.h"
+#include "methods/formula.h"
+#include "methods/genetic.h"
+#include "methods/min_conflicts.h"
+#include "nqueens/solver.h"
+
+namespace nqueens {
+namespace {
+
+// The empty board, in huge pages: the pipeline writes its rows at random.
+// Written in polled stretches (1 s at n = 10^9); the poller's status once it
+// fires.
+absl::StatusOr<Columns> EmptyBoard(uint32_t n, const StopCondition& condition) {
+  internal::StopPoller stop(condition);
+  Columns board;
+  internal::ReserveHuge(board, n);
+  if (!internal::AppendPolled(board, n, kEmptyRow, stop)) return stop.status();
+  return board;
+}
+
+// n = 2 and n = 3 have no solution; the exact search proves it on the empty
+// board rather than the code asserting it.
+absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const CompletionOptions& options) {
+  const absl::Time start = absl::Now();
+  internal::StopPoller stop(options.stop);
+  absl::StatusOr<internal::ExactResult> exact =
+      internal::ExactComplete(Columns(n, kEmptyRow), {options.params.exact_node_budget}, stop);
+  if (!exact.ok()) return exact.status();
+  CompletionResult result;
+  switch (exact->verdict) {
+    case internal::ExactVerdict::kSolved:
+      result.outcome = Outcome::kSolved;
+      result.columns = std::move(exact->columns);
+      break;
+    case internal::ExactVerdict::kUnsolvable:
+      result.outcome = Outcome::kUnsolvable;
+      break;
+    case internal::ExactVerdict::kBudgetExhausted:
+      result.outcome = Outcome::kUndecided;
+      break;
+  }
+  result.stats.seed = options.seed;
+  result.stats.start_block = Block::kExact;
+  result.stats.exact_nodes = exact->nodes;
+  result.stats.exact_runs = exact->runs;
+  result.stats.exact_explored = exact->explored;
+  result.stats.total_time = absl::Now() - start;
+  result.stats.time_in_block[static_cast<int>(Block::kExact)] = result.stats.total_time;
+  return result;
+}
+
+absl::StatusOr<CompletionResult> SolveByConstruction(uint32_t n, const CompletionOptions& options) {
+  const absl::Time start = absl::Now();
+  internal::StopPoller stop(options.stop);
+  absl::StatusOr<Columns> columns = internal::Construct(n, stop);
+  if (!columns.ok()) return columns.status();
+  CompletionResult result;
+  result.outcome = Outcome::kSolved;
+  result.columns = *std::move(columns);
+  result.stats.seed = options.seed;
+  result.stats.total_time = absl::Now() - start;
+  return result;
+}
+
+absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const CompletionOptions& options) {
+  absl::StatusOr<Columns> board = EmptyBoard(n, options.stop);
+  if (!board.ok()) return board.status();
+  return Complete(*std::move(board), options);
+}
+
+absl::StatusOr<CompletionResult> SolveBy(uint32_t n, SolveMethod method,
+                                         const CompletionOptions& options) {
+  if (n == 2 || n == 3) return SolveByExactSearch(n, options);
+  switch (method) {
+    case SolveMethod::kConstructive:
+      return SolveByConstruction(n, options);
+    case SolveMethod::kRandom:
+      return SolveByCompletion(n, options);
+    case SolveMethod::kMinConflicts:
+      return internal::MinConflictsSolve(n, options);
+    case SolveMethod::kBacktracking:
+      return internal::BacktrackingSolve(n, options);
+    case SolveMethod::kGenetic:
+      return internal::GeneticSolve(n, options);
+    case SolveMethod::kFormula:
+      return internal::FormulaSolve(n, options);
+  }
+  return absl::InvalidArgumentError("unknown solve method");
+}
+
+}  // namespace
+
+const char* SolveMethodName(SolveMethod method) {
+  switch (method) {
+    case SolveMethod::kConstructive:
+      return "CONSTRUCTIVE";
+    case SolveMethod::kRandom:
+      return "RANDOM";
+    case SolveMethod::kMinConflicts:
+      return "MIN_CONFLICTS";
+    case SolveMethod::kBacktracking:
+      return "BACKTRACKING";
+    case SolveMethod::kGenetic:
+      return "GENETIC";
+    case SolveMethod::kFormula:
+      return "FORMULA";
+  }
+  return "UNKNOWN";
+}
+
+const char* OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kSolved:
+      return "SOLVED";
+    case Outcome::kUnsolvable:
+      return "UNSOLVABLE";
+    case Outcome::kUndecided:
+      return "UNDECIDED";
+  }
+  return "UNKNOWN";
+}
+
+absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
+                                       const CompletionOptions& options) {
+  if (absl::Status status = CheckBoardSize(n); !status.ok()) return status;
+  if (absl::Status params = CheckParams(options.params); !params.ok()) return params;
+  if (options.symmetry >= kSymmetryCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("symmetry must be 0..", kSymmetryCount - 1, ", not ", options.symmetry));
+  }
+  absl::StatusOr<CompletionResult> result = SolveBy(n, method, options);
+  if (!result.ok()) return result.status();
+  result->stats.method = SolveMethodName(method);
+  if (options.symmetry != 0 && result->outcome == Outcome::kSolved) {
+    absl::StatusOr<Columns> image = ApplySymmetry(result->columns, options.symmetry);
+    if (!image.ok()) return image.status();
+    result->columns = *std::move(image);
+  }
+  return result;
+}
+
+}  // namespace nqueens
