@@ -1,7 +1,5 @@
 #include "call.h"
 
-#include <google/protobuf/descriptor.h>
-
 #include <algorithm>
 #include <utility>
 
@@ -10,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "byte_size.h"
-#include "cpu_count.h"
 #include "logging.h"
 #include "memory_estimate.h"
 #include "nqueens/board.h"
@@ -26,28 +23,15 @@
 namespace nqueens::server {
 namespace {
 
-// Long enough that a client's next call usually comes first, short enough
-// that a load test sees the memory come back.
-constexpr absl::Duration kIdleTrimDelay = absl::Milliseconds(100);
+// A call stopped this close to its deadline was stopped by it (see
+// StoppedStatus).
 constexpr absl::Duration kDeadlineSlack = absl::Milliseconds(20);
-
-int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableCpus(); }
 
 // "ipv4:10.1.2.3:41234" -> "ipv4:10.1.2.3": one client however many
 // connections it opens.
 std::string PeerHost(const std::string& peer) {
   const bool has_port = absl::StartsWith(peer, "ipv4:") || absl::StartsWith(peer, "ipv6:");
   return has_port ? peer.substr(0, peer.rfind(':')) : peer;
-}
-
-// The names of the service's methods, as the calls give them.
-std::vector<std::string> ServiceMethods() {
-  const google::protobuf::ServiceDescriptor* service =
-      google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
-          v1::NQueens::service_full_name());
-  std::vector<std::string> names;
-  for (int i = 0; i < service->method_count(); ++i) names.push_back(service->method(i)->name());
-  return names;
 }
 
 // The client's x-request-id when it is usable, else a new one.
@@ -73,19 +57,6 @@ T Clamp(T asked, T default_value, T maximum, const char* field, const char* flag
 }
 
 }  // namespace
-
-ServiceState::ServiceState(const ServiceOptions& options, BearerTokens* tokens)
-    : options(options),
-      tokens(tokens),
-      client_calls(options.max_calls_per_client),
-      memory_budget(options.memory_budget != 0 ? options.memory_budget : DefaultMemoryBudget()),
-      pool(EffectiveWorkers(options.workers), options.max_queued),
-      idle_watchdog(options.stream_idle_timeout),
-      idle_heap_trim(kIdleTrimDelay),
-      metrics(ServiceMethods()),
-      // The express lane runs calls too (worker_pool.h).
-      worker_bytes(kFixedCallBytes * (pool.workers() + 1)),
-      worker_memory(memory_budget.Reserve(worker_bytes)) {}
 
 Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method)
     : service_(service),
@@ -314,8 +285,7 @@ absl::Status Call::StillGoing() const {
 }
 
 WorkerPool::Size Call::SizeOf(uint64_t n) const {
-  return n <= service_.options.small_call_max_rows ? WorkerPool::Size::kSmall
-                                                   : WorkerPool::Size::kLarge;
+  return n <= kSmallCallMaxRows ? WorkerPool::Size::kSmall : WorkerPool::Size::kLarge;
 }
 
 absl::Status Call::Schedule(WorkerPool::Size size, std::function<void()> job) {

@@ -20,19 +20,10 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "auth.h"
-#include "call_counters.h"
 #include "call_record.h"
-#include "client_calls.h"
-#include "idle_heap_trim.h"
-#include "idle_watchdog.h"
-#include "in_flight_calls.h"
-#include "memory_budget.h"
-#include "metrics.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
-#include "service_options.h"
-#include "worker_pool.h"
+#include "service_state.h"
 
 namespace nqueens::server {
 
@@ -43,30 +34,10 @@ namespace nqueens::server {
 // limit, before any call begins.
 inline constexpr uint64_t kMaxCallMetadataBytes = 16 << 10;
 
-// What all calls of one service share.
-struct ServiceState {
-  // `tokens`: those calls must carry (see auth.h); null: none needed.
-  ServiceState(const ServiceOptions& options, BearerTokens* tokens);
-
-  // What the budget leaves for calls once the workers' fixed part is held.
-  uint64_t CallCapacity() const { return memory_budget.capacity() - worker_bytes; }
-
-  const ServiceOptions options;
-  BearerTokens* const tokens;
-  InFlightCalls in_flight;
-  ClientCalls client_calls;
-  MemoryBudget memory_budget;
-  WorkerPool pool;
-  IdleWatchdog idle_watchdog;
-  IdleHeapTrim idle_heap_trim;
-  CallCounters counters;
-  CallMetrics metrics;
-  // The fixed part of a running call, once per thread that runs calls (see
-  // memory_estimate.h); unset when the budget cannot hold it, which
-  // Server::Start refuses.
-  const uint64_t worker_bytes;
-  std::optional<MemoryBudget::Reservation> worker_memory;
-};
+// Calls on boards of up to this many rows are small for the worker pool
+// (worker_pool.h): a completion of this size takes milliseconds, and the pool
+// moves a small call that runs long to the large ones.
+inline constexpr uint64_t kSmallCallMaxRows = 65'536;
 
 class Call {
  public:
@@ -140,8 +111,8 @@ class Call {
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }
 
   // Small or large for the worker pool, by the rows of the board it works on
-  // (--small-call-max-rows); searches whose cost n does not tell (Count,
-  // Enumerate) are large.
+  // (at most kSmallCallMaxRows: small); searches whose cost n does not tell
+  // (Count, Enumerate) are large.
   WorkerPool::Size SizeOf(uint64_t n) const;
   // Queues `job` on the worker pool: RESOURCE_EXHAUSTED when the queue is
   // full. The metrics see how long it waited. A call may schedule one job

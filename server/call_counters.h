@@ -1,5 +1,5 @@
 // Counts of finished calls by status code, and of refusals by the limit that
-// caused them, for the log at shutdown and for tests (and, later, metrics).
+// caused them: the server's last log line sums up its life with them.
 #ifndef NQUEENS_SERVER_CALL_COUNTERS_H_
 #define NQUEENS_SERVER_CALL_COUNTERS_H_
 
@@ -36,6 +36,8 @@ class CallCounters {
     const auto it = refusals_.find(limit);
     return it == refusals_.end() ? 0 : it->second;
   }
+  // E.g. "12 calls (10 OK, 2 RESOURCE_EXHAUSTED); refused by --max-queued 2".
+  std::string Summary() const;
 
  private:
   mutable absl::Mutex mutex_;

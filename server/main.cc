@@ -26,7 +26,6 @@
 #include "descriptor_limit.h"
 #include "logging.h"
 #include "memory_budget.h"
-#include "nqueens/params.h"
 #include "server.h"
 #include "spdlog/spdlog.h"
 
@@ -142,27 +141,6 @@ absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
   return level;
 }
 
-absl::StatusOr<nqueens::server::ServerOptions> CheckConnectionLimits(
-    const nqueens::server::ServerOptions& options) {
-  const nqueens::server::ConnectionLimits& limits = options.connections;
-  if (limits.max_concurrent_streams < 1) {
-    return absl::InvalidArgumentError("--max-concurrent-streams must be at least 1");
-  }
-  if (limits.max_ping_strikes < 0) {
-    return absl::InvalidArgumentError("--max-ping-strikes must be 0 (no limit) or more");
-  }
-  for (const auto& [flag, duration] :
-       {std::pair{"--min-ping-interval", limits.min_ping_interval},
-        std::pair{"--max-connection-idle", limits.max_idle},
-        std::pair{"--max-connection-age", limits.max_age},
-        std::pair{"--max-connection-age-grace", limits.max_age_grace}}) {
-    if (duration <= absl::ZeroDuration()) {
-      return absl::InvalidArgumentError(absl::StrCat(flag, " must be positive (inf: never)"));
-    }
-  }
-  return options;
-}
-
 absl::StatusOr<nqueens::server::LogFormat> LogFormatFromFlag() {
   const std::string name = absl::GetFlag(FLAGS_log_format);
   const std::optional<nqueens::server::LogFormat> format = nqueens::server::ParseLogFormat(name);
@@ -202,35 +180,14 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   service.limits.max_exact_nodes = max_exact_nodes != 0 ? max_exact_nodes : UINT64_MAX;
   service.limits.max_exact_seconds = absl::GetFlag(FLAGS_max_exact_seconds);
   service.limits.max_exact_free_rows = absl::GetFlag(FLAGS_max_exact_free_rows);
+  // NaN and negative seconds become zero, which the check refuses.
   const double max_call_seconds = absl::GetFlag(FLAGS_max_call_seconds);
-  if (options.listen_addresses.empty()) {
-    return absl::InvalidArgumentError("--listen needs at least one HOST:PORT");
+  service.limits.max_call_time =
+      max_call_seconds > 0 ? absl::Seconds(max_call_seconds) : absl::ZeroDuration();
+  if (absl::Status checked = nqueens::server::CheckServerOptions(options); !checked.ok()) {
+    return checked;
   }
-  if (service.max_n == 0) return absl::InvalidArgumentError("--max-n must be at least 1");
-  if (service.workers < 0) return absl::InvalidArgumentError("--workers must be 0 (auto) or more");
-  if (service.max_queued < 0) return absl::InvalidArgumentError("--max-queued must be 0 or more");
-  if (!(max_call_seconds > 0)) {
-    return absl::InvalidArgumentError("--max-call-seconds must be positive");
-  }
-  service.limits.max_call_time = absl::Seconds(max_call_seconds);
-  if (!(service.limits.max_exact_seconds > 0)) {
-    return absl::InvalidArgumentError("--max-exact-seconds must be positive");
-  }
-  nqueens::PipelineParams exact;
-  exact.exact_max_free_rows = service.limits.max_exact_free_rows;
-  if (absl::Status checked = nqueens::CheckParams(exact); !checked.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--max-exact-free-rows: ", checked.message()));
-  }
-  if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
-    return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
-  }
-  if (service.stream_idle_timeout <= absl::ZeroDuration()) {
-    return absl::InvalidArgumentError("--stream-idle-timeout must be positive (inf: never)");
-  }
-  if (service.max_calls_per_client < 0) {
-    return absl::InvalidArgumentError("--max-calls-per-client must be 0 (no limit) or more");
-  }
-  return CheckConnectionLimits(options);
+  return options;
 }
 
 // Once at start: what protects the port, never a token.
@@ -392,6 +349,6 @@ int main(int argc, char** argv) {
   sigwait(&stop_signals, &signal_number);
   spdlog::info("received signal {}; shutting down", signal_number);
   (*server)->Shutdown();
-  spdlog::info("shut down");
+  spdlog::info("shut down after {}", (*server)->counters().Summary());
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "health_port.h"
 #include "memory_estimate.h"
 #include "metrics.h"
+#include "nqueens/params.h"
 #include "process_metrics.h"
 #include "wire/limits.h"
 
@@ -107,9 +108,64 @@ void SetGates(const ServerOptions& options, BearerTokens* tokens, grpc::ServerBu
   if (!gates.empty()) builder.experimental().SetInterceptorCreators(std::move(gates));
 }
 
+absl::Status CheckConnectionLimits(const ConnectionLimits& limits) {
+  if (limits.max_concurrent_streams < 1) {
+    return absl::InvalidArgumentError("--max-concurrent-streams must be at least 1");
+  }
+  if (limits.max_ping_strikes < 0) {
+    return absl::InvalidArgumentError("--max-ping-strikes must be 0 (no limit) or more");
+  }
+  for (const auto& [flag, duration] :
+       {std::pair{"--min-ping-interval", limits.min_ping_interval},
+        std::pair{"--max-connection-idle", limits.max_idle},
+        std::pair{"--max-connection-age", limits.max_age},
+        std::pair{"--max-connection-age-grace", limits.max_age_grace}}) {
+    if (duration <= absl::ZeroDuration()) {
+      return absl::InvalidArgumentError(absl::StrCat(flag, " must be positive (inf: never)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckServiceOptions(const ServiceOptions& service) {
+  if (service.max_n == 0) return absl::InvalidArgumentError("--max-n must be at least 1");
+  if (service.workers < 0) return absl::InvalidArgumentError("--workers must be 0 (auto) or more");
+  if (service.max_queued < 0) return absl::InvalidArgumentError("--max-queued must be 0 or more");
+  if (service.limits.max_call_time <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--max-call-seconds must be positive");
+  }
+  if (!(service.limits.max_exact_seconds > 0)) {
+    return absl::InvalidArgumentError("--max-exact-seconds must be positive");
+  }
+  PipelineParams exact;
+  exact.exact_max_free_rows = service.limits.max_exact_free_rows;
+  if (absl::Status checked = CheckParams(exact); !checked.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--max-exact-free-rows: ", checked.message()));
+  }
+  if (service.stream_idle_timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--stream-idle-timeout must be positive (inf: never)");
+  }
+  if (service.max_calls_per_client < 0) {
+    return absl::InvalidArgumentError("--max-calls-per-client must be 0 (no limit) or more");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
+absl::Status CheckServerOptions(const ServerOptions& options) {
+  if (options.listen_addresses.empty()) {
+    return absl::InvalidArgumentError("--listen needs at least one HOST:PORT");
+  }
+  if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
+  }
+  if (absl::Status checked = CheckServiceOptions(options.service); !checked.ok()) return checked;
+  return CheckConnectionLimits(options.connections);
+}
+
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
+  if (absl::Status checked = CheckServerOptions(options); !checked.ok()) return checked;
   // Both are process-wide switches read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

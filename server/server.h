@@ -60,11 +60,17 @@ struct ServerOptions {
   ServiceOptions service;
 };
 
+// INVALID_ARGUMENT naming the flag of the first option out of its range
+// ("--max-n must be at least 1"). Server::Start checks this first, so that
+// embedders and tests get the checks the binary's flags get.
+absl::Status CheckServerOptions(const ServerOptions& options);
+
 class Server {
  public:
   // UNAVAILABLE, naming the address, when one cannot be bound (taken, or not
   // an address of this machine), the metrics' one included; INVALID_ARGUMENT
-  // when the memory budget is too small for the workers, or naming the flag
+  // for options CheckServerOptions refuses, when the memory budget is too
+  // small for the workers, or naming the flag
   // and the file when a TLS or token file is missing or unusable.
   static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   ~Server();  // Shutdown()

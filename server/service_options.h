@@ -37,9 +37,6 @@ struct ServiceOptions {
   int workers = 0;
   // Calls that may wait for a worker; more get RESOURCE_EXHAUSTED.
   int max_queued = 1024;
-  // Calls on boards up to this many rows are small (see worker_pool.h): a
-  // completion of 65,536 rows takes about 10 ms.
-  uint64_t small_call_max_rows = 65'536;
   // Calls one client may have in flight (see client_calls.h); more get
   // RESOURCE_EXHAUSTED. 0: no limit.
   int max_calls_per_client = 256;

@@ -13,9 +13,11 @@
 #include <grpcpp/impl/codegen/sync_stream.h>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
@@ -194,6 +196,40 @@ TEST(ServingTest, NegativeMaxExactSecondsIsRefusedByName) {
   v1::CompleteResponse response;
   ExpectStatus(stub->Complete(&context, HardUnsolvableRequest(-1), &response),
                grpc::StatusCode::INVALID_ARGUMENT, "limits.max_exact_seconds must be at least 0");
+}
+
+// The library checks what the binary's flags check, naming the flag, before
+// it opens anything.
+TEST(ServingTest, StartRefusesOptionsOutOfRangeNamingTheirFlags) {
+  struct Case {
+    const char* flag;
+    std::function<void(server::ServerOptions&)> spoil;
+  };
+  const std::vector<Case> cases = {
+      {"--listen", [](server::ServerOptions& o) { o.listen_addresses.clear(); }},
+      {"--grace", [](server::ServerOptions& o) { o.grace = absl::Seconds(-1); }},
+      {"--max-n", [](server::ServerOptions& o) { o.service.max_n = 0; }},
+      {"--workers", [](server::ServerOptions& o) { o.service.workers = -1; }},
+      {"--max-call-seconds",
+       [](server::ServerOptions& o) { o.service.limits.max_call_time = absl::ZeroDuration(); }},
+      {"--max-exact-free-rows",
+       [](server::ServerOptions& o) { o.service.limits.max_exact_free_rows = 65'537; }},
+      {"--stream-idle-timeout",
+       [](server::ServerOptions& o) { o.service.stream_idle_timeout = absl::ZeroDuration(); }},
+      {"--max-concurrent-streams",
+       [](server::ServerOptions& o) { o.connections.max_concurrent_streams = 0; }},
+      {"--max-connection-age",
+       [](server::ServerOptions& o) { o.connections.max_age = absl::ZeroDuration(); }},
+  };
+  for (const Case& test : cases) {
+    server::ServerOptions options;
+    options.listen_addresses = {"127.0.0.1:0"};
+    test.spoil(options);
+    absl::StatusOr<std::unique_ptr<server::Server>> started = server::Server::Start(options);
+    ASSERT_FALSE(started.ok()) << test.flag;
+    EXPECT_EQ(started.status().code(), absl::StatusCode::kInvalidArgument) << test.flag;
+    EXPECT_THAT(std::string(started.status().message()), ::testing::HasSubstr(test.flag));
+  }
 }
 
 TEST(ServingTest, ACallIsStoppedAtMaxCallSeconds) {
