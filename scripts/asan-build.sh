@@ -20,10 +20,11 @@ if [[ -f $build_dir/CMakeCache.txt ]] &&
   rm -rf "$build_dir"
 fi
 
+# Warnings are errors here, as in scripts/build.sh --tests.
 # -O1 with line tables only (-g1), as OSS-Fuzz builds: about half the compile
 # time of RelWithDebInfo's -O2 -g, and reports keep file:line.
 cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
-  -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_FUZZERS=ON -DNQUEENS_BUILD_BENCH=OFF \
+  -DNQUEENS_SANITIZE_ADDRESS=ON -DNQUEENS_BUILD_FUZZERS=ON -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_WERROR=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
 targets=()
 for target in "$@"; do targets+=(--target "$target"); done

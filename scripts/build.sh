@@ -18,10 +18,12 @@ export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 case "${1:-}" in
   "")
     build_tests=OFF
+    werror=OFF
     targets=(--target nqueens-server nqueens)
     ;;
   --tests)
     build_tests=ON
+    werror=ON
     targets=()
     ;;
   *)
@@ -31,5 +33,5 @@ case "${1:-}" in
 esac
 
 cmake -S "$repo" -B "$build_dir" -G Ninja \
-  -DNQUEENS_BUILD_TESTS="$build_tests" -DNQUEENS_BUILD_BENCH=OFF
+  -DNQUEENS_BUILD_TESTS="$build_tests" -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_WERROR="$werror"
 cmake --build "$build_dir" "${targets[@]}"

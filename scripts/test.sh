@@ -102,7 +102,7 @@ for stage in $stages; do
       # not instrumented, so TSan is meaningful only for our own threads.
       # halt_on_error: a report fails the test even if it would pass.
       if configure_and_build tsan "$repo/build-tsan" \
-          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF "${tsan_flags[@]}" \
+          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_WERROR=ON "${tsan_flags[@]}" \
           -- --target concurrency_tests; then
         TSAN_OPTIONS=halt_on_error=1 \
           run_ctest tsan "$repo/build-tsan" -L concurrency

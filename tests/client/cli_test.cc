@@ -567,8 +567,8 @@ TEST_P(CliTest, NoProgressBarWhenStderrIsNotATerminal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CliTest, ::testing::Values(Where::kLocal, Where::kRemote),
-                         [](const ::testing::TestParamInfo<Where>& info) {
-                           return info.param == Where::kLocal ? "Local" : "Remote";
+                         [](const ::testing::TestParamInfo<Where>& param_info) {
+                           return param_info.param == Where::kLocal ? "Local" : "Remote";
                          });
 
 // Errors found before any backend runs: exit status 2, one line on stderr.

@@ -106,11 +106,11 @@ uint32_t PositionSum(uint64_t bits) {
 // offsets are those left when the least size - count are taken away.
 template <bool kBmi2>
 bool CanSumWith(uint64_t set, uint32_t count, uint32_t total) {
-  auto lowest = [](uint64_t bits, uint32_t count) {
+  auto lowest = [](uint64_t bits, uint32_t how_many) {
 #if NQUEENS_WORD_AVX2
-    if constexpr (kBmi2) return LowestSetBitsBmi2(bits, count);
+    if constexpr (kBmi2) return LowestSetBitsBmi2(bits, how_many);
 #endif
-    return LowestSetBits(bits, count);
+    return LowestSetBits(bits, how_many);
   };
   const auto size = static_cast<uint32_t>(absl::popcount(set));
   if (size < count || PositionSum(lowest(set, count)) > total) return false;
