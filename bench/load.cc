@@ -688,8 +688,9 @@ Report IdleStreams() {
 }
 
 // A hard instance of Gent et al.'s Excluded Diagonals family: m = 28 free
-// rows (n = 7,363), whose proofs or solutions take the exact search 1 to 6
-// minutes and more (docs/hard-instances.md), one excluded diagonal per row.
+// rows (n about 7,400), whose proofs or solutions take the exact search
+// minutes (docs/hard-instances.md, "Decided by time"), one excluded diagonal
+// per row.
 Columns HardSearchBoard(std::mt19937_64& random) {
   constexpr uint32_t kM = 28;
   for (;;) {

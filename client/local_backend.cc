@@ -103,7 +103,8 @@ class LocalBackend : public Backend {
     return nqueens::Complete(std::move(composition.columns), completion);
   }
 
-  // The core's validation is a single O(n) pass without a stop condition.
+  // The core's validation is a single O(n) pass; run here without a stop
+  // condition.
   absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
     ProgressPhase validating(options.progress, "validating", 0);
     if (absl::Status dense = MakeDense(board); !dense.ok()) return dense;

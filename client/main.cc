@@ -187,10 +187,11 @@ int RunHelp(const std::vector<std::string>& arguments) {
 }
 
 // Ends the process once a command is done, skipping destructors. Tearing
-// gRPC down (closing the channel, joining its threads) took 0.4 ms and at
-// times 3.5 ms, as long as a small board's whole call; the process's end
-// frees all of it anyway. Commands close their output files and end their
-// progress lines themselves; whatever stdio still buffers is flushed here.
+// gRPC down (closing the channel, joining its threads) can take as long as a
+// small board's whole call (docs/constants.md, ExitWithoutTeardown); the
+// process's end frees all of it anyway. Commands close their output files
+// and end their progress lines themselves; whatever stdio still buffers is
+// flushed here.
 [[noreturn]] void ExitWithoutTeardown(int status) {
   std::fflush(nullptr);
   std::_Exit(status);

@@ -1,9 +1,10 @@
 // A response message carrying a whole board (SolveResponse,
 // CompleteResponse), serialized without copying the board into the message:
 // the rest of the message is serialized by protobuf, the board appended as
-// its packed field by hand (a message's fields may come in any order). At
-// 10^8 rows the copy and protobuf's serialization took seconds in which the
-// call could not stop; this one looks at the call every kRowsBetweenChecks.
+// its packed field by hand (a message's fields may come in any order). On
+// huge boards the copy and protobuf's serialization left the call unable to
+// stop for long (docs/constants.md, kRowsBetweenChecks); this one looks at
+// the call every kRowsBetweenChecks.
 #ifndef NQUEENS_SERVER_BOARD_MESSAGE_H_
 #define NQUEENS_SERVER_BOARD_MESSAGE_H_
 

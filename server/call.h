@@ -35,8 +35,9 @@ namespace nqueens::server {
 inline constexpr uint64_t kMaxCallMetadataBytes = 16 << 10;
 
 // Calls on boards of up to this many rows are small for the worker pool
-// (worker_pool.h): a completion of this size takes milliseconds, and the pool
-// moves a small call that runs long to the large ones.
+// (worker_pool.h): a completion of this size is quick (docs/constants.md,
+// kSmallCallMaxRows), and the pool moves a small call that runs long to the
+// large ones.
 inline constexpr uint64_t kSmallCallMaxRows = 65'536;
 
 class Call {

@@ -1,8 +1,8 @@
 // Gives malloc's free pages back to the kernel once the server has been idle
-// for a moment. glibc keeps what calls free in its heap: after
-// a load run of small calls the server stayed at 28 MB against 18 MB idle,
-// and nothing in a later call's estimate accounts for that. A trim costs
-// about a millisecond, so it runs only after no call has been in flight for
+// for a moment. glibc keeps what calls free in its heap, well above the idle
+// size after a load run of small calls, and nothing in a later call's
+// estimate accounts for that. A trim is not free (docs/constants.md,
+// IdleHeapTrim), so it runs only after no call has been in flight for
 // `delay`, once per idle period, on a thread of its own.
 #ifndef NQUEENS_SERVER_IDLE_HEAP_TRIM_H_
 #define NQUEENS_SERVER_IDLE_HEAP_TRIM_H_

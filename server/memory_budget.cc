@@ -40,15 +40,13 @@ namespace {
 
 // Reservations from this size on trim the heap when they are made and when
 // they end (see TrimHeap): completions from about 3 million rows on (other
-// calls from 12 million), which take a tenth of a second or more, while a
-// trim took 0.02 ms after 60 MB of 250 KB buffers were freed on a thread.
+// calls from 12 million), which take far longer than a trim
+// (docs/constants.md, kTrimFromBytes).
 constexpr uint64_t kTrimFromBytes = uint64_t{64} << 20;
 
 // TrimHeap() (idle_heap_trim.h) here: a streamed board's chunks and gRPC's
 // buffers are smaller than the mmap threshold, and glibc kept what they
-// freed: one CompleteStream at 10^7 rows left 60 MB resident after it ended,
-// on top of the next call's peak (the peak per call grew from 17 to 23 bytes
-// per row over four calls; with this it stays at 16.5).
+// freed, on top of the next call's peak (docs/constants.md, kTrimFromBytes).
 
 }  // namespace
 
@@ -130,9 +128,9 @@ void ReturnLargeFreedBuffersToTheKernel() {
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
   mallopt(M_TRIM_THRESHOLD, 4 << 20);
   // One arena: our hot loops do not allocate, so more arenas buy no speed,
-  // and malloc_trim() gives back the free top of the main arena only. With
-  // two, the second kept up to 4 MB of free memory resident after a load run
-  // (RSS after 24 MB against 20 MB idle; with one, 20 MB).
+  // and malloc_trim() gives back the free top of the main arena only: a
+  // second one kept free memory resident after a load run
+  // (docs/constants.md, ReturnLargeFreedBuffersToTheKernel).
   mallopt(M_ARENA_MAX, 1);
 #endif
 }

@@ -73,9 +73,9 @@ std::optional<uint64_t> ParseCgroupMemoryLimit(absl::string_view contents);
 // Makes malloc give buffers of 1 MiB and more back to the kernel as soon as
 // they are freed. By default glibc raises its mmap threshold to the size of
 // each large buffer freed and keeps later ones in its heap, so a call's
-// request board and chunks stayed resident after it and the peak of one
-// CompleteStream at 10^7 rows varied from 23 to 27 bytes per row; with this,
-// 21.6 to 22.0. Call once, before serving.
+// request board and chunks stayed resident after it and raised the next
+// call's peak (docs/constants.md, ReturnLargeFreedBuffersToTheKernel). Call
+// once, before serving.
 void ReturnLargeFreedBuffersToTheKernel();
 
 }  // namespace nqueens::server

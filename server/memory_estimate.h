@@ -25,19 +25,10 @@
 //   request (gRPC has received and parsed it before the handler runs):
 //     8 bytes per dense column (the parsed field and the received message,
 //     which stays resident), 96 per sparse queen (a parsed Queen message,
-//     its pointer, its bytes as received, the core's copy: measured 74).
+//     its pointer, its bytes as received, the core's copy; docs/constants.md,
+//     kBytesPerSparseQueen).
 //
-// Measured (VmHWM of nqueens-server over its idle baseline, n = 10^7 unless
-// noted). At a4b12bf: CompleteStream of 1 sparse queen 13.3 B/row (12.5 at
-// 10^8), of a dense k = n/10 board 14.5-14.8 over four calls on one server;
-// the core's Complete alone from the empty board, its input board included,
-// 13.3 at 10^6, 13.5 at 10^7, 12.8 at 10^8. Earlier (an older pipeline, so
-// higher for completions): CompleteStream of 1 sparse queen 14.4, dense with
-// k = n/2 11.0; Solve RANDOM 14.4; Complete of a dense k = n/2 board 18.0;
-// SolveStream CONSTRUCTIVE 4.1, Solve CONSTRUCTIVE 8.1; ValidateStream 5.3
-// (4.7 at 10^8); Validate of a dense board 10.6, most of it while gRPC
-// receives the message, before the handler; the core's Complete from the
-// empty board 20.7 at 10^6, 18.1 at 10^7, 17.7 at 10^8.
+// Measured peaks: docs/constants.md (PeakCallBytes).
 #ifndef NQUEENS_SERVER_MEMORY_ESTIMATE_H_
 #define NQUEENS_SERVER_MEMORY_ESTIMATE_H_
 

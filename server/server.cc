@@ -212,8 +212,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // gRPC holds a unary request whole before the handler can reserve it; its
   // own memory (those messages, the connections' buffers) is held to twice
   // the largest message: beyond, it reads more slowly and accepts no new
-  // connection until memory is freed. Without it, 12 clients' 60 MB messages
-  // took 735 MB under a budget of 512 MB.
+  // connection until memory is freed. Without it, clients sending large
+  // messages at once went past the budget (docs/constants.md, Server::Start).
   grpc::ResourceQuota quota("nqueens-server");
   quota.Resize(2 * static_cast<size_t>(max_message));
   builder.SetResourceQuota(quota);
@@ -262,8 +262,9 @@ void Server::Shutdown() {
   // handshake, kept the process for the whole grace period. Both steps are
   // idempotent.
   const bool drained = service_->Drain(deadline);
-  // The metrics' web server takes about a second to stop: meanwhile, not
-  // after. It served the drain, and the calls are all counted by now.
+  // The metrics' web server is slow to stop (docs/constants.md,
+  // Server::Shutdown): meanwhile, not after. It served the drain, and the
+  // calls are all counted by now.
   std::thread stop_metrics([this] { metrics_.reset(); });
   const absl::Time connections_deadline =
       drained ? std::min(deadline, absl::Now() + kConnectionGrace) : deadline;

@@ -12,6 +12,7 @@
 #include "nqueens/params.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
+#include "pipeline/base_levels.h"
 
 namespace nqueens {
 namespace {
@@ -96,7 +97,7 @@ TEST(CompleteTest, SameSeedSameAnswer) {
 
 TEST(CompleteTest, StartsInTheBlockOfItsRegime) {
   const PipelineParams params;
-  const BaseLevels levels = ComputeBaseLevels(1000, params);
+  const internal::BaseLevels levels = internal::ComputeBaseLevels(1000, params);
   std::mt19937_64 random(5);
   const Columns solution = *ConstructSolution(1000);
   const struct {

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "nqueens/params.h"
 #include "nqueens/validate.h"
+#include "pipeline/base_levels.h"
 #include "pipeline/stages.h"
 #include "test_boards.h"
 

@@ -44,8 +44,9 @@ absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns);
 // The board of n empty rows, in memory advised to use 2 MiB pages where the
 // kernel allows it (transparent huge pages in "madvise" mode), as every
 // board the core makes. Big inputs for Complete should start from it:
-// Complete frees its input when it stops, and 400 MB (10^8 rows) took
-// 75-90 ms to free in 4 KiB pages, 2 ms in huge pages (also faster to fill).
+// Complete frees its input when it stops, and freeing (and filling) a board
+// is much faster in 2 MiB pages than in 4 KiB pages (docs/constants.md,
+// MakeEmptyBoard).
 Columns MakeEmptyBoard(uint64_t n);
 
 // Builds the dense board from a sparse list (on MakeEmptyBoard).

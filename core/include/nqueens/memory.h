@@ -7,9 +7,10 @@
 // the caller builds the call's input board to the call's peak, with the
 // default PipelineParams. It includes the input board (Complete takes it,
 // Validate reads the caller's) and the board the call returns; nothing the
-// caller makes from the result afterwards. Measured figures and the model
-// behind them are in core/src/solve/memory.cc; tests/core/memory_test.cc checks
-// that the measured peaks stay below these and above half of them.
+// caller makes from the result afterwards. The model behind them is in
+// core/src/solve/memory.cc, measured peaks in docs/constants.md
+// (CompletePeakBytes); tests/core/memory_test.cc checks that the measured
+// peaks stay below these and above half of them.
 #ifndef NQUEENS_MEMORY_H_
 #define NQUEENS_MEMORY_H_
 
@@ -52,10 +53,10 @@ uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry = 0);
 
 // Validate on an n-row board whose queens attack along few lines: the board
 // and 5 bits a row. Every line holding two queens or more takes a hash-table
-// entry, about 50 bytes while the table grows: the board whose row i holds
-// column i / 2 + 1 (n such lines) took 56 bytes a row at 2^22 rows, a
-// solution 5.1. Validate reports the exact count of attacking pairs, which
-// needs those counts; this estimate does not cover such boards.
+// entry, about 50 bytes while the table grows, so a board with many such
+// lines takes far more than a solution (docs/constants.md,
+// ValidatePeakBytes). Validate reports the exact count of attacking pairs,
+// which needs those counts; this estimate does not cover such boards.
 uint64_t ValidatePeakBytes(uint64_t n);
 
 // The free rows up to which the estimates above cover the exact search.

@@ -70,11 +70,10 @@ struct PipelineParams {
   // boards, and passes over fewer than two chunks, pair uniformly at random,
   // as the paper does.
   uint32_t pairing_chunks_from_n = 1u << 21;
-  // Small chunks: with chunks of a sizable part of the board (3 to 30 of
-  // them at n = 10^6) each pass packs its queens onto a few diagonal bands,
-  // and block 5 backtracked in 7 to 14 of 60 runs; with chunks of 256 to
-  // 2,048 rows in 1 to 3 of 100, as in 2 of 100 without chunks
-  // (docs/pipeline.md).
+  // Small chunks: chunks of a sizable part of the board pack each pass's
+  // queens onto a few diagonal bands, and block 5 then backtracks far more
+  // often; small ones as rarely as no chunks (docs/pipeline.md;
+  // docs/constants.md, pairing_chunk).
   uint32_t pairing_chunk = 2048;
 
   // --- Known solutions (beyond the paper). ---
@@ -86,10 +85,10 @@ struct PipelineParams {
   // The complete search decides compositions with at most this many free rows
   // (it takes any number; its memory is about 40 d^2 bytes for d free rows up
   // to 1024, d^2 / 4 beyond, so the most allowed here, 65,536, takes 1 GiB).
-  // Measured in docs/hard-instances.md: with 64, inputs the heuristic gave up
-  // on came back UNDECIDED (132 of 200 at n = 3000 with 77 free rows); with
-  // 1024 each was decided within 41 ms. Above 1024 the search's memory lies
-  // outside nqueens/memory.h's estimates and is asked for through
+  // Lower ceilings left inputs the heuristic gave up on UNDECIDED that the
+  // search decides at once (docs/hard-instances-log.md, "Findings", finding
+  // 4). Above 1024 free rows the search's memory lies outside
+  // nqueens/memory.h's estimates and is asked for through
   // CompletionOptions::reserve_memory.
   uint32_t exact_max_free_rows = 65536;
   // With at most this many free rows the exact search runs first: on such
@@ -109,11 +108,9 @@ struct PipelineParams {
 
   // --- The other methods (beyond the pipeline). ---
   // MIN_CONFLICTS: queen moves (swaps) per free row before giving up
-  // (UNDECIDED). Its greedy start leaves few queens in conflict on large
-  // boards (65,000 moves at n = 10^8, 0.0007 a row), but small boards need
-  // many: over 50 seeds for each n of 4..300 the most was 40 moves a row
-  // (n = 6), and over 3,000 seeds for each n of 4..12, 77 (n = 6; 15 runs of
-  // 27,000 needed more than 50). The budget only bounds the time spent on
+  // (UNDECIDED). Large boards need few moves a row, small ones many: the
+  // default lies well above the most any seed needed (docs/constants.md,
+  // min_conflicts_moves_per_row). The budget only bounds the time spent on
   // inputs the repair cannot finish.
   uint32_t min_conflicts_moves_per_row = 200;
   // BACKTRACKING: nodes before giving up (UNDECIDED).
@@ -151,15 +148,6 @@ absl::Status SetParam(PipelineParams& params, absl::string_view name, absl::stri
 // OK when every tunable lies in its range; else INVALID_ARGUMENT naming the
 // first that does not, and its range.
 absl::Status CheckParams(const PipelineParams& params);
-
-// The two return points of the pipeline (section 4.1), in queens placed.
-struct BaseLevels {
-  uint32_t level2 = 0;  // randSet&randSet stops here
-  uint32_t level3 = 0;  // rand&rand stops here
-};
-
-// baseLevel2 and baseLevel3 for board size n, clamped to 0..n.
-BaseLevels ComputeBaseLevels(uint32_t n, const PipelineParams& params);
 
 }  // namespace nqueens
 

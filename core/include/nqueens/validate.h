@@ -41,7 +41,8 @@ struct ValidationReport {
 
 struct ValidateOptions {
   size_t max_conflicts = 10;
-  // Validation is O(n): about 4 s at n = 10^9.
+  // Validation is O(n), long on the largest boards (docs/constants.md,
+  // ValidateOptions::stop).
   StopCondition stop;
 };
 

@@ -1,8 +1,8 @@
 // Backing big arrays with 2 MiB pages where the kernel allows it
 // (transparent huge pages in "madvise" mode, Debian's default). Random
-// accesses over hundreds of megabytes miss the TLB on 4 KiB pages: block 1's
-// pairing loop at n = 10^8 went from 11.9 to 8.6 ns per pair. Only advice:
-// where huge pages are unavailable nothing changes.
+// accesses over hundreds of megabytes miss the TLB on 4 KiB pages, which
+// slows block 1's pairing loop (docs/constants.md, AllocateHuge). Only
+// advice: where huge pages are unavailable nothing changes.
 #ifndef NQUEENS_BASE_HUGE_PAGES_H_
 #define NQUEENS_BASE_HUGE_PAGES_H_
 
@@ -13,11 +13,10 @@ namespace nqueens::internal {
 
 // Memory for an array of `bytes`: from 1 MiB on, mapped straight from the
 // kernel, 2 MiB aligned and advised to use huge pages, and unmapped by
-// FreeHuge. Fresh 4 KiB pages cost more than they hold here (8 MB took
-// 3.8 ms to fault in, against 0.6 ms in huge pages; the two 2 MB free-line
-// lists of a half-filled 10^6 board, 2.3 ms against 1.0 ms); and through
-// malloc such arrays would raise its mmap threshold and stay in its heap
-// once freed, adding to the next request's peak.
+// FreeHuge. Fresh 4 KiB pages cost more than they hold here: they are much
+// slower to fault in than huge pages (docs/constants.md, AllocateHuge); and
+// through malloc such arrays would raise its mmap threshold and stay in its
+// heap once freed, adding to the next request's peak.
 // Throws std::bad_alloc when there is no memory, like operator new.
 void* AllocateHuge(size_t bytes);
 void FreeHuge(void* memory, size_t bytes);

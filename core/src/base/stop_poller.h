@@ -24,8 +24,9 @@ class StopPoller {
   // well under a millisecond.
   static constexpr uint64_t kStride = 4096;
   // Rows (or array elements) between two polls of a pass over the board:
-  // 3 ms where each row costs a cache miss (50 ns), 0.1 ms in a sequential
-  // pass, against a poll of about 30 ns (a clock read and the callback).
+  // few enough to stop in time even when each row costs a cache miss, many
+  // enough that the poll (a clock read and the callback) costs next to
+  // nothing in a sequential pass (docs/constants.md, kRowsPerPoll).
   static constexpr size_t kRowsPerPoll = size_t{1} << 16;
 
   explicit StopPoller(const StopCondition& condition) : condition_(condition) {}
@@ -78,9 +79,10 @@ bool RunInStretches(size_t begin, size_t end, StopPoller& stop, Body&& body) {
 }
 
 // Appends `count` copies of `value` to `values` in polled stretches, in one
-// allocation: writing fresh memory faults its pages in, and the board of
-// n = 10^9 rows (4 GB) took about a second. False, with only part appended
-// (the caller must not use it), once the poll fires.
+// allocation: writing fresh memory faults its pages in, which outlasts the
+// promised stop on the largest boards (docs/constants.md, AppendPolled).
+// False, with only part appended (the caller must not use it), once the poll
+// fires.
 template <typename Vector>
 bool AppendPolled(Vector& values, size_t count, typename Vector::value_type value,
                   StopPoller& stop) {

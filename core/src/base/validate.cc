@@ -110,7 +110,8 @@ ABSL_ATTRIBUTE_NOINLINE void AddAttacks(const Queen& queen, AttackLine line, uin
 
 // Puts `queen` on its three lines, counting the pairs it attacks. The three
 // indices are written out, not LineIndex in a loop over kLines, and the rare
-// case is out of line: a third fewer instructions a row than that loop.
+// case is out of line: fewer instructions a row than that loop
+// (docs/constants.md, AddQueen).
 void AddQueen(const Queen& queen, uint64_t n, size_t max_conflicts, OccupiedLines& occupied,
               CrowdedLines& crowded, ValidationReport& report) {
   ++report.queen_count;

@@ -127,11 +127,10 @@ absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& 
 // completions, and the search is cheapest where its first rows are the most
 // constrained. Each image is scored by an estimate of its tree's top: the sum
 // over its first kEstimateLevels levels of the product of the open cells of
-// the levels down to there. (Measured at n = 14, 15: 38% fewer nodes than the
-// canonical image; 30% by putting the first row's queen in the middle. 8 levels
-// rather than 6, 4 or 11: 3% fewer nodes at n = 16 than 6.) A
-// constellation with symmetries is searched as it is, since its stabilizer
-// refers to it.
+// the levels down to there. The image it picks takes fewer nodes than the
+// canonical one or the one with the first row's queen in the middle
+// (docs/constants.md, kEstimateLevels). A constellation with symmetries is
+// searched as it is, since its stabilizer refers to it.
 constexpr size_t kEstimateLevels = 8;
 
 Columns SearchOrientation(const Constellation& constellation, uint32_t n) {

@@ -61,9 +61,8 @@ struct Walks {
 // Calls visit(node, cell, out) for every open cell of every node, with
 // cursor a over the first half of `nodes` and b over the second, writing
 // from out and from out + (the first half's tries) unless out is null.
-// Two walks in one loop: each step waits on the load of its node, about 11
-// cycles from one step to the next, which one walk alone leaves idle (1.3x
-// faster at n = 16).
+// Two walks in one loop: each step waits on the load of its node, and the
+// other walk's step fills that wait (docs/constants.md, ForEachTry).
 template <typename Visit>
 Walks ForEachTry(absl::Span<const Node> nodes, uint64_t tries, Node* out, Visit visit) {
   const size_t half = nodes.size() / 2;

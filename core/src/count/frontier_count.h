@@ -25,8 +25,8 @@ namespace nqueens::internal {
 
 struct FrontierOptions {
   // Levels expanded breadth first, above the last three (which are counted
-  // in closed form). At n = 16, 4 to 6 were equally fast and 3 slower; with
-  // 5, about 3% of the nodes are left to the depth-first search.
+  // in closed form): enough to leave few nodes to the depth-first search
+  // (docs/constants.md, FrontierOptions::breadth_levels).
   size_t breadth_levels = 5;
   // The tries (node, open cell) collected from the depth-first levels
   // before they are expanded.

@@ -25,16 +25,14 @@ constexpr uint64_t kFirstRunBudget = 1024;
 // subtree, which the runs below this (about 0.1 s on the word engine) are
 // for; on an unsolvable board each restart only repeats the last run's work,
 // and doubling without end spends about 2.4 times the nodes of the proof.
-// On 48 Excluded Diagonals boards, m = 22 to 30, a last run from 2^20
-// nodes rather than 2^23 decided one board more at m = 25 and at m = 28,
-// one fewer at m = 30 (solvable, which a later restart had solved), and the
-// others sooner (docs/hard-instances.md).
+// The size of the last run is measured against 2^23 on Excluded Diagonals
+// boards in docs/hard-instances-log.md, "Last-run sizes and earlier
+// versions".
 constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 20;
 
 // Runs of fewer nodes stay on one thread: splitting the tree would cost more
-// than they take (about a millisecond). From 2^16 on, the first restarts of a
-// median Excluded Diagonals board at m = 20 (a quarter of its nodes) ran on
-// one thread, and 2 threads were 1.31x faster on it instead of 1.85x.
+// than they take. Low enough that a hard board's first restarts already run
+// on several threads (docs/constants.md, kParallelFromNodes).
 constexpr uint64_t kParallelFromNodes = uint64_t{1} << 12;
 
 // The engine for `board`: the word engine where it fits, on several threads

@@ -17,9 +17,9 @@ namespace nqueens::internal {
 // cells lie on the busiest diagonals (the mean, over the line's open cells,
 // of the other open cells on their two diagonals at the root), known when
 // the board lists its diagonals; then a random order drawn from `rng`.
-// Branching first where a queen closes the most prunes sooner: 8 to 22%
-// fewer nodes on Excluded Diagonals boards of 24 and 26 free rows
-// (docs/hard-instances.md).
+// Branching first where a queen closes the most prunes sooner, with fewer
+// nodes on Excluded Diagonals boards (docs/hard-instances-log.md, "Line
+// ranks").
 std::vector<uint32_t> DrawLineRanks(const FreeBoard& board, bool rows, Rng& rng);
 
 }  // namespace nqueens::internal

@@ -337,9 +337,9 @@ uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
 template <bool kBmi2>
 bool WordSearch::DiagonalSumsFit(const Depth& depth) {
   const auto queens = static_cast<uint32_t>(absl::popcount(depth.rows));
-  // A kind with more diagonals to spare is not checked: on Excluded
-  // Diagonals (m = 18 to 22, 20 instances each) checking every node saved at
-  // most 0.4% more nodes, and the check is most of the bound's cost.
+  // A kind with more diagonals to spare is not checked: checking every node
+  // saves next to no more nodes, and the check is most of the bound's cost
+  // (docs/constants.md, kSpareDiagonals).
   constexpr uint32_t kSpareDiagonals = 4;
   auto tight = [queens](uint64_t set) {
     return static_cast<uint32_t>(absl::popcount(set)) <= queens + kSpareDiagonals;
@@ -436,8 +436,8 @@ bool WordSearch::RepairMatching(Depth& depth, uint64_t& hall_rows) const {
 // Augmenting path from row `a`, breadth first, a layer of rows at a time:
 // of the columns a layer's rows have open and no earlier layer saw, a free
 // one ends the path, and the others' rows are the next layer. The loads of
-// a layer do not wait on each other, as a depth-first path's steps do: 9%
-// less time in all than depth first on Excluded Diagonals (m = 22 and 24).
+// a layer do not wait on each other, as a depth-first path's steps do, so it
+// is faster than depth first (docs/constants.md, WordSearch::Augment).
 bool WordSearch::Augment(Depth& depth, uint32_t a, uint64_t& seen) const {
   std::array<uint64_t, 64> layers;  // rows
   layers[0] = Bit(a);

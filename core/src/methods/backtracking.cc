@@ -122,7 +122,8 @@ absl::StatusOr<CompletionResult> SolveWith(SearchFunction search_function, uint3
                                            const CompletionOptions& options) {
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
-  // Polled (1 s at n = 10^9), in huge pages, which are freed faster.
+  // Polled (docs/constants.md, AppendPolled), in huge pages, which are freed
+  // faster.
   Columns columns;
   ReserveHuge(columns, n);
   if (!AppendPolled(columns, n, kEmptyRow, stop)) return stop.status();

@@ -15,7 +15,7 @@ namespace nqueens::internal {
 uint32_t ConstructedColumn(uint32_t n, uint32_t row);
 
 // ConstructSolution(n) for n = 1 or n >= 4, written in stretches polled by
-// `stop` (2 s at n = 10^9); the poller's status once it fires.
+// `stop` (docs/constants.md, Construct); the poller's status once it fires.
 absl::StatusOr<Columns> Construct(uint32_t n, StopPoller& stop);
 
 }  // namespace nqueens::internal

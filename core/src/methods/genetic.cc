@@ -14,8 +14,9 @@
 // individual is also repaired by random swaps (genetic_repair_swaps_per_row
 // per row): a queen on an attacked diagonal swaps with a random other row,
 // kept unless the attacking pairs grow, priced in O(1) with per-diagonal
-// counts. The operators stay the paper's; the repair is what makes n = 200
-// take well under a second (docs/methods.md).
+// counts. The operators stay the paper's; the repair is what makes boards
+// of hundreds of rows quick (docs/methods.md; docs/constants.md,
+// genetic_repair_swaps_per_row).
 #include "methods/genetic.h"
 
 #include <algorithm>

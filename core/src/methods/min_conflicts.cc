@@ -12,12 +12,12 @@
 // its column with another row's when the swap lowers the number of attacks,
 // and with a random row anyway after kPartnerTries draws without one.
 //
-// The greedy start leaves few queens in conflict (10 at n = 10^3, about 600
-// at 10^6, 55,000 at 10^8, all in its last rows), so it is most of the work:
-// at n = 10^8 each draw reads a random slot of the 400 MB board and two
-// random diagonal bits, and the loop keeps a ring of draws in flight, their
-// memory fetched ahead, to overlap those misses. Measured figures:
-// docs/methods.md (bench/min_conflicts.cc).
+// The greedy start leaves few queens in conflict, all in its last rows
+// (docs/constants.md, kAhead), so it is most of the work: at n = 10^8 each
+// draw reads a random slot of the 400 MB board and two random diagonal bits,
+// and the loop keeps a ring of draws in flight, their memory fetched ahead,
+// to overlap those misses. Measured figures: docs/methods.md
+// (bench/min_conflicts.cc).
 #include "methods/min_conflicts.h"
 
 #include <algorithm>
@@ -303,9 +303,9 @@ class Repair {
 
   // Another slot within `window` of `slot` (there are two or more). Near
   // partners first: the partner's new cell then lies on lines near those
-  // `slot` leaves, and its row near `slot`'s, which are in the cache (at
-  // n = 10^8 partners drawn anywhere cost 3.3 s of repair, three cache
-  // misses a try).
+  // `slot` leaves, and its row near `slot`'s, which are in the cache; a
+  // partner drawn anywhere costs three cache misses a try
+  // (docs/constants.md, DrawPartner).
   uint32_t DrawPartner(uint32_t slot, uint32_t window) {
     const uint32_t span = std::min(rows_.count(), 2 * std::min(window, rows_.count()) + 1);
     const uint32_t first = std::min(slot - std::min(slot, window), rows_.count() - span);

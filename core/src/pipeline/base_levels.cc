@@ -1,9 +1,9 @@
-#include "nqueens/params.h"
+#include "pipeline/base_levels.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace nqueens {
+namespace nqueens::internal {
 namespace {
 
 uint32_t LevelBelowN(uint32_t n, double rows_left) {
@@ -22,4 +22,4 @@ BaseLevels ComputeBaseLevels(uint32_t n, const PipelineParams& params) {
   return {LevelBelowN(n, b2(u)), LevelBelowN(n, b3(u))};
 }
 
-}  // namespace nqueens
+}  // namespace nqueens::internal

@@ -99,7 +99,8 @@ bool BoardState::FreeColumns(HugeVector<uint32_t>& out, StopPoller& stop) const 
   out.clear();
   out.reserve(size_t{n_} - queens_);  // growing by doubling would peak at 3 lists
   // Each stretch grows `out` by its count of free columns and writes them
-  // through a pointer: push_back's checks took 3 more instructions a column.
+  // through a pointer: push_back's checks cost more instructions a column
+  // (docs/constants.md, BoardState::FreeColumns).
   return RunInStretches(1, size_t{n_} + 1, stop, [this, &out](size_t first, size_t last) {
     size_t next = out.size();
     out.resize(next + column_used_.CountClear(first, last));

@@ -19,6 +19,7 @@
 #include "methods/known_solutions.h"
 #include "methods/min_conflicts.h"
 #include "nqueens/memory.h"
+#include "pipeline/base_levels.h"
 #include "pipeline/stages.h"
 
 namespace nqueens {
@@ -35,7 +36,8 @@ using internal::StopPoller;
 using internal::SubBoard;
 
 // Where a run starts (section 4.2).
-Block StartBlock(uint32_t n, uint32_t k, const BaseLevels& levels, const PipelineParams& params) {
+Block StartBlock(uint32_t n, uint32_t k, const internal::BaseLevels& levels,
+                 const PipelineParams& params) {
   if (n < params.finish_only_below_n) return Block::kFinishPrepare;
   if (k >= levels.level3) return Block::kFinishPrepare;
   if (n < params.random_pairing_from_n || k >= levels.level2) return Block::kProjection;
@@ -52,7 +54,7 @@ class Run {
       : state_(state),
         params_(options.params),
         start_(start),
-        levels_(ComputeBaseLevels(state.n(), params_)),
+        levels_(internal::ComputeBaseLevels(state.n(), params_)),
         rng_(rng),
         stop_(stop),
         stats_(stats),
@@ -161,7 +163,7 @@ class Run {
   BoardState& state_;
   const PipelineParams& params_;
   const Block start_;
-  const BaseLevels levels_;
+  const internal::BaseLevels levels_;
   Rng& rng_;
   StopPoller& stop_;
   CompletionStats& stats_;
@@ -231,7 +233,8 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
       return Solved(std::move(**known));
     }
   }
-  stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
+  stats.start_block =
+      StartBlock(n, stats.queens_given, internal::ComputeBaseLevels(n, params), params);
   const bool exact_applies = free_rows <= params.exact_max_free_rows;
   bool exact_tried = false;
   if (exact_applies && free_rows <= params.exact_first_max_free_rows) {
@@ -240,7 +243,8 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
     absl::StatusOr<std::optional<CompletionResult>> decided = Decide(state, options, stop, stats);
     if (!decided.ok()) return decided.status();
     if (decided->has_value()) return std::move(**decided);
-    stats.start_block = StartBlock(n, stats.queens_given, ComputeBaseLevels(n, params), params);
+    stats.start_block =
+        StartBlock(n, stats.queens_given, internal::ComputeBaseLevels(n, params), params);
   }
   Rng rng(options.seed);
   for (uint32_t run = 0;; ++run) {

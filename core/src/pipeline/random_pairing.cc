@@ -108,8 +108,8 @@ class ChunkedList {
   size_t size_;
   size_t chunks_;
   // 4 bytes a chunk (a chunk holds fewer than 2^32 entries), in huge pages:
-  // at n = 10^9 a pass has 488,000 chunks, and the four count arrays took
-  // 10-30 ms to fault in as 8-byte counts in 4 KiB pages, unpolled.
+  // at n = 10^9 a pass has 488,000 chunks, and the four count arrays are
+  // faulted in unpolled (docs/constants.md, ChunkedList).
   HugeVector<uint32_t> kept_, tried_;
 };
 
@@ -120,8 +120,8 @@ size_t ChunkCount(size_t free, uint32_t n, const PipelineParams& params) {
 }
 
 // A random order of 0..count-1 into `order`; false once `stop` fires. Polled:
-// at n = 10^9 a pass orders 488,000 chunks twice, and the two orders took up
-// to 35 ms, most of it faulting their pages in.
+// at n = 10^9 a pass orders 488,000 chunks twice, most of the time spent
+// faulting their pages in (docs/constants.md, RandomOrder).
 bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>& order) {
   order.reserve(count);
   const bool counted = RunInStretches(0, count, stop, [&order](size_t first, size_t last) {
@@ -178,7 +178,7 @@ class Pass {
     for (size_t i = 0; i < chunks_ && state_.queens() < target_queens_; ++i) {
       // The chunks come from memory in random order: ask for the next pair's
       // while this one is paired (the shuffles' random swaps would otherwise
-      // wait for every line; 10.5 against 9 ns per pair at 10^8).
+      // wait for every line; docs/constants.md, Pass::Run).
       if (i + 1 < chunks_) {
         rows_.Prefetch(row_chunks[i + 1]);
         columns_.Prefetch(column_chunks[i + 1]);

@@ -1,24 +1,7 @@
 // The peak-memory model behind nqueens/memory.h: each call's peak as the sum
-// of the arrays it holds at once, each sized as its allocator sizes it.
-//
-// Measured (growth of VmHWM in a fresh process over its resident size before
-// the input was built, with malloc set up as the server sets it; bytes per
-// row; tests/core/memory_test.cc does the same at 2^22 rows):
-//
-//   n                          10^6    2^22    10^7
-//   Complete, empty board      13.34   13.78   13.67   model 12.75 + rounding
-//   Complete, n/2 queens       10.59    9.73    9.45   model 8.75 + rounding
-//   Complete, 10 free rows      9.30    9.38    9.25   exact search: 9.375
-//   Solve RANDOM               13.28   13.78   13.67
-//   Solve CONSTRUCTIVE          3.88    3.97    4.00
-//   Solve MIN_CONFLICTS         4.55    5.14    5.04   4.625 + rounding
-//   Validate, a solution        4.54    5.13    5.05   4.625 + rounding
-//
-// Earlier, from the server's estimate (server/memory_estimate.h at a4b12bf):
-// the core's Complete from the empty board, its input board included, 13.3
-// bytes a row at 10^6, 13.5 at 10^7, 12.8 at 10^8; with an older pipeline
-// 20.7 at 10^6, 18.1 at 10^7, 17.7 at 10^8. The exact search on 1,024 free
-// rows: 27 MB at n = 10^5, 32 MB at n = 1,100 (about 30 d^2 bytes).
+// of the arrays it holds at once, each sized as its allocator sizes it. The
+// peaks it was checked against: docs/constants.md (CompletePeakBytes);
+// tests/core/memory_test.cc measures them at 2^22 rows.
 #include "nqueens/memory.h"
 
 #include <algorithm>
@@ -27,6 +10,7 @@
 #include "exact/free_board.h"
 #include "nqueens/board.h"
 #include "nqueens/params.h"
+#include "pipeline/base_levels.h"
 
 namespace nqueens {
 namespace {
@@ -56,7 +40,7 @@ struct RowsLeft {
 };
 RowsLeft RowsLeftAtBaseLevels(uint64_t n) {
   const uint32_t rows = static_cast<uint32_t>(std::min(n, kMaxBoardSize));
-  const BaseLevels levels = ComputeBaseLevels(rows, PipelineParams{});
+  const internal::BaseLevels levels = internal::ComputeBaseLevels(rows, PipelineParams{});
   return {rows - levels.level2, rows - levels.level3};
 }
 
@@ -87,16 +71,17 @@ uint64_t Numbering(uint64_t universe) {
 // columns (block 2) and of the diagonals (block 4) over the whole board, and
 // the projected boards. Block 2's holds s2 rows (n - baseLevel2), as bits,
 // in two copies; block 4's s3 (n - baseLevel3) rows keep per-cell line
-// indices and line lists, measured at 19-26 s3^2 bytes (32 here).
+// indices and line lists, 32 s3^2 bytes here, above what was measured
+// (docs/constants.md, Finishing).
 uint64_t Finishing(uint64_t n) {
   const auto [s2, s3] = RowsLeftAtBaseLevels(n);
   return Numbering(n + 1) + 2 * Numbering(2 * n + 1) + 2 * (s2 * s2 / 8 + s2 * 8) + 32 * s3 * s3;
 }
 
 // The exact search on d free rows: its own line bits, its free board up to
-// 1,024 free rows (at most about 40 d^2 bytes, exact_search.h; 27-32 MB
-// measured at d = 1,024; beyond, ExactSearchBytesBeyondEstimate) and the
-// copy of the board it returns.
+// 1,024 free rows (at most about 40 d^2 bytes, exact_search.h, above what was
+// measured: docs/constants.md, ExactSearch; beyond,
+// ExactSearchBytesBeyondEstimate) and the copy of the board it returns.
 uint64_t ExactSearch(uint64_t n, uint64_t d) {
   const uint64_t free_board = d <= kExactFreeRowsInEstimates ? 40 * d * d : 0;
   return LineBits(n) + free_board + Board(n);

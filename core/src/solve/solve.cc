@@ -17,8 +17,8 @@ namespace nqueens {
 namespace {
 
 // The empty board, in huge pages: the pipeline writes its rows at random.
-// Written in polled stretches (1 s at n = 10^9); the poller's status once it
-// fires.
+// Written in polled stretches (docs/constants.md, AppendPolled); the
+// poller's status once it fires.
 absl::StatusOr<Columns> EmptyBoard(uint32_t n, const StopCondition& condition) {
   internal::StopPoller stop(condition);
   Columns board;
