@@ -1,4 +1,4 @@
-// What every call's reactor shares (reactors.cc, counting_reactors.cc): the
+// What every call's reactor shares (reactors.h lists their files): the
 // call's bookkeeping and its one Finish, the idle watch of its stream, and
 // running a job to the answer.
 #ifndef NQUEENS_SERVER_CALL_REACTOR_H_

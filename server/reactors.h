@@ -1,4 +1,4 @@
-// The callback reactors of the four call shapes. They move messages on
+// The callback reactors of the call shapes, a file each. They move messages on
 // gRPC's threads without blocking, hand the work to the worker pool, and
 // finish the call exactly once: with the work's answer, or at once when the
 // call is refused, or when it is cancelled while still queued. Each reactor
@@ -20,16 +20,16 @@ namespace nqueens::server {
 using PrepareResponse = absl::StatusOr<ResponseJob> (*)(Call&, grpc::ByteBuffer&);
 using PrepareResult = absl::StatusOr<ResultJob> (*)(Call&, grpc::ByteBuffer&);
 
-// Solve, Complete, Validate.
+// Solve, Complete, Validate (one_request_reactors.cc).
 grpc::ServerUnaryReactor* StartUnaryCall(ServiceState& service,
                                          grpc::CallbackServerContext* context, const char* method,
                                          const grpc::ByteBuffer* request,
                                          grpc::ByteBuffer* response, PrepareResponse prepare);
-// SolveStream.
+// SolveStream (one_request_reactors.cc).
 grpc::ServerWriteReactor<grpc::ByteBuffer>* StartResultStreamCall(
     ServiceState& service, grpc::CallbackServerContext* context, const char* method,
     const grpc::ByteBuffer* request, PrepareResult prepare);
-// ValidateStream.
+// ValidateStream (upload_reactors.cc).
 grpc::ServerReadReactor<grpc::ByteBuffer>* StartValidateStreamCall(
     ServiceState& service, grpc::CallbackServerContext* context, grpc::ByteBuffer* response);
 // Count and Enumerate (counting_reactors.cc).
@@ -39,10 +39,10 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* StartCountCall(ServiceState& service
 grpc::ServerWriteReactor<grpc::ByteBuffer>* StartEnumerateCall(ServiceState& service,
                                                                grpc::CallbackServerContext* context,
                                                                const grpc::ByteBuffer* request);
-// CompleteStream.
+// CompleteStream (upload_reactors.cc).
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* StartCompleteStreamCall(
     ServiceState& service, grpc::CallbackServerContext* context);
-// CompleteBatch.
+// CompleteBatch (batch_reactor.cc).
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* StartCompleteBatchCall(
     ServiceState& service, grpc::CallbackServerContext* context);
 
