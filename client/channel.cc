@@ -23,16 +23,16 @@ const char kServiceConfigJson[] = R"json({
   }]
 })json";
 
-std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target,
-                                           std::shared_ptr<grpc::ChannelCredentials> credentials,
-                                           grpc::ChannelArguments arguments) {
+std::shared_ptr<grpc::Channel> MakeChannel(
+    const std::string& target, const std::shared_ptr<grpc::ChannelCredentials>& credentials,
+    grpc::ChannelArguments arguments) {
   // The largest unary response is a board of kStreamingThreshold rows (at
   // most 5 bytes a column) or a validation report of at most 1,000
   // conflicts; stream chunks are smaller still. gRPC's default of 4 MiB
   // would do today; the margin is for whatever a server adds.
   arguments.SetMaxReceiveMessageSize(static_cast<int>(wire::kMaxMessageBytes));
   arguments.SetServiceConfigJSON(kServiceConfigJson);
-  return grpc::CreateCustomChannel(target, std::move(credentials), arguments);
+  return grpc::CreateCustomChannel(target, credentials, arguments);
 }
 
 }  // namespace nqueens::client

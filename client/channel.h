@@ -21,9 +21,9 @@ namespace nqueens::client {
 extern const char kServiceConfigJson[];
 
 // `arguments` may carry the caller's own (e.g. a TLS name override).
-std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target,
-                                           std::shared_ptr<grpc::ChannelCredentials> credentials,
-                                           grpc::ChannelArguments arguments = {});
+std::shared_ptr<grpc::Channel> MakeChannel(
+    const std::string& target, const std::shared_ptr<grpc::ChannelCredentials>& credentials,
+    grpc::ChannelArguments arguments = {});
 
 }  // namespace nqueens::client
 

@@ -69,8 +69,9 @@ class LocalBackend : public Backend {
     std::vector<v1::CompleteRequest> round;
     for (;;) {
       round.clear();
-      for (std::optional<v1::CompleteRequest> request;
-           round.size() < kBatchRound * threads && (request = next()).has_value();) {
+      while (round.size() < kBatchRound * threads) {
+        std::optional<v1::CompleteRequest> request = next();
+        if (!request.has_value()) break;
         round.push_back(*std::move(request));
       }
       if (round.empty()) return absl::OkStatus();

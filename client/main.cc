@@ -226,6 +226,7 @@ absl::Status LookUpMethod(const std::map<std::string, Method>& methods, const st
     return absl::OkStatus();
   }
   std::vector<std::string> names;
+  names.reserve(methods.size());
   for (const auto& [known, unused] : methods) names.push_back(known);
   return absl::InvalidArgumentError(absl::StrCat("unknown --method \"", name, "\" for ", command,
                                                  " (expected ", absl::StrJoin(names, ", "), ")"));

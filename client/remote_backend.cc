@@ -467,8 +467,7 @@ std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address,
   grpc::ChannelArguments arguments;
   AddChannelArguments(security, arguments);
   return std::make_unique<RemoteBackend>(
-      MakeChannel(address, ChannelCredentialsFor(security), std::move(arguments)), address,
-      security);
+      MakeChannel(address, ChannelCredentialsFor(security), arguments), address, security);
 }
 
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,

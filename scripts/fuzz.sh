@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets in fuzz/ into build-asan/ (scripts/asan-build.sh) and runs
 # each RUNS times (default 1) for SECONDS_PER_RUN (default 30), each run a
 # process of its own with its own seed, from the seed corpus and what the
-# earlier runs found, one target after the other. Each run ends with a
+# earlier runs found; two targets at a time (NQUEENS_FUZZ_JOBS). Each run ends with a
 # process exit, where a call still in flight would touch freed state: several
 # short runs catch that more often than one long one. Exits non-zero if any
 # run crashed, leaked, hit a sanitizer report or a timeout; the input that did
@@ -37,14 +37,13 @@ rm -f "$results"
 # LeakSanitizer is on by default under ASan; UBSan reports abort (the build
 # uses -fno-sanitize-recover), with a stack.
 export UBSAN_OPTIONS=print_stacktrace=1
-failed=()
-for target in "${targets[@]}"; do
-  [[ -n $target ]] || continue
-  corpus="$build_dir/corpus/$target"
+# fuzz_target TARGET: its runs, one after the other (each starts from what
+# the earlier ones found); appends "TARGET pass|fail" to the results.
+fuzz_target() {
+  local target=$1 corpus="$build_dir/corpus/$1" target_failed=0 run log
   rm -rf "$corpus"
   mkdir -p "$corpus"
   cp "$repo/fuzz/corpus/$target/"* "$corpus/"
-  target_failed=0
   for ((run = 1; run <= runs; ++run)); do
     log="$build_dir/$target.$run.log"
     echo "fuzz.sh: $target run $run of $runs for ${seconds}s from $(ls "$corpus" | wc -l) inputs"
@@ -64,10 +63,26 @@ for target in "${targets[@]}"; do
   done
   if ((target_failed)); then
     echo "$target fail" >> "$results"
-    failed+=("$target")
   else
     echo "$target pass" >> "$results"
   fi
+}
+
+# Targets run NQUEENS_FUZZ_JOBS at a time (default 2, a core each on CI's
+# machine); each writes to its own file, shown once all have ended.
+jobs_at_once=${NQUEENS_FUZZ_JOBS:-2}
+listed=()
+for target in "${targets[@]}"; do
+  [[ -n $target ]] || continue
+  listed+=("$target")
+  while (($(jobs -rp | wc -l) >= jobs_at_once)); do wait -n || true; done
+  fuzz_target "$target" > "$build_dir/$target.out" 2>&1 &
+done
+wait
+failed=()
+for target in "${listed[@]}"; do
+  cat "$build_dir/$target.out"
+  grep -qx "$target pass" "$results" || failed+=("$target")
 done
 if ((${#failed[@]} > 0)); then
   echo "fuzz.sh: ${#failed[@]} of ${#targets[@]} targets failed: ${failed[*]}"

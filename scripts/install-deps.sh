@@ -29,8 +29,8 @@ build_packages=(
   # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
   # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).
   clang libclang-rt-14-dev
-  # scripts/test.sh's format stage.
-  clang-format
+  # scripts/test.sh's format and tidy stages.
+  clang-format clang-tidy
   # Man pages made from the binaries' --help; the .deb's dependencies
   # (dpkg-shlibdeps) for CPack.
   help2man dpkg-dev

@@ -5,14 +5,18 @@
 #
 #   format    -            every C++ file as .clang-format wants it
 #   main      build/       the whole suite
+#   tidy      build/       clang-tidy's checks (.clang-tidy) on the sources of
+#                          core/, server/, client/, command_line/, proto/wire/
+#                          and checker/, with the main build's compile commands
 #   asan      build-asan/  the whole suite under AddressSanitizer + UBSan,
 #                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
 #                          ThreadSanitizer (only their targets are built)
-#   fuzz      build-asan/  each libFuzzer target 5 times for 30 s
-#                          (scripts/fuzz.sh), from the asan stage's build
+#   fuzz      build-asan/  each libFuzzer target 5 times for 30 s, two
+#                          targets at a time (scripts/fuzz.sh), from the
+#                          asan stage's build
 #
-# NQUEENS_TEST_STAGES (default "format main asan tsan fuzz") picks stages. Every stage
+# NQUEENS_TEST_STAGES (default "format main tidy asan tsan fuzz") picks stages. Every stage
 # runs even when an earlier one failed; the script exits non-zero if any
 # failed. The closing summary line counts the test cases of all the CTest
 # stages plus one per fuzz target.
@@ -20,7 +24,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-stages=${NQUEENS_TEST_STAGES:-format main asan tsan fuzz}
+stages=${NQUEENS_TEST_STAGES:-format main tidy asan tsan fuzz}
 # Relative paths in ccache's keys: a fresh clone elsewhere on the same
 # machine (CI's) reuses what an earlier build compiled, in every stage.
 export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
@@ -82,6 +86,19 @@ for stage in $stages; do
     main)
       scripts/build.sh --tests
       run_ctest main "$repo/build"
+      ;;
+    tidy)
+      # The compile commands and the generated headers of the main build
+      # (built already when the main stage ran). Any finding fails the stage;
+      # the log keeps only the findings.
+      tidy_log="$repo/build/clang-tidy.log"
+      if ! scripts/build.sh --tests > /dev/null ||
+          ! run-clang-tidy -p "$repo/build" -quiet -j 2 \
+            "$repo/(core|server|client|command_line|proto/wire|checker)/.*\.cc\$" \
+            > "$tidy_log" 2>&1; then
+        grep -E -A3 '(warning|error): ' "$tidy_log" | head -n 200 || true
+        failed_stages+=(tidy)
+      fi
       ;;
     asan)
       # The whole suite, the server binary the Python tests start included,

@@ -41,7 +41,7 @@ class BatchCall final
  public:
   BatchCall(ServiceState& service, grpc::CallbackServerContext* context)
       : CallReactor(service, context, "CompleteBatch"),
-        window_(8 * std::max(1, service.pool.workers())) {}
+        window_(uint64_t{8} * static_cast<uint64_t>(std::max(1, service.pool.workers()))) {}
 
   // After construction, as the other stream reactors.
   void Begin() {

@@ -83,7 +83,7 @@ Call::~Call() {
 }
 
 absl::Status Call::Enter() {
-  const absl::Status entered = Admit();
+  absl::Status entered = Admit();
   // The request id goes back in the initial metadata of a call that begins,
   // and in the trailers of one refused here: gRPC commits a call once it has
   // the server's initial metadata and never retries it then, and refusals
@@ -242,8 +242,7 @@ absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional
   // memory reserved when the search starts.
   options->params.exact_max_free_rows = service_.options.limits.max_exact_free_rows;
   options->reserve_memory = [this](uint64_t bytes) {
-    const absl::Status reserved =
-        ReserveMemory((memory_.has_value() ? memory_->bytes() : 0) + bytes);
+    absl::Status reserved = ReserveMemory((memory_.has_value() ? memory_->bytes() : 0) + bytes);
     if (reserved.ok()) return reserved;
     return absl::Status(reserved.code(),
                         absl::StrCat("the exact search on more than ", kExactFreeRowsInEstimates,

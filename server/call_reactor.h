@@ -86,8 +86,9 @@ class CallReactor : public Base {
     job.run = nullptr;  // frees the request before the response goes out
     // An answer made after the deadline or a cancel never reaches the client.
     if (absl::Status going = call_.StillGoing(); answer.ok() && !going.ok()) answer = going;
+    const absl::Status status = answer.status();
     if (answer.ok()) *response = *std::move(answer);
-    End(call_.Explain(answer.status()));
+    End(call_.Explain(status));
   }
 
   // Runs `job` (on a worker), then writes its result as a stream of

@@ -99,11 +99,12 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
   std::optional<absl::Status> SendFinalLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     if (!final_->has_message) return final_->status;
     final_written_ = true;
-    StartWriteLocked(std::move(final_->message));
+    StartWriteLocked(final_->message);
     return std::nullopt;
   }
 
-  void StartWriteLocked(grpc::ByteBuffer message) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+  // grpc::ByteBuffer copies share the slices: the copy costs a reference.
+  void StartWriteLocked(const grpc::ByteBuffer& message) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     if (!watching_) {
       watching_ = true;
       WatchStream(true);
@@ -111,7 +112,7 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
       Touch();
     }
     writing_ = true;
-    out_ = std::move(message);
+    out_ = message;
     StartWrite(&out_);
   }
 

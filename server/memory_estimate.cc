@@ -9,7 +9,7 @@ constexpr uint64_t kBytesPerDenseColumn = 8;
 constexpr uint64_t kBytesPerSparseQueen = 96;
 // Two generations of the default population of permutations (4 bytes a row
 // each) and their diagonal counts.
-constexpr uint64_t kGeneticBytesPerRow = 4 * (2 * 75 + 4);
+constexpr uint64_t kGeneticBytesPerRow = uint64_t{4} * (2 * 75 + 4);
 
 uint64_t WorkBytesPerRow(Work work) {
   switch (work) {

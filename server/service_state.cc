@@ -25,6 +25,7 @@ std::vector<std::string> ServiceMethods() {
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
           v1::NQueens::service_full_name());
   std::vector<std::string> names;
+  names.reserve(service->method_count());
   for (int i = 0; i < service->method_count(); ++i) names.push_back(service->method(i)->name());
   return names;
 }

@@ -159,7 +159,7 @@ bool IsReal(const Field& field) {
 // paper's coefficients as printed.
 std::string Shortest(double value) {
   for (int digits = 6; digits < 17; ++digits) {
-    const std::string text = absl::StrFormat("%.*g", digits, value);
+    std::string text = absl::StrFormat("%.*g", digits, value);
     double back = 0;
     if (absl::SimpleAtod(text, &back) && back == value) return text;
   }

@@ -134,7 +134,7 @@ absl::StatusOr<CountPart> CountConstellation(const G& geometry, const Residual& 
 constexpr size_t kEstimateLevels = 8;
 
 Columns SearchOrientation(const Constellation& constellation, uint32_t n) {
-  const Columns board = constellation.Board(n);
+  Columns board = constellation.Board(n);
   if (constellation.stabilizer != 1) return board;
   Columns best;
   double best_score = HUGE_VAL;
@@ -254,6 +254,7 @@ class ParallelCount {
       running_ = workers;
     }
     std::vector<std::thread> pool;
+    pool.reserve(workers);
     for (int t = 0; t < workers; ++t) pool.emplace_back([this] { TakeParts(); });
     {
       absl::MutexLock lock(&mutex_);

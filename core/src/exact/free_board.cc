@@ -105,7 +105,7 @@ void FreeBoard::GroupLines(uint64_t n, int kind) {
 
 void FreeBoard::MeasureDiagonalLoad() {
   const uint32_t d = size();
-  std::vector<uint64_t> cells(2 * d), diagonal_cells(2 * d);
+  std::vector<uint64_t> cells(size_t{2} * d), diagonal_cells(size_t{2} * d);
   for (uint32_t a = 0; a < d; ++a) {
     ForEachBit(open_.Row(a), open_.words_per_row(), [&](uint32_t b) {
       uint64_t others = 0;
@@ -118,7 +118,7 @@ void FreeBoard::MeasureDiagonalLoad() {
       }
     });
   }
-  diagonal_load_.resize(2 * d);
+  diagonal_load_.resize(size_t{2} * d);
   for (uint32_t x = 0; x < 2 * d; ++x) {
     diagonal_load_[x] = cells[x] == 0 ? 0 : static_cast<uint32_t>(diagonal_cells[x] / cells[x]);
   }

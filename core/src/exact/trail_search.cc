@@ -152,10 +152,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void TrailSearch::Close(uint32_t a, uint32_t
 }
 
 void TrailSearch::Place(uint32_t a, uint32_t b) {
-  const uint32_t d = board_.size();
-  std::copy_n(column_of_row_, 2 * d, column_of_row_ + 2 * d);
-  column_of_row_ += 2 * d;
-  row_of_column_ += 2 * d;
+  const size_t lines = size_t{2} * board_.size();
+  std::copy_n(column_of_row_, lines, column_of_row_ + lines);
+  column_of_row_ += lines;
+  row_of_column_ += lines;
   placement_[a] = b;
   for (uint32_t line : board_.LinesThrough(a, b)) {
     if (line == kNone) continue;
@@ -175,8 +175,8 @@ void TrailSearch::Undo(size_t mark) {
     columns_open_.Add(b, 1);
   }
   trail_.Truncate(mark);
-  column_of_row_ -= 2 * board_.size();
-  row_of_column_ -= 2 * board_.size();
+  column_of_row_ -= size_t{2} * board_.size();
+  row_of_column_ -= size_t{2} * board_.size();
   rows_.RestoreLast();
   columns_.RestoreLast();
 }

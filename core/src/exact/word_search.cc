@@ -203,8 +203,8 @@ WordBoard::WordBoard(const FreeBoard& board)
                    board.column(size_ - 1) - board.column(0) == size_ - 1),
       diagonal_damage_(size_t{size_} * size_),
       closes_(size_t{size_} * size_ * 2 * lanes_),
-      root_open_(2 * lanes_),
-      nothing_(2 * lanes_) {
+      root_open_(size_t{2} * lanes_),
+      nothing_(size_t{2} * lanes_) {
   for (uint32_t a = 0; a < size_; ++a) {
     root_open_[a] = board.open().Row(a)[0];
     for (uint64_t bits = root_open_[a]; bits != 0; bits &= bits - 1) {
@@ -249,7 +249,7 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
       vector_(false),
 #endif
       diagonal_sums_(board.square_hole_ && size_ <= kDiagonalSumsMaxFreeRows),
-      keys_(2 * lanes_, ~uint64_t{0}),
+      keys_(size_t{2} * lanes_, ~uint64_t{0}),
       words_(size_t{size_ + 1} * 3 * lanes_),
       path_(size_ + 1),
       frames_(size_ + 1),
@@ -263,7 +263,7 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
   }
   for (uint32_t k = 0; k <= size_; ++k) {
     path_[k].open = words_.data() + size_t{k} * 3 * lanes_;
-    path_[k].match = path_[k].open + 2 * lanes_;
+    path_[k].match = path_[k].open + size_t{2} * lanes_;
   }
   Depth& root = path_[0];
   root.rows = root.columns = LowBits(size_);

@@ -198,8 +198,8 @@ absl::StatusOr<std::optional<Columns>> BaseQueens(const ProductFit& fit, uint32_
   const auto base_size = static_cast<uint32_t>(fit.blocks.size());
   Columns base;
   if (!AppendPolled(base, base_size, kEmptyRow, stop)) return stop.status();
-  std::vector<bool> column_taken(base_size), sum_taken(2 * base_size),
-      difference_taken(2 * base_size);
+  std::vector<bool> column_taken(base_size), sum_taken(size_t{2} * base_size),
+      difference_taken(size_t{2} * base_size);
   for (uint32_t i = 0; i < base_size; ++i) {
     if (i % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return stop.status();
     if (fit.blocks[i].empty()) continue;  // its base row stays free

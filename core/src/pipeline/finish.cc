@@ -88,6 +88,7 @@ std::vector<uint32_t> RankCells(const SubBoard& board, uint32_t row) {
   for (uint32_t cell : board.FreeCells(row)) scored.emplace_back(board.Damage(row, cell), cell);
   std::stable_sort(scored.begin(), scored.end());
   std::vector<uint32_t> cells;
+  cells.reserve(scored.size());
   for (const auto& [damage, cell] : scored) cells.push_back(cell);
   return cells;
 }

@@ -124,10 +124,10 @@ std::optional<SubBoard> SubBoard::Project(const BoardState& state, absl::Span<co
       words[column / 64] |= uint64_t{cell_free} << (column % 64);
     }
   }
-  return Make(std::move(geometry), std::move(free), stop);
+  return Make(geometry, std::move(free), stop);
 }
 
-std::optional<SubBoard> SubBoard::Make(std::shared_ptr<Geometry> geometry,
+std::optional<SubBoard> SubBoard::Make(const std::shared_ptr<Geometry>& geometry,
                                        std::vector<uint64_t> free, StopPoller& stop) {
   SubBoard board(geometry, std::move(free));
   if (geometry->tracking == CellTracking::kLines && !board.TrackLines(*geometry, stop)) {
@@ -224,7 +224,7 @@ std::vector<uint32_t> SubBoard::FreeCells(uint32_t row) const {
 }
 
 uint32_t SubBoard::NthFreeCell(uint32_t row, uint32_t k) const {
-  const uint64_t* words = &free_[row * words_per_row_];
+  const uint64_t* words = &free_[size_t{row} * words_per_row_];
   for (uint32_t w = 0;; ++w) {
     uint64_t bits = words[w];
     const uint32_t count = static_cast<uint32_t>(__builtin_popcountll(bits));
@@ -251,7 +251,7 @@ bool SubBoard::Place(uint32_t row, uint32_t column) {
     ForEachFreeCell(row, [this, row](uint32_t cell) { CloseCell(row, cell); });
     return PlaceAlongLines(row, column);
   }
-  std::fill_n(&free_[row * words_per_row_], words_per_row_, 0);  // no lines to count
+  std::fill_n(&free_[size_t{row} * words_per_row_], words_per_row_, 0);  // no lines to count
   free_count_[row] = 0;
   return PlaceByScanning(row, column);
 }

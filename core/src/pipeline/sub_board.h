@@ -162,7 +162,7 @@ class SubBoard {
   // The SubBoard on `geometry` whose free cells are the bits of `free`, a row
   // of (size + 63) / 64 words for each row; with kLines, also builds the
   // geometry's lines. nullopt once `stop` fires.
-  static std::optional<SubBoard> Make(std::shared_ptr<Geometry> geometry,
+  static std::optional<SubBoard> Make(const std::shared_ptr<Geometry>& geometry,
                                       std::vector<uint64_t> free, StopPoller& stop);
   // Make() without the lines.
   SubBoard(std::shared_ptr<const Geometry> geometry, std::vector<uint64_t> free);
@@ -186,7 +186,7 @@ class SubBoard {
   // Calls visit(column) for each free cell of `row`, ascending.
   template <typename Visit>
   void ForEachFreeCell(uint32_t row, Visit visit) const {
-    const uint64_t* words = &free_[row * words_per_row_];
+    const uint64_t* words = &free_[size_t{row} * words_per_row_];
     for (uint32_t w = 0; w < words_per_row_; ++w) {
       for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
         visit(w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits)));

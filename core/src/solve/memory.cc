@@ -154,7 +154,7 @@ uint64_t ExactSearchBytesBeyondEstimate(uint64_t free_rows) {
   // The free board's open cells and the large engine's copy, each row in
   // whole words; its per-row arrays and stacks.
   const uint64_t words_per_row = (free_rows + 63) / 64;
-  return 2 * 8 * words_per_row * free_rows + 64 * free_rows;
+  return uint64_t{2} * 8 * words_per_row * free_rows + 64 * free_rows;
 }
 
 }  // namespace nqueens
