@@ -54,76 +54,87 @@ std::string AbslUnparseFlag(const MemoryBudgetFlag& flag) {
   return flag.bytes == 0 ? "auto" : nqueens::server::ByteSizeFlagText(flag.bytes);
 }
 
+// The flags' defaults are the option structs' (server.h, service_options.h),
+// so that each default is written once.
+const nqueens::server::ServerOptions kDefaults;
+const nqueens::server::ServiceOptions& kService = kDefaults.service;
+const nqueens::server::CallLimits& kLimits = kDefaults.service.limits;
+const nqueens::server::ConnectionLimits& kConnections = kDefaults.connections;
+
 }  // namespace
 
-ABSL_FLAG(std::vector<std::string>, listen, {"0.0.0.0:50051"},
+ABSL_FLAG(std::vector<std::string>, listen, kDefaults.listen_addresses,
           "HOST:PORT to listen on; port 0 picks a free one; give it again (or a comma-separated "
           "list) for more addresses, e.g. 0.0.0.0:50051 and [::]:50051");
-ABSL_FLAG(std::vector<std::string>, health_listen, {},
+ABSL_FLAG(std::vector<std::string>, health_listen, kDefaults.health_listen_addresses,
           "HOST:PORT (or a comma-separated list) of plaintext ports that serve health checks "
           "only, for probes that speak no TLS (Kubernetes' gRPC probes); needs --tls-cert");
-ABSL_FLAG(uint64_t, max_n, 100'000'000, "largest board accepted; larger n gets RESOURCE_EXHAUSTED");
-ABSL_FLAG(int, workers, 0,
+ABSL_FLAG(uint64_t, max_n, kService.max_n,
+          "largest board accepted; larger n gets RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, workers, kService.workers,
           "threads running calls; 0: the CPUs this process may use (affinity mask and cgroup "
           "cpu.max)");
-ABSL_FLAG(int, max_queued, 1024, "calls that may wait for a worker; more get RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, max_queued, kService.max_queued,
+          "calls that may wait for a worker; more get RESOURCE_EXHAUSTED");
 ABSL_FLAG(
-    uint64_t, max_backtracks, 1'000'000,
+    uint64_t, max_backtracks, kLimits.max_backtracks,
     "most backtracks a call may ask for (Limits.max_backtracks); larger requests are lowered");
-ABSL_FLAG(uint32_t, max_restarts, 1'000,
+ABSL_FLAG(uint32_t, max_restarts, kLimits.max_restarts,
           "most restarts a call may ask for (Limits.max_restarts); larger requests are lowered");
-ABSL_FLAG(uint64_t, max_exact_nodes, 0,
+ABSL_FLAG(uint64_t, max_exact_nodes,
+          kLimits.max_exact_nodes == UINT64_MAX ? 0 : kLimits.max_exact_nodes,
           "most exact-search nodes a call may ask for (Limits.max_exact_nodes); larger requests "
           "are lowered; 0: no maximum (the exact search is bounded by time)");
-ABSL_FLAG(double, max_exact_seconds, 600,
+ABSL_FLAG(double, max_exact_seconds, kLimits.max_exact_seconds,
           "most seconds the exact search may run in a call (Limits.max_exact_seconds); larger "
           "requests are lowered. A call that asks nothing gets 60 s, or its deadline if it has "
           "one, at most this");
-ABSL_FLAG(uint32_t, max_exact_free_rows, 65'536,
+ABSL_FLAG(uint32_t, max_exact_free_rows, kLimits.max_exact_free_rows,
           "most free rows a composition may have for the exact search to run on it (at most "
           "65536); above 1024 the search reserves d^2 / 4 bytes of the memory budget for d free "
           "rows when it starts, and the call gets RESOURCE_EXHAUSTED if they are not free");
-ABSL_FLAG(double, max_call_seconds, 120,
+ABSL_FLAG(double, max_call_seconds, absl::ToDoubleSeconds(kLimits.max_call_time),
           "longest a call may take from its arrival, queueing included; then RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off");
 ABSL_FLAG(std::string, log_format, "text",
           "text, or json: one JSON object per line (time, level, message; a call's line has its "
           "method, peer, request_id, n, k, outcome, code, message and seconds)");
 ABSL_FLAG(
-    std::string, metrics_listen, "",
+    std::string, metrics_listen, kDefaults.metrics_listen,
     "HOST:PORT to serve Prometheus metrics on, at /metrics (HOST an IPv4 address; port 0 picks "
     "a free one); empty: no metrics endpoint");
-ABSL_FLAG(absl::Duration, grace, absl::Seconds(10),
+ABSL_FLAG(absl::Duration, grace, kDefaults.grace,
           "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
-ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{},
+ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{kService.memory_budget},
           "memory all calls share, e.g. 4G or 512M (K, M, G, T: powers of 1024); a call that "
           "does not fit gets RESOURCE_EXHAUSTED; auto: 75% of physical memory or of the cgroup "
           "limit");
-ABSL_FLAG(absl::Duration, stream_idle_timeout, absl::Seconds(30),
+ABSL_FLAG(absl::Duration, stream_idle_timeout, kService.stream_idle_timeout,
           "a stream on which no message moves for this long is cancelled and its memory freed; "
           "inf: never");
-ABSL_FLAG(std::string, tls_cert, "",
+ABSL_FLAG(std::string, tls_cert, kDefaults.tls.cert_file,
           "PEM certificate chain to serve TLS with (needs --tls-key); re-read when it changes");
-ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert");
-ABSL_FLAG(std::string, tls_client_ca, "",
+ABSL_FLAG(std::string, tls_key, kDefaults.tls.key_file, "PEM private key of --tls-cert");
+ABSL_FLAG(std::string, tls_client_ca, kDefaults.tls.client_ca_file,
           "PEM CA certificates: clients must present a certificate they signed (mutual TLS)");
-ABSL_FLAG(std::string, auth_token_file, "",
+ABSL_FLAG(std::string, auth_token_file, kDefaults.auth_token_file,
           "file of bearer tokens, one per line, re-read when it changes: every call but health "
           "checks needs `authorization: Bearer <token>` with one of them, else UNAUTHENTICATED");
-ABSL_FLAG(int, max_calls_per_client, 256,
+ABSL_FLAG(int, max_calls_per_client, kService.max_calls_per_client,
           "calls one client (its token, or without tokens its address) may have in flight; more "
           "get RESOURCE_EXHAUSTED; 0: no limit");
-ABSL_FLAG(int, max_concurrent_streams, 256,
+ABSL_FLAG(int, max_concurrent_streams, kConnections.max_concurrent_streams,
           "calls at once on one connection; a client's further calls wait");
-ABSL_FLAG(absl::Duration, min_ping_interval, absl::Seconds(10),
+ABSL_FLAG(absl::Duration, min_ping_interval, kConnections.min_ping_interval,
           "a client pinging more often than this without data gets a strike");
-ABSL_FLAG(int, max_ping_strikes, 2, "strikes before the connection is closed; 0: no limit");
-ABSL_FLAG(absl::Duration, max_connection_idle, absl::Minutes(5),
+ABSL_FLAG(int, max_ping_strikes, kConnections.max_ping_strikes,
+          "strikes before the connection is closed; 0: no limit");
+ABSL_FLAG(absl::Duration, max_connection_idle, kConnections.max_idle,
           "a connection without calls for this long is closed; inf: never");
-ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
+ABSL_FLAG(absl::Duration, max_connection_age, kConnections.max_age,
           "connections are told to go after this long (with 10% jitter), so that clients "
           "resolve the server's name again; inf: never");
-ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Minutes(5),
+ABSL_FLAG(absl::Duration, max_connection_age_grace, kConnections.max_age_grace,
           "how long the calls of a connection told to go may still run; inf: no limit");
 ABSL_FLAG(bool, help, false, "print this help and exit (also -h)");
 ABSL_FLAG(bool, version, false, "print the version and exit");

@@ -25,7 +25,8 @@
 namespace nqueens::server {
 
 // What one connection may hold or do: limits against clients that keep
-// resources (gRPC's channel arguments; the defaults are the flags').
+// resources (gRPC's channel arguments). The server's flags take their
+// defaults from this struct and the others below.
 struct ConnectionLimits {
   // Calls at once on one connection; a client's further calls wait.
   int max_concurrent_streams = 256;
