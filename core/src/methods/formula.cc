@@ -34,6 +34,7 @@
 #include "base/huge_pages.h"
 #include "base/stop_poller.h"
 #include "methods/construction.h"
+#include "methods/modular_fit.h"
 
 namespace nqueens {
 namespace internal {
@@ -79,21 +80,6 @@ uint64_t StepCount(const Factorization& factors) {
   return count;
 }
 
-// x^-1 modulo m (x prime to m), by the extended Euclidean algorithm.
-uint64_t InverseModulo(uint64_t x, uint64_t m) {
-  int64_t a = static_cast<int64_t>(x % m), b = static_cast<int64_t>(m);
-  int64_t u = 1, v = 0;
-  while (b != 0) {
-    const int64_t q = a / b;
-    a -= q * b;
-    std::swap(a, b);
-    u -= q * v;
-    std::swap(u, v);
-  }
-  return static_cast<uint64_t>((u % static_cast<int64_t>(m) + static_cast<int64_t>(m)) %
-                               static_cast<int64_t>(m));
-}
-
 // Step number `index` (< StepCount) in O(number of primes): the index in
 // mixed radix over n's prime powers (the first one fastest), each digit a
 // residue modulo its prime power, combined by the Chinese remainder theorem.
@@ -107,7 +93,7 @@ uint32_t StepAt(uint32_t n, const Factorization& factors, uint64_t index) {
     const uint64_t residue =
         digit / (power.prime - 3) * power.prime + 2 + digit % (power.prime - 3);
     const uint64_t others = n / power.value;
-    step = (step + residue * others % n * InverseModulo(others, power.value)) % n;
+    step = (step + residue * others % n * Inverse(others, power.value)) % n;
   }
   return static_cast<uint32_t>(step);
 }
