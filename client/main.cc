@@ -3,10 +3,10 @@
 #include <grpc/support/log.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "backend.h"
 #include "board_io.h"
 #include "channel.h"
@@ -35,9 +36,8 @@ ABSL_FLAG(bool, local, false, "run in this process instead of on a server");
 ABSL_FLAG(std::optional<uint64_t>, seed, std::nullopt,
           "random seed (unset: a random one, reported on stderr)");
 ABSL_FLAG(std::string, method, "",
-          "solve: constructive (default), random, min-conflicts, backtracking, genetic or "
-          "formula; complete: pipeline (default), min-conflicts or exact (the only ones that may "
-          "answer UNSOLVABLE are pipeline and exact); docs/methods.md compares them");
+          "solve: {solve methods}; complete: {complete methods} (the only ones that may answer "
+          "UNSOLVABLE are pipeline and exact); docs/methods.md compares them");
 ABSL_FLAG(uint64_t, variant, 0,
           "solve --method formula: which member of the explicit families (0 .. their number - "
           "1)");
@@ -157,6 +157,18 @@ included, or deadline exceeded), 4 undecided, 130 interrupted (Ctrl-C).
 flags:
 )";
 
+// "constructive (default), random, ... or formula": a table's CLI names, the
+// first being the default.
+template <typename Method>
+std::string MethodList(absl::Span<const MethodInfo<Method>> methods) {
+  std::string list;
+  for (size_t i = 0; i < methods.size(); ++i) {
+    const char* separator = i == 0 ? "" : i + 1 == methods.size() ? " or " : ", ";
+    absl::StrAppend(&list, separator, methods[i].cli_name, i == 0 ? " (default)" : "");
+  }
+  return list;
+}
+
 // The whole help, or (`command` given) that command's usage line and what
 // it does.
 std::string Help(const CommandEntry* command) {
@@ -172,7 +184,11 @@ std::string Help(const CommandEntry* command) {
     absl::StrAppend(&help, "  ", entry.name, " ", entry.argument, ": ", entry.description, "\n");
   }
   if (command != nullptr) return absl::StrCat(help, "\nflags: see nqueens --help\n");
-  return absl::StrCat(help, kAbout, command_line::FlagHelp("client/main.cc"));
+  return absl::StrCat(
+      help, kAbout,
+      command_line::FlagHelp("client/main.cc",
+                             {{"{solve methods}", MethodList(SolveMethods())},
+                              {"{complete methods}", MethodList(CompleteMethods())}}));
 }
 
 // nqueens help [COMMAND].
@@ -197,37 +213,20 @@ int RunHelp(const std::vector<std::string>& arguments) {
   std::_Exit(status);
 }
 
-// --method's names, as the CLI spells them.
-const std::map<std::string, SolveMethod>& SolveMethods() {
-  static const auto* methods =
-      new std::map<std::string, SolveMethod>{{"constructive", SolveMethod::kConstructive},
-                                             {"random", SolveMethod::kRandom},
-                                             {"min-conflicts", SolveMethod::kMinConflicts},
-                                             {"backtracking", SolveMethod::kBacktracking},
-                                             {"genetic", SolveMethod::kGenetic},
-                                             {"formula", SolveMethod::kFormula}};
-  return *methods;
-}
-
-const std::map<std::string, CompleteMethod>& CompleteMethods() {
-  static const auto* methods =
-      new std::map<std::string, CompleteMethod>{{"pipeline", CompleteMethod::kPipeline},
-                                                {"min-conflicts", CompleteMethod::kMinConflicts},
-                                                {"exact", CompleteMethod::kExact}};
-  return *methods;
-}
-
+// The method of `methods` (nqueens/solver.h's tables) whose CLI name is
+// `name`; INVALID_ARGUMENT listing the names otherwise.
 template <typename Method>
-absl::Status LookUpMethod(const std::map<std::string, Method>& methods, const std::string& name,
+absl::Status LookUpMethod(absl::Span<const MethodInfo<Method>> methods, const std::string& name,
                           const std::string& command, Method& method) {
-  const auto found = methods.find(name);
-  if (found != methods.end()) {
-    method = found->second;
-    return absl::OkStatus();
-  }
   std::vector<std::string> names;
-  names.reserve(methods.size());
-  for (const auto& [known, unused] : methods) names.push_back(known);
+  for (const MethodInfo<Method>& info : methods) {
+    if (name == info.cli_name) {
+      method = info.method;
+      return absl::OkStatus();
+    }
+    names.push_back(info.cli_name);
+  }
+  std::sort(names.begin(), names.end());
   return absl::InvalidArgumentError(absl::StrCat("unknown --method \"", name, "\" for ", command,
                                                  " (expected ", absl::StrJoin(names, ", "), ")"));
 }

@@ -22,6 +22,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -49,8 +50,10 @@ absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const*
 
 // The flags defined in `defined_in` (as for FlagSources), sorted by name, as
 // help lines: "  --max-n N  largest board accepted ... (default: 100000000)",
-// the help text wrapped at 79 columns.
-std::string FlagHelp(absl::string_view defined_in);
+// the help text wrapped at 79 columns, each of `values`' keys in it replaced
+// by its value (lists the program builds from a table, such as method names).
+using HelpValues = std::vector<std::pair<std::string, std::string>>;
+std::string FlagHelp(absl::string_view defined_in, const HelpValues& values = {});
 
 // "PROGRAM VERSION (git REVISION, BUILD_TYPE build)".
 std::string VersionLine(absl::string_view program);

@@ -32,7 +32,7 @@ std::string Wrapped(absl::string_view text) {
 
 }  // namespace
 
-std::string FlagHelp(absl::string_view defined_in) {
+std::string FlagHelp(absl::string_view defined_in, const HelpValues& values) {
   std::vector<const absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
     if (absl::EndsWith(flag->Filename(), defined_in)) flags.push_back(flag);
@@ -43,7 +43,8 @@ std::string FlagHelp(absl::string_view defined_in) {
   for (const absl::CommandLineFlag* flag : flags) {
     const std::string value = flag->DefaultValue();
     absl::StrAppend(&help, "  --", absl::StrReplaceAll(flag->Name(), {{"_", "-"}}), "=",
-                    value.empty() ? "\"\"" : value, "\n", Wrapped(flag->Help()));
+                    value.empty() ? "\"\"" : value, "\n",
+                    Wrapped(absl::StrReplaceAll(flag->Help(), values)));
   }
   return help;
 }

@@ -72,22 +72,13 @@ absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns
   return board;
 }
 
-// The core's enums follow the proto's numbering.
-static_assert(static_cast<int>(SolveMethod::kConstructive) == v1::CONSTRUCTIVE);
-static_assert(static_cast<int>(SolveMethod::kRandom) == v1::RANDOM);
-static_assert(static_cast<int>(SolveMethod::kMinConflicts) == v1::MIN_CONFLICTS);
-static_assert(static_cast<int>(SolveMethod::kBacktracking) == v1::BACKTRACKING);
-static_assert(static_cast<int>(SolveMethod::kGenetic) == v1::GENETIC);
-static_assert(static_cast<int>(SolveMethod::kFormula) == v1::FORMULA);
-static_assert(static_cast<int>(CompleteMethod::kPipeline) == v1::COMPLETE_METHOD_PIPELINE);
-static_assert(static_cast<int>(CompleteMethod::kMinConflicts) == v1::COMPLETE_METHOD_MIN_CONFLICTS);
-static_assert(static_cast<int>(CompleteMethod::kExact) == v1::COMPLETE_METHOD_EXACT);
-
+// The core's enums follow the proto's numbering and names
+// (tests/wire/convert_test.cc checks every value).
 absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {
   if (!v1::Method_IsValid(method)) {
-    return absl::InvalidArgumentError(absl::StrCat("method ", static_cast<int>(method),
-                                                   " is not one of CONSTRUCTIVE (0) .. FORMULA (",
-                                                   static_cast<int>(v1::Method_MAX), ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "method ", static_cast<int>(method), " is not one of ", v1::Method_Name(v1::Method_MIN),
+        " (0) .. ", v1::Method_Name(v1::Method_MAX), " (", static_cast<int>(v1::Method_MAX), ")"));
   }
   return static_cast<SolveMethod>(method);
 }
@@ -97,8 +88,9 @@ v1::Method MethodToProto(SolveMethod method) { return static_cast<v1::Method>(me
 absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method) {
   if (!v1::CompleteMethod_IsValid(method)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("method ", static_cast<int>(method),
-                     " is not one of COMPLETE_METHOD_PIPELINE (0) .. COMPLETE_METHOD_EXACT (",
+        absl::StrCat("method ", static_cast<int>(method), " is not one of ",
+                     v1::CompleteMethod_Name(v1::CompleteMethod_MIN), " (0) .. ",
+                     v1::CompleteMethod_Name(v1::CompleteMethod_MAX), " (",
                      static_cast<int>(v1::CompleteMethod_MAX), ")"));
   }
   return static_cast<CompleteMethod>(method);

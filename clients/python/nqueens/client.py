@@ -117,8 +117,9 @@ class Client:
               numpy: bool = False, **limits) -> Result:
         """A full solution of the n x n board.
 
-        method: "constructive", "random", "min-conflicts", "backtracking",
-        "genetic" or "formula" (member `variant` of the explicit families);
+        method: a value of nqueens.v1.Method in lower case with hyphens,
+        as the CLI spells it ("constructive", "min-conflicts", ...; "formula"
+        takes member `variant` of the explicit families);
         symmetry 0-7 maps the result by a symmetry of the square; limits:
         max_backtracks, max_restarts, max_exact_nodes, max_exact_seconds.
         """

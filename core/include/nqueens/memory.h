@@ -8,7 +8,7 @@
 // default PipelineParams. It includes the input board (Complete takes it,
 // Validate reads the caller's) and the board the call returns; nothing the
 // caller makes from the result afterwards. The model behind them is in
-// core/src/solve/memory.cc, measured peaks in docs/constants.md
+// core/src/solve/memory.cc and each method's file, measured peaks in docs/constants.md
 // (CompletePeakBytes); tests/core/memory_test.cc checks that the measured
 // peaks stay below these and above half of them.
 #ifndef NQUEENS_MEMORY_H_
@@ -38,12 +38,11 @@ uint64_t CompletePeakBytes(uint64_t n);
 
 // Solve(n, method) with options.symmetry = `symmetry`: RANDOM is Complete
 // from the empty board; CONSTRUCTIVE only writes the board it returns (4
-// bytes a row), FORMULA up to 2 bytes a row more for a product's two small
-// boards; MIN_CONFLICTS adds a bit per diagonal and per row (4.625 bytes a
-// row); BACKTRACKING adds 5 bytes a row of line marks; GENETIC holds its
-// population (genetic_population boards, 300 bytes a row with the default
-// 75) and 16 bytes a row of diagonal counts. A symmetry other than 0 adds the
-// image board (4 bytes a row) next to the result.
+// bytes a row); each other method states its arrays beside them
+// (core/src/methods/, its *PeakBytes function): GENETIC, the largest, holds
+// its population (genetic_population boards, 300 bytes a row with the
+// default 75). A symmetry other than 0 adds the image board (4 bytes a row)
+// next to the result.
 //
 // Complete with CompleteMethod::kMinConflicts stays within
 // CompletePeakBytes(n, queens_given): it holds the same arrays as the

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "nqueens/board.h"
 #include "nqueens/params.h"
 #include "nqueens/stop.h"
@@ -54,6 +55,19 @@ enum class CompleteMethod {
 };
 
 const char* CompleteMethodName(CompleteMethod method);  // "PIPELINE", ...
+
+// A method's names, for callers that list or parse them: `name` as
+// stats.method and the service's enums spell it, `cli_name` as the CLI's
+// --method does.
+template <typename Method>
+struct MethodInfo {
+  Method method;
+  const char* name;      // "MIN_CONFLICTS"
+  const char* cli_name;  // "min-conflicts"
+};
+
+// Every Complete method, in the enum's order.
+absl::Span<const MethodInfo<CompleteMethod>> CompleteMethods();
 
 // Threads one call's exact search may use (the only part of a call that
 // uses more than one): the search splits its tree into subtrees that the
@@ -155,6 +169,11 @@ enum class SolveMethod {
 };
 
 const char* SolveMethodName(SolveMethod method);  // "CONSTRUCTIVE", ...
+
+using SolveMethodInfo = MethodInfo<SolveMethod>;
+
+// Every Solve method, in the enum's order.
+absl::Span<const SolveMethodInfo> SolveMethods();
 
 // A full solution of the n x n board, by `method`, then mapped by
 // options.symmetry. n = 2 and n = 3 are UNSOLVABLE (proved by the exact

@@ -12,6 +12,7 @@
 
 #include "absl/time/clock.h"
 #include "base/huge_pages.h"
+#include "base/peak_bytes.h"
 #include "base/stop_poller.h"
 
 namespace nqueens::internal {
@@ -149,5 +150,8 @@ absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
                                                              const CompletionOptions& options) {
   return SolveWith(SearchWithArrays, n, options);
 }
+
+// A byte per column and per diagonal of each kind.
+uint64_t BacktrackingPeakBytes(uint64_t n) { return kFixedPeakBytes + Board(n) + HugeArray(5 * n); }
 
 }  // namespace nqueens::internal

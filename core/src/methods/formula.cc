@@ -32,6 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/huge_pages.h"
+#include "base/peak_bytes.h"
 #include "base/stop_poller.h"
 #include "methods/construction.h"
 #include "methods/modular_fit.h"
@@ -348,6 +349,12 @@ absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const CompletionOption
   result.stats.formula = member.Name();
   result.stats.total_time = absl::Now() - start;
   return result;
+}
+
+// A product also holds its base board (at most n / 5 rows) and its inner
+// one (at most n / 4).
+uint64_t FormulaPeakBytes(uint64_t n) {
+  return kFixedPeakBytes + Board(n) + Board(n / 5) + Board(n / 4 + 4);
 }
 
 }  // namespace internal

@@ -16,6 +16,10 @@ namespace nqueens::internal {
 // for a variant out of it.
 absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const CompletionOptions& options);
 
+// The peak of Solve FORMULA on n rows (nqueens/memory.h), before a
+// symmetry's image.
+uint64_t FormulaPeakBytes(uint64_t n);
+
 // Column of 1-based `row` in prototype 1..4 of the n x n board, where
 // PrototypeExists(prototype, n).
 uint32_t PrototypeColumn(uint32_t prototype, uint32_t n, uint32_t row);

@@ -27,6 +27,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/peak_bytes.h"
 #include "base/rng.h"
 #include "base/stop_poller.h"
 
@@ -220,6 +221,13 @@ absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOption
   result.stats.seed = options.seed;
   result.stats.total_time = absl::Now() - start;
   return result;
+}
+
+// The population in one array and the child's diagonal counts, with the
+// default genetic_population.
+uint64_t GeneticPeakBytes(uint64_t n) {
+  const uint64_t population = PipelineParams{}.genetic_population;
+  return kFixedPeakBytes + HugeArray(4 * n * population) + HugeArray(16 * n) + Board(n);
 }
 
 }  // namespace nqueens::internal

@@ -15,6 +15,10 @@ namespace nqueens::internal {
 // after params.genetic_max_generations (stats.generations).
 absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOptions& options);
 
+// The peak of Solve GENETIC on n rows (nqueens/memory.h), before a
+// symmetry's image.
+uint64_t GeneticPeakBytes(uint64_t n);
+
 }  // namespace nqueens::internal
 
 #endif  // NQUEENS_METHODS_GENETIC_H_

@@ -31,6 +31,7 @@
 #include "absl/time/clock.h"
 #include "base/bit_array.h"
 #include "base/huge_pages.h"
+#include "base/peak_bytes.h"
 #include "base/rng.h"
 #include "base/stop_poller.h"
 #include "base/validation.h"
@@ -464,6 +465,13 @@ absl::StatusOr<CompletionResult> MinConflictsComplete(Columns composition,
       std::move(composition), rows, lines, std::move(conflicted), rng, stop, options, start);
   if (result.ok()) result->stats.queens_given = n - rows.count();
   return result;
+}
+
+// The board it shuffles in place, a bit per diagonal of each kind and, in
+// the repair, a bit per row (its sparse counts and list of queens in
+// conflict are small, and fixed-size at these n).
+uint64_t MinConflictsPeakBytes(uint64_t n) {
+  return kFixedPeakBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n);
 }
 
 }  // namespace nqueens::internal

@@ -16,6 +16,10 @@ namespace nqueens::internal {
 // stats.repairs counts moves.
 absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const CompletionOptions& options);
 
+// The peak of Solve MIN_CONFLICTS on n rows (nqueens/memory.h), before a
+// symmetry's image.
+uint64_t MinConflictsPeakBytes(uint64_t n);
+
 // Extends `composition` with its queens fixed (INVALID_ARGUMENT, naming them,
 // for attacking queens). Never UNSOLVABLE: a heuristic that gives up says
 // UNDECIDED.

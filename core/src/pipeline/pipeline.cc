@@ -7,6 +7,7 @@
 // returns to the start of the block it happened in, or further down once that
 // block's bound is spent (simBound3 block-3 restores, then block 1 again).
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -285,16 +286,22 @@ absl::StatusOr<CompletionResult> SearchExactly(const BoardState& state,
 
 }  // namespace
 
+namespace {
+
+// In the enum's order.
+constexpr MethodInfo<CompleteMethod> kCompleteMethods[] = {
+    {CompleteMethod::kPipeline, "PIPELINE", "pipeline"},
+    {CompleteMethod::kMinConflicts, "MIN_CONFLICTS", "min-conflicts"},
+    {CompleteMethod::kExact, "EXACT", "exact"},
+};
+
+}  // namespace
+
+absl::Span<const MethodInfo<CompleteMethod>> CompleteMethods() { return kCompleteMethods; }
+
 const char* CompleteMethodName(CompleteMethod method) {
-  switch (method) {
-    case CompleteMethod::kPipeline:
-      return "PIPELINE";
-    case CompleteMethod::kMinConflicts:
-      return "MIN_CONFLICTS";
-    case CompleteMethod::kExact:
-      return "EXACT";
-  }
-  return "UNKNOWN";
+  const auto index = static_cast<size_t>(method);
+  return index < std::size(kCompleteMethods) ? kCompleteMethods[index].name : "UNKNOWN";
 }
 
 absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionOptions& options) {

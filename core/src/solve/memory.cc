@@ -7,31 +7,21 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "base/peak_bytes.h"
 #include "exact/free_board.h"
 #include "nqueens/board.h"
 #include "nqueens/params.h"
 #include "pipeline/base_levels.h"
+#include "solve/solve_methods.h"
 
 namespace nqueens {
 namespace {
 
-constexpr uint64_t kMiB = uint64_t{1} << 20;
-constexpr uint64_t kHugePage = 2 * kMiB;
-
-// Whatever n is: stacks, code and small tables (under 1 MiB), and the boards
-// that malloc maps (the input, the result, a copy): their header may spill
-// them into one more page, a 2 MiB one where transparent huge pages are on
-// for all memory ("always"), up to three boards at once.
-constexpr uint64_t kFixedBytes = 8 * kMiB;
-
-// What the pipeline's allocator takes for an array (huge_pages.h): from
-// 1 MiB on, whole 2 MiB pages, which transparent huge pages fault in whole.
-uint64_t HugeArray(uint64_t bytes) {
-  if (bytes < kMiB) return bytes;
-  return (bytes + kHugePage - 1) / kHugePage * kHugePage;
-}
-
-uint64_t Bits(uint64_t bits) { return HugeArray((bits + 63) / 64 * 8); }
+using internal::Bits;
+using internal::Board;
+using internal::HugeArray;
+using internal::kFixedPeakBytes;
+using internal::LineBits;
 
 // Rows left free at baseLevel2 (s2) and at baseLevel3 (s3). Boards above
 // kMaxBoardSize are refused before anything is allocated.
@@ -43,13 +33,6 @@ RowsLeft RowsLeftAtBaseLevels(uint64_t n) {
   const internal::BaseLevels levels = internal::ComputeBaseLevels(rows, PipelineParams{});
   return {rows - levels.level2, rows - levels.level3};
 }
-
-// A board of n rows, 4 bytes each: the input, the result, or a copy.
-uint64_t Board(uint64_t n) { return HugeArray(4 * n); }
-
-// One bit per column and two per diagonal of each kind (2n of each), as
-// BoardState, Validate and the exact search keep them.
-uint64_t LineBits(uint64_t n) { return Bits(n + 1) + 2 * Bits(2 * n + 1); }
 
 // BoardState: the board it owns, its line bits and the given rows.
 uint64_t BoardState(uint64_t n) { return Board(n) + LineBits(n) + Bits(n + 1); }
@@ -90,7 +73,8 @@ uint64_t ExactSearch(uint64_t n, uint64_t d) {
 // Up to there the trail engine searches, on the free board's line lists.
 static_assert(kExactFreeRowsInEstimates == internal::kLineListsMaxFreeRows);
 
-static_assert(kFixedBytes + 40 * uint64_t{kExactFreeRowsInEstimates} * kExactFreeRowsInEstimates <=
+static_assert(kFixedPeakBytes +
+                      40 * uint64_t{kExactFreeRowsInEstimates} * kExactFreeRowsInEstimates <=
                   kCallFixedPeakBytes,
               "nqueens/memory.h promises this bound");
 
@@ -107,7 +91,7 @@ uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given) {
   peak = std::max(peak, ExactSearch(n, free_rows));
   // An input that lies in the construction gets a copy of its image.
   if (queens_given > 0) peak = std::max(peak, Board(n));
-  return kFixedBytes + BoardState(n) + peak;
+  return kFixedPeakBytes + BoardState(n) + peak;
 }
 
 uint64_t CompletePeakBytes(uint64_t n) {
@@ -121,33 +105,13 @@ uint64_t CompletePeakBytes(uint64_t n) {
 uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry) {
   // The image is made while the result is still held.
   const uint64_t image = symmetry != 0 ? Board(n) : 0;
-  switch (method) {
-    case SolveMethod::kRandom:
-      return CompletePeakBytes(n, 0) + image;
-    case SolveMethod::kMinConflicts:
-      // The board it shuffles in place, a bit per diagonal of each kind and,
-      // in the repair, a bit per row (its sparse counts and list of queens
-      // in conflict are small, and fixed-size at these n).
-      return kFixedBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n) + image;
-    case SolveMethod::kBacktracking:
-      // A byte per column and per diagonal of each kind (backtracking.cc).
-      return kFixedBytes + Board(n) + HugeArray(5 * n) + image;
-    case SolveMethod::kGenetic: {
-      // The population in one array and the child's diagonal counts
-      // (genetic.cc).
-      const uint64_t population = PipelineParams{}.genetic_population;
-      return kFixedBytes + HugeArray(4 * n * population) + HugeArray(16 * n) + Board(n) + image;
-    }
-    case SolveMethod::kFormula:
-      // A product also holds its base board (at most n / 5 rows) and its
-      // inner one (at most n / 4).
-      return kFixedBytes + Board(n) + Board(n / 5) + Board(n / 4 + 4) + image;
-    default:
-      return kFixedBytes + Board(n) + image;
-  }
+  const internal::SolveMethodEntry* entry = internal::FindSolveMethodEntry(method);
+  // A method outside the enum is refused before anything is allocated.
+  if (entry == nullptr) return kFixedPeakBytes;
+  return entry->peak_bytes(n) + image;
 }
 
-uint64_t ValidatePeakBytes(uint64_t n) { return kFixedBytes + Board(n) + LineBits(n); }
+uint64_t ValidatePeakBytes(uint64_t n) { return kFixedPeakBytes + Board(n) + LineBits(n); }
 
 uint64_t ExactSearchBytesBeyondEstimate(uint64_t free_rows) {
   if (free_rows <= kExactFreeRowsInEstimates) return 0;

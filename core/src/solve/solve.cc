@@ -3,29 +3,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "base/huge_pages.h"
 #include "base/stop_poller.h"
 #include "exact/exact_search.h"
-#include "methods/backtracking.h"
-#include "methods/construction.h"
-#include "methods/formula.h"
-#include "methods/genetic.h"
-#include "methods/min_conflicts.h"
 #include "nqueens/solver.h"
+#include "solve/solve_methods.h"
 
 namespace nqueens {
 namespace {
-
-// The empty board, in huge pages: the pipeline writes its rows at random.
-// Written in polled stretches (docs/constants.md, AppendPolled); the
-// poller's status once it fires.
-absl::StatusOr<Columns> EmptyBoard(uint32_t n, const StopCondition& condition) {
-  internal::StopPoller stop(condition);
-  Columns board;
-  internal::ReserveHuge(board, n);
-  if (!internal::AppendPolled(board, n, kEmptyRow, stop)) return stop.status();
-  return board;
-}
 
 // n = 2 and n = 3 have no solution; the exact search proves it on the empty
 // board rather than the code asserting it.
@@ -58,63 +42,22 @@ absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const Completion
   return result;
 }
 
-absl::StatusOr<CompletionResult> SolveByConstruction(uint32_t n, const CompletionOptions& options) {
-  const absl::Time start = absl::Now();
-  internal::StopPoller stop(options.stop);
-  absl::StatusOr<Columns> columns = internal::Construct(n, stop);
-  if (!columns.ok()) return columns.status();
-  CompletionResult result;
-  result.outcome = Outcome::kSolved;
-  result.columns = *std::move(columns);
-  result.stats.seed = options.seed;
-  result.stats.total_time = absl::Now() - start;
-  return result;
-}
-
-absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const CompletionOptions& options) {
-  absl::StatusOr<Columns> board = EmptyBoard(n, options.stop);
-  if (!board.ok()) return board.status();
-  return Complete(*std::move(board), options);
-}
-
 absl::StatusOr<CompletionResult> SolveBy(uint32_t n, SolveMethod method,
                                          const CompletionOptions& options) {
   if (n == 2 || n == 3) return SolveByExactSearch(n, options);
-  switch (method) {
-    case SolveMethod::kConstructive:
-      return SolveByConstruction(n, options);
-    case SolveMethod::kRandom:
-      return SolveByCompletion(n, options);
-    case SolveMethod::kMinConflicts:
-      return internal::MinConflictsSolve(n, options);
-    case SolveMethod::kBacktracking:
-      return internal::BacktrackingSolve(n, options);
-    case SolveMethod::kGenetic:
-      return internal::GeneticSolve(n, options);
-    case SolveMethod::kFormula:
-      return internal::FormulaSolve(n, options);
+  const internal::SolveMethodEntry* entry = internal::FindSolveMethodEntry(method);
+  if (entry == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown solve method ", static_cast<int>(method)));
   }
-  return absl::InvalidArgumentError("unknown solve method");
+  return entry->solve(n, options);
 }
 
 }  // namespace
 
 const char* SolveMethodName(SolveMethod method) {
-  switch (method) {
-    case SolveMethod::kConstructive:
-      return "CONSTRUCTIVE";
-    case SolveMethod::kRandom:
-      return "RANDOM";
-    case SolveMethod::kMinConflicts:
-      return "MIN_CONFLICTS";
-    case SolveMethod::kBacktracking:
-      return "BACKTRACKING";
-    case SolveMethod::kGenetic:
-      return "GENETIC";
-    case SolveMethod::kFormula:
-      return "FORMULA";
-  }
-  return "UNKNOWN";
+  const internal::SolveMethodEntry* entry = internal::FindSolveMethodEntry(method);
+  return entry != nullptr ? entry->info.name : "UNKNOWN";
 }
 
 const char* OutcomeName(Outcome outcome) {

@@ -1,0 +1,30 @@
+// The table of Solve's methods: for each, its names (SolveMethodInfo in
+// nqueens/solver.h), the function that runs it and its peak memory. The
+// server, the CLI and the Python client read the names from here or from the
+// service's enum; a new method is a row here, its value in SolveMethod and
+// in nqueens.v1.Method, and its file under methods/ (CONTRIBUTING.md).
+#ifndef NQUEENS_SOLVE_SOLVE_METHODS_H_
+#define NQUEENS_SOLVE_SOLVE_METHODS_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "nqueens/solver.h"
+
+namespace nqueens::internal {
+
+struct SolveMethodEntry {
+  SolveMethodInfo info;
+  // A full solution of the n x n board for n = 1 or n >= 4 (Solve answers
+  // n = 2 and 3 itself), before options.symmetry is applied.
+  absl::StatusOr<CompletionResult> (*solve)(uint32_t n, const CompletionOptions& options);
+  // The peak of `solve` on n rows (nqueens/memory.h).
+  uint64_t (*peak_bytes)(uint64_t n);
+};
+
+// The entry of `method`; nullptr for a value outside the enum.
+const SolveMethodEntry* FindSolveMethodEntry(SolveMethod method);
+
+}  // namespace nqueens::internal
+
+#endif  // NQUEENS_SOLVE_SOLVE_METHODS_H_
