@@ -137,19 +137,6 @@ absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
                             [&call] { return call.StillGoing(); });
 }
 
-Work SolveWork(const v1::SolveRequest& request) {
-  switch (request.method()) {
-    case v1::CONSTRUCTIVE:
-    case v1::FORMULA:
-      // The symmetry's image is a second board.
-      return request.symmetry() == 0 ? Work::kConstruction : Work::kCompletion;
-    case v1::GENETIC:
-      return Work::kGenetic;
-    default:  // an unknown method is refused later, by RunSolve
-      return Work::kCompletion;
-  }
-}
-
 // The core's options for a Complete request (or stream header).
 template <typename Request>
 absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& request) {
@@ -166,11 +153,14 @@ absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& 
 }
 
 // The work a request asks for, by the memory it takes.
-Work WorkOf(const v1::SolveRequest& request) { return SolveWork(request); }
-Work WorkOf(const v1::CompleteRequest&) { return Work::kCompletion; }
-Work WorkOf(const v1::ValidateRequest&) { return Work::kValidation; }
-Work WorkOf(const v1::CountRequest&) { return Work::kValidation; }
-Work WorkOf(const v1::EnumerateRequest&) { return Work::kValidation; }
+// An unknown method is refused later, by RunSolve.
+Work WorkOf(const v1::SolveRequest& request) {
+  return {Work::Kind::kSolve, static_cast<SolveMethod>(request.method()), request.symmetry()};
+}
+Work WorkOf(const v1::CompleteRequest&) { return kCompletionWork; }
+Work WorkOf(const v1::ValidateRequest&) { return kValidationWork; }
+Work WorkOf(const v1::CountRequest&) { return kValidationWork; }
+Work WorkOf(const v1::EnumerateRequest&) { return kValidationWork; }
 
 // The request parsed, its n checked and the call's memory reserved.
 template <typename Request>
@@ -254,8 +244,7 @@ absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
 }  // namespace
 
 uint64_t BatchItemBytes(const v1::CompleteRequest& request) {
-  return PeakCallBytes(Work::kCompletion,
-                       std::min<uint64_t>(request.n(), wire::kStreamingThreshold),
+  return PeakCallBytes(kCompletionWork, std::min<uint64_t>(request.n(), wire::kStreamingThreshold),
                        RequestBoardOf(request), ResponseBoard::kOneMessage);
 }
 

@@ -56,7 +56,7 @@ class ValidateStreamCall final : public RequestStreamCall<grpc::ServerReadReacto
  public:
   ValidateStreamCall(ServiceState& service, grpc::CallbackServerContext* context,
                      grpc::ByteBuffer* response)
-      : RequestStreamCall(service, context, "ValidateStream", Work::kValidation),
+      : RequestStreamCall(service, context, "ValidateStream", kValidationWork),
         response_(response) {}
 
  private:
@@ -75,7 +75,7 @@ class CompleteStreamCall final
                                v1::CompleteStreamRequest> {
  public:
   CompleteStreamCall(ServiceState& service, grpc::CallbackServerContext* context)
-      : RequestStreamCall(service, context, "CompleteStream", Work::kCompletion) {}
+      : RequestStreamCall(service, context, "CompleteStream", kCompletionWork) {}
 
   void OnWriteDone(bool ok) override { AfterWrite(ok); }
 

@@ -147,7 +147,7 @@ TEST(MemoryBudgetTest, DefaultIsAtMostThreeQuartersOfPhysicalMemory) {
 // a streamed completion of the largest default board.
 TEST(MemoryEstimateTest, StreamedCompletionStaysWithin24BytesPerRow) {
   constexpr uint64_t kN = 100'000'000;
-  const uint64_t streamed = PeakCallBytes(Work::kCompletion, kN, {}, ResponseBoard::kNoneOrChunked);
+  const uint64_t streamed = PeakCallBytes(kCompletionWork, kN, {}, ResponseBoard::kNoneOrChunked);
   EXPECT_LE(streamed, kFixedCallBytes + 24 * kN);
 }
 
@@ -158,30 +158,35 @@ TEST(MemoryEstimateTest, CoversTheCoresPeak) {
                      uint64_t{1'000'000'000}}) {
     SCOPED_TRACE(n);
     const uint64_t completion =
-        kFixedCallBytes + PeakCallBytes(Work::kCompletion, n, {}, ResponseBoard::kNoneOrChunked);
+        kFixedCallBytes + PeakCallBytes(kCompletionWork, n, {}, ResponseBoard::kNoneOrChunked);
     for (uint64_t given :
          {uint64_t{0}, uint64_t{1}, n / 2, n - std::min<uint64_t>(n, 1024), n - 1}) {
       EXPECT_GE(completion, CompletePeakBytes(n, given)) << given << " queens given";
     }
-    EXPECT_GE(completion, SolvePeakBytes(n, SolveMethod::kRandom));
+    for (const SolveMethodInfo& method : SolveMethods()) {
+      for (uint32_t symmetry : {0u, 1u}) {
+        const Work solve{Work::Kind::kSolve, method.method, symmetry};
+        EXPECT_GE(kFixedCallBytes + PeakCallBytes(solve, n, {}, ResponseBoard::kNoneOrChunked),
+                  SolvePeakBytes(n, method.method, symmetry))
+            << method.name << " symmetry " << symmetry;
+      }
+    }
     EXPECT_GE(
-        kFixedCallBytes + PeakCallBytes(Work::kConstruction, n, {}, ResponseBoard::kNoneOrChunked),
-        SolvePeakBytes(n, SolveMethod::kConstructive));
-    EXPECT_GE(
-        kFixedCallBytes + PeakCallBytes(Work::kValidation, n, {}, ResponseBoard::kNoneOrChunked),
+        kFixedCallBytes + PeakCallBytes(kValidationWork, n, {}, ResponseBoard::kNoneOrChunked),
         ValidatePeakBytes(n));
   }
 }
 
 TEST(MemoryEstimateTest, CountsWhatTheRequestAndResponseHold) {
+  const Work construction{Work::Kind::kSolve, SolveMethod::kConstructive};
   constexpr uint64_t kN = 1'000'000;
-  const uint64_t sparse = PeakCallBytes(Work::kCompletion, kN, {0, 10}, ResponseBoard::kOneMessage);
-  const uint64_t dense = PeakCallBytes(Work::kCompletion, kN, {kN, 0}, ResponseBoard::kOneMessage);
+  const uint64_t sparse = PeakCallBytes(kCompletionWork, kN, {0, 10}, ResponseBoard::kOneMessage);
+  const uint64_t dense = PeakCallBytes(kCompletionWork, kN, {kN, 0}, ResponseBoard::kOneMessage);
   EXPECT_GT(dense, sparse);
-  EXPECT_GT(sparse, PeakCallBytes(Work::kCompletion, kN, {}, ResponseBoard::kOneMessage));
+  EXPECT_GT(sparse, PeakCallBytes(kCompletionWork, kN, {}, ResponseBoard::kOneMessage));
   // Construction needs the board only; sending it whole costs a copy or two.
-  EXPECT_GT(PeakCallBytes(Work::kConstruction, kN, {}, ResponseBoard::kOneMessage),
-            PeakCallBytes(Work::kConstruction, kN, {}, ResponseBoard::kNoneOrChunked));
+  EXPECT_GT(PeakCallBytes(construction, kN, {}, ResponseBoard::kOneMessage),
+            PeakCallBytes(construction, kN, {}, ResponseBoard::kNoneOrChunked));
 }
 
 }  // namespace

@@ -27,9 +27,9 @@
 namespace nqueens::testing {
 namespace {
 
+using server::kCompletionWork;
 using server::PeakCallBytes;
 using server::ResponseBoard;
-using server::Work;
 
 constexpr uint64_t kN = 200'000;
 // How long a test waits for something it expects; failing tests end by it
@@ -38,8 +38,7 @@ constexpr absl::Duration kPatience = absl::Seconds(30);
 
 // What a CompleteStream on kN rows with the board in chunks reserves once
 // the whole board is in.
-const uint64_t kStreamNeed =
-    PeakCallBytes(Work::kCompletion, kN, {}, ResponseBoard::kNoneOrChunked);
+const uint64_t kStreamNeed = PeakCallBytes(kCompletionWork, kN, {}, ResponseBoard::kNoneOrChunked);
 // What a stream holds per row received before its board is complete.
 constexpr uint64_t kBytesPerRowReceived = 8;
 constexpr int kWorkers = 1;
@@ -120,9 +119,10 @@ v1::CompleteStreamRequest EmptyChunk(uint64_t offset, uint32_t size) {
 
 TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
   StartServer(16 << 20, absl::Seconds(30));
+  // GENETIC's population: 300 bytes a row.
   v1::SolveRequest solve;
-  solve.set_n(1'000'000);
-  solve.set_method(v1::RANDOM);
+  solve.set_n(200'000);
+  solve.set_method(v1::GENETIC);
   v1::SolveResponse solved;
   {
     grpc::ClientContext context;
@@ -136,14 +136,15 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
   grpc::ClientContext context;
   SetPatience(context);
   auto stream = stub_->CompleteStream(&context);
-  ASSERT_TRUE(stream->Write(CompleteHeader(1'000'000)));
+  ASSERT_TRUE(stream->Write(CompleteHeader(4'000'000)));
   v1::CompleteStreamResponse response;
   EXPECT_FALSE(stream->Read(&response));
-  ExpectStatus(stream->Finish(), grpc::StatusCode::RESOURCE_EXHAUSTED, "n = 1000000 needs about");
+  ExpectStatus(stream->Finish(), grpc::StatusCode::RESOURCE_EXHAUSTED, "n = 4000000 needs about");
   EXPECT_TRUE(AwaitInUse(0));
 
   // What fits still runs.
   solve.set_n(100);
+  solve.set_method(v1::RANDOM);
   grpc::ClientContext small_context;
   SetPatience(small_context);
   ASSERT_TRUE(stub_->Solve(&small_context, solve, &solved).ok());
@@ -191,7 +192,7 @@ TEST_F(MemoryLimitsTest, TheExactSearchOnThousandsOfFreeRowsReservesItsMemory) {
   const uint64_t free_rows = std::count(board.begin(), board.end(), kEmptyRow);
   ASSERT_GT(free_rows, kExactFreeRowsInEstimates);
   const uint64_t need =
-      PeakCallBytes(Work::kCompletion, board.size(), {board.size(), 0}, ResponseBoard::kOneMessage);
+      PeakCallBytes(kCompletionWork, board.size(), {board.size(), 0}, ResponseBoard::kOneMessage);
   const uint64_t search = ExactSearchBytesBeyondEstimate(free_rows);
   v1::CompleteRequest request;
   for (uint32_t column : board) request.add_columns(column);
