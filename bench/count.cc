@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     for (int run = 0; run < runs; ++run) {
       for (size_t t = 0; t < threads.size(); ++t) {
         nqueens::CountOptions options;
-        options.threads = threads[t];
+        options.threads.count = threads[t];
         absl::StatusOr<nqueens::CountResult> result =
             nqueens::CountSolutions(nqueens::Columns(n, nqueens::kEmptyRow), options);
         if (!result.ok()) {

@@ -116,7 +116,7 @@ class LocalBackend : public Backend {
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
     CountOptions count;
     count.stop.deadline = absl::Now() + options.deadline;
-    count.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    count.threads.count = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
     uint64_t shown = 0;
     count.on_progress = [&](const CountProgress& progress) {

@@ -250,10 +250,7 @@ absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional
   };
   // The exact search's subtrees go to free workers too (pool jobs that start
   // after it ended return at once), leaving one for other calls.
-  options->threads.count = service_.pool.MaxPerCall();
-  options->threads.run = [&pool = service_.pool](std::function<void()> job) {
-    return pool.Submit(WorkerPool::Size::kLarge, std::move(job)).has_value();
-  };
+  options->threads = CallThreads(service_.pool);
   return options;
 }
 

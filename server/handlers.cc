@@ -12,11 +12,12 @@
 #include "board_message.h"
 #include "byte_size.h"
 #include "memory_estimate.h"
+#include "nqueens/count.h"
 #include "nqueens/validate.h"
-#include "pool_count.h"
 #include "stream_io.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
+#include "worker_pool.h"
 
 namespace nqueens::server {
 namespace {
@@ -324,8 +325,12 @@ absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& bytes) {
                     call.set_queens_given(CountQueens(*board));
                     absl::StatusOr<CountPlan> plan = CountPlan::Make(*std::move(board));
                     if (!plan.ok()) return plan.status();
-                    return CountOnPool(call.service().pool, *std::move(plan), call.Stop(), interval,
-                                       on_progress);
+                    CountOptions options;
+                    options.stop = call.Stop();
+                    options.threads = CallThreads(call.service().pool);
+                    options.on_progress = on_progress;
+                    options.progress_interval = interval;
+                    return CountSolutions(*plan, options);
                   }};
 }
 

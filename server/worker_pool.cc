@@ -156,4 +156,13 @@ void WorkerPool::Run(int worker) {
   }
 }
 
+SearchThreads CallThreads(WorkerPool& pool) {
+  SearchThreads threads;
+  threads.count = pool.MaxPerCall();
+  threads.run = [&pool](std::function<void()> job) {
+    return pool.Submit(WorkerPool::Size::kLarge, std::move(job)).has_value();
+  };
+  return threads;
+}
+
 }  // namespace nqueens::server

@@ -28,6 +28,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "nqueens/threads.h"
 
 namespace nqueens::server {
 
@@ -102,6 +103,10 @@ class WorkerPool {
   bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
   std::vector<std::thread> threads_;
 };
+
+// The pool as the threads of one call's search or count (the core's
+// SearchThreads): MaxPerCall() in all, its helpers queued as large jobs.
+SearchThreads CallThreads(WorkerPool& pool);
 
 }  // namespace nqueens::server
 

@@ -232,7 +232,7 @@ TEST(CountTest, RefusesMalformedBoardsAndTooManyFreeRows) {
 
 TEST(CountTest, RefusesBadOptions) {
   CountOptions options;
-  options.threads = 0;
+  options.threads.count = 0;
   EXPECT_THAT(CountSolutions(Columns(8, kEmptyRow), options).status().message(),
               HasSubstr("threads"));
 }

@@ -33,7 +33,7 @@ TEST(CountThreadsTest, PartsSumTheSameOnAnyThreads) {
     const CountResult sum = plan->Sum(parts);
     for (int threads : {1, 2, 3, 8}) {
       CountOptions options;
-      options.threads = threads;
+      options.threads.count = threads;
       absl::StatusOr<CountResult> result = CountSolutions(board, options);
       ASSERT_TRUE(result.ok()) << result.status();
       EXPECT_EQ(result->solutions, sum.solutions) << threads << " threads";
@@ -45,7 +45,7 @@ TEST(CountThreadsTest, PartsSumTheSameOnAnyThreads) {
 
 TEST(CountThreadsTest, ReportsProgressInOrder) {
   CountOptions options;
-  options.threads = 2;
+  options.threads.count = 2;
   options.progress_interval = absl::Nanoseconds(1);
   std::vector<double> fractions;
   options.on_progress = [&fractions](const CountProgress& progress) {

@@ -1,7 +1,6 @@
-// Count's parts spread over a worker pool: the same totals on any number of
+// The core's count on a worker pool's threads (CallThreads), as the
+// server's Count runs it: the same totals on any number of
 // workers, helpers that start late end at once, and a stop ends the count.
-#include "pool_count.h"
-
 #include <atomic>
 
 #include "absl/time/clock.h"
@@ -13,6 +12,19 @@
 
 namespace nqueens::server {
 namespace {
+
+// The core's count on the pool's threads, as the server's Count runs it.
+absl::StatusOr<CountResult> CountOnPool(
+    WorkerPool& pool, const CountPlan& plan, const StopCondition& stop,
+    absl::Duration progress_interval,
+    const std::function<void(const CountProgress&)>& on_progress) {
+  CountOptions options;
+  options.stop = stop;
+  options.threads = CallThreads(pool);
+  options.on_progress = on_progress;
+  options.progress_interval = progress_interval;
+  return CountSolutions(plan, options);
+}
 
 CountPlan PlanFor(uint32_t n) {
   absl::StatusOr<CountPlan> plan = CountPlan::Make(Columns(n, kEmptyRow));
@@ -26,7 +38,7 @@ TEST(PoolCountTest, CountsAsPublishedOnAnyNumberOfWorkers) {
     WorkerPool pool(workers, 16);
     int progress_calls = 0;
     absl::StatusOr<CountResult> result =
-        CountOnPool(pool, PlanFor(11), StopCondition{}, absl::ZeroDuration(),
+        CountOnPool(pool, PlanFor(11), StopCondition{}, absl::Nanoseconds(1),
                     [&](const CountProgress& progress) {
                       ++progress_calls;
                       EXPECT_GE(progress.fraction_done, 0);

@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "nqueens/board.h"
 #include "nqueens/stop.h"
+#include "nqueens/threads.h"
 
 namespace nqueens {
 
@@ -75,13 +76,20 @@ struct CountProgress {
 
 struct CountOptions {
   StopCondition stop;
-  int threads = 1;  // parts are counted on this many threads
-  // Called about every progress_interval, from one thread at a time.
+  // The parts are counted on the calling thread and up to threads.count - 1
+  // helpers.
+  SearchThreads threads;
+  // Called on the calling thread about every progress_interval (to within
+  // 20 ms while that thread waits for helpers), whichever thread counts.
   std::function<void(const CountProgress&)> on_progress;
   absl::Duration progress_interval = absl::Milliseconds(500);
 };
 
-// Every part of CountPlan::Make(composition) on options.threads threads.
+// Every part of `plan`, on options.threads. DEADLINE_EXCEEDED or CANCELLED
+// when options.stop fires before every part is counted.
+absl::StatusOr<CountResult> CountSolutions(const CountPlan& plan, const CountOptions& options = {});
+
+// Every part of CountPlan::Make(composition), as above.
 absl::StatusOr<CountResult> CountSolutions(Columns composition, const CountOptions& options = {});
 
 // Every solution of the n x n board, or completion of a composition, in a

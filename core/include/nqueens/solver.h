@@ -23,6 +23,7 @@
 #include "nqueens/board.h"
 #include "nqueens/params.h"
 #include "nqueens/stop.h"
+#include "nqueens/threads.h"
 
 namespace nqueens {
 
@@ -68,18 +69,6 @@ struct MethodInfo {
 
 // Every Complete method, in the enum's order.
 absl::Span<const MethodInfo<CompleteMethod>> CompleteMethods();
-
-// Threads one call's exact search may use (the only part of a call that
-// uses more than one): the search splits its tree into subtrees that the
-// calling thread and helpers take in turn.
-struct SearchThreads {
-  // Threads in all, the calling one included; 1: the calling thread alone.
-  int count = 1;
-  // Runs a helper job on another thread, now or later, or returns false when
-  // it cannot (a server hands jobs to its worker pool). Empty: the search
-  // starts threads of its own and joins them before it returns.
-  std::function<bool(std::function<void()>)> run;
-};
 
 struct CompletionOptions {
   // Same seed and input give the same output.

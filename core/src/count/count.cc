@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cmath>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <variant>
 
@@ -14,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "base/parallel_parts.h"
 #include "base/stop_poller.h"
 #include "count/constellations.h"
 #include "count/frontier_count.h"
@@ -25,6 +25,8 @@ namespace {
 using internal::Constellation;
 using internal::Dfs;
 using internal::Geometry;
+using internal::PartRunner;
+using internal::PartsJob;
 using internal::Residual;
 using internal::StopPoller;
 
@@ -234,97 +236,114 @@ CountResult CountPlan::Sum(const std::vector<CountPart>& parts) const {
 
 namespace {
 
-// The parts of a plan counted on several threads; the calling thread
-// reports progress while they count.
-class ParallelCount {
+// The parts' counts, by whichever thread counted them, and the first error.
+class PartCounts {
  public:
-  ParallelCount(const CountPlan& plan, const StopCondition& stop)
-      : plan_(plan), parts_(plan.parts()) {
-    stop_.deadline = stop.deadline;
-    stop_.cancelled = [this, cancelled = stop.cancelled] {
-      return abandoned_.load() || (cancelled && cancelled());
-    };
+  explicit PartCounts(size_t parts) : parts_(parts) {}
+
+  // Records part `index`'s count; false (abandoning the count) for an error.
+  bool Add(size_t index, absl::StatusOr<CountPart> part) {
+    absl::MutexLock lock(&mutex_);
+    if (!part.ok()) {
+      // The first failure is the answer: the others are its echo.
+      if (error_.ok()) error_ = part.status();
+      return false;
+    }
+    parts_[index] = *part;
+    ++done_;
+    nodes_ += part->nodes;
+    return true;
   }
 
-  absl::StatusOr<CountResult> Run(int threads, const CountOptions& options) {
-    const absl::Time start = absl::Now();
-    const int workers = static_cast<int>(std::min<size_t>(threads, parts_.size()));
-    {
-      absl::MutexLock lock(&mutex_);
-      running_ = workers;
-    }
-    std::vector<std::thread> pool;
-    pool.reserve(workers);
-    for (int t = 0; t < workers; ++t) pool.emplace_back([this] { TakeParts(); });
-    {
-      absl::MutexLock lock(&mutex_);
-      const absl::Condition finished(
-          +[](int* running) { return *running == 0; }, &running_);
-      const absl::Duration interval =
-          options.on_progress ? options.progress_interval : absl::InfiniteDuration();
-      while (!mutex_.AwaitWithDeadline(finished, absl::Now() + interval)) {
-        const CountProgress progress{static_cast<double>(done_) / parts_.size(), nodes_,
-                                     absl::Now() - start};
-        mutex_.Unlock();
-        options.on_progress(progress);
-        mutex_.Lock();
-      }
-    }
-    for (std::thread& thread : pool) thread.join();
+  // Records why the count was abandoned, unless a part has already.
+  void Fail(absl::Status status) {
     absl::MutexLock lock(&mutex_);
-    if (!error_.ok()) return error_;
-    CountResult result = plan_.Sum(parts_);
-    result.elapsed = absl::Now() - start;
-    return result;
+    if (error_.ok()) error_ = std::move(status);
+  }
+
+  CountProgress Progress(absl::Time start) const {
+    absl::MutexLock lock(&mutex_);
+    return {static_cast<double>(done_) / static_cast<double>(parts_.size()), nodes_,
+            absl::Now() - start};
+  }
+
+  // The sum once every part is counted, even if the stop fired after the
+  // last; otherwise why not.
+  absl::StatusOr<CountResult> Result(const CountPlan& plan) const {
+    absl::MutexLock lock(&mutex_);
+    if (done_ < parts_.size())
+      return error_.ok() ? absl::InternalError("the count ended with parts not counted") : error_;
+    return plan.Sum(parts_);
   }
 
  private:
-  void TakeParts() {
-    for (size_t index = next_.fetch_add(1); index < parts_.size() && !abandoned_.load();
-         index = next_.fetch_add(1)) {
-      absl::StatusOr<CountPart> part = plan_.Count(index, stop_);
-      absl::MutexLock lock(&mutex_);
-      if (!part.ok()) {
-        // The first failure is the answer: the others are its echo.
-        if (error_.ok()) error_ = part.status();
-        abandoned_.store(true);
-        break;
-      }
-      parts_[index] = *part;
-      ++done_;
-      nodes_ += part->nodes;
-    }
-    absl::MutexLock lock(&mutex_);
-    --running_;
-  }
-
-  const CountPlan& plan_;
-  StopCondition stop_;
-  std::atomic<size_t> next_{0};
-  std::atomic<bool> abandoned_{false};
-  absl::Mutex mutex_;
+  mutable absl::Mutex mutex_;
   std::vector<CountPart> parts_ ABSL_GUARDED_BY(mutex_);
   size_t done_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t nodes_ ABSL_GUARDED_BY(mutex_) = 0;
-  int running_ ABSL_GUARDED_BY(mutex_) = 0;
   absl::Status error_ ABSL_GUARDED_BY(mutex_);
 };
 
+// Why `stop` fired, or OK.
+absl::Status StopReason(const StopCondition& stop) {
+  if (absl::Now() >= stop.deadline) return absl::DeadlineExceededError("the deadline passed");
+  if (stop.cancelled && stop.cancelled()) return absl::CancelledError("cancelled");
+  return absl::OkStatus();
+}
+
 }  // namespace
 
-absl::StatusOr<CountResult> CountSolutions(Columns composition, const CountOptions& options) {
-  if (options.threads < 1) {
+absl::StatusOr<CountResult> CountSolutions(const CountPlan& plan, const CountOptions& options) {
+  if (options.threads.count < 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("CountOptions.threads must be at least 1, not ", options.threads));
+        absl::StrCat("CountOptions.threads.count must be at least 1, not ", options.threads.count));
   }
   if (options.on_progress && options.progress_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("CountOptions.progress_interval must be positive");
   }
   const absl::Time start = absl::Now();
+  PartCounts counts(plan.parts());
+  std::atomic<bool> abandoned{false};
+  // Progress comes from the calling thread, between its parts, at its polls
+  // inside a part and while it waits for helpers: at least every interval,
+  // whichever thread counts.
+  absl::Time next_progress = start + options.progress_interval;
+  const auto report = [&] {
+    if (!options.on_progress || absl::Now() < next_progress) return;
+    next_progress = absl::Now() + options.progress_interval;
+    options.on_progress(counts.Progress(start));
+  };
+  const auto keep_going = [&] {
+    report();
+    absl::Status reason = StopReason(options.stop);
+    if (reason.ok()) return true;
+    counts.Fail(std::move(reason));
+    return false;
+  };
+  PartsJob job;
+  job.parts = plan.parts();
+  job.start_thread = [&](bool on_caller) -> PartRunner {
+    StopCondition stop;
+    stop.deadline = options.stop.deadline;
+    stop.cancelled = [&abandoned, &keep_going, on_caller] {
+      return abandoned.load() || (on_caller && !keep_going());
+    };
+    return
+        [&plan, &counts, stop](size_t index) { return counts.Add(index, plan.Count(index, stop)); };
+  };
+  job.keep_going = keep_going;
+  internal::RunParts(job, options.threads, abandoned);
+  report();
+  absl::StatusOr<CountResult> result = counts.Result(plan);
+  if (result.ok()) result->elapsed = absl::Now() - start;
+  return result;
+}
+
+absl::StatusOr<CountResult> CountSolutions(Columns composition, const CountOptions& options) {
+  const absl::Time start = absl::Now();
   absl::StatusOr<CountPlan> plan = CountPlan::Make(std::move(composition));
   if (!plan.ok()) return plan.status();
-  ParallelCount count(*plan, options.stop);
-  absl::StatusOr<CountResult> result = count.Run(options.threads, options);
+  absl::StatusOr<CountResult> result = CountSolutions(*plan, options);
   if (result.ok()) result->elapsed = absl::Now() - start;
   return result;
 }

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "base/parallel_parts.h"
 
 namespace nqueens::internal {
 namespace {
@@ -56,98 +56,51 @@ std::vector<Subtree> Subtrees(WordSearch& top, uint32_t size, size_t wanted, uin
   return level;
 }
 
-// What the calling thread and its helpers share. Helpers hold it by
-// shared_ptr: a helper may start after the search has ended, and must then
-// leave `board` alone.
-class SharedSearch {
+// The subtrees' outcomes added up, by whichever thread searched them.
+class SubtreeOutcomes {
  public:
-  SharedSearch(const WordBoard& board, SearchMode mode, uint64_t node_budget, uint64_t nodes_used,
-               uint64_t tie_seed, std::vector<Subtree> subtrees)
-      : board_(board),
-        mode_(mode),
-        node_budget_(node_budget),
-        tie_seed_(tie_seed),
-        nodes_used_(nodes_used),
-        subtrees_(std::move(subtrees)) {}
+  explicit SubtreeOutcomes(SearchMode mode) : mode_(mode) {}
 
-  // Searches subtrees until none is left or the search is abandoned.
-  void TakeSubtrees(const StopCondition& condition) {
-    {
-      absl::MutexLock lock(&mutex_);
-      if (closed_) return;
-      ++searching_;
-    }
-    StopPoller stop(condition);
-    WordSearch search(board_, mode_, stop, tie_seed_);
-    NodeAllowance allowance(node_budget_, &nodes_used_);
-    for (size_t index; (index = next_.fetch_add(1)) < subtrees_.size() && !abandoned_.load();) {
-      SearchOutcome outcome = search.Search(subtrees_[index].prefix, allowance);
-      absl::MutexLock lock(&mutex_);
-      Absorb(std::move(outcome), subtrees_[index].share, !stop.status().ok());
-    }
+  // Adds one subtree's outcome (of the subtree with `share` of the tree);
+  // false when nothing more is worth searching.
+  bool Add(SearchOutcome outcome, double share, bool stopped) {
     absl::MutexLock lock(&mutex_);
-    --searching_;
+    total_.nodes += outcome.nodes;
+    total_.solutions += outcome.solutions;
+    total_.explored += share * outcome.explored;
+    if (outcome.solutions > 0 && total_.placement.empty()) {
+      total_.placement = std::move(outcome.placement);
+    }
+    total_.budget_exhausted = total_.budget_exhausted || outcome.budget_exhausted;
+    // A subtree cut short leaves no proof.
+    return !(outcome.budget_exhausted || stopped ||
+             (mode_ == SearchMode::kFirstSolution && outcome.solutions > 0));
   }
 
-  // A stop for helpers: the abandonment only, as the caller's condition may
-  // refer to a call that has ended.
-  static StopCondition HelperStop(const std::shared_ptr<SharedSearch>& self) {
-    StopCondition stop;
-    stop.cancelled = [self] { return self->abandoned_.load(); };
-    return stop;
-  }
-
-  bool abandoned() const { return abandoned_.load(); }
-  void Abandon() { abandoned_.store(true); }
-
-  // Waits until no helper searches, abandoning the search once `stop`
-  // fires; then no helper starts any more.
-  SearchOutcome Finish(StopPoller& stop) {
+  SearchOutcome Take() {
     absl::MutexLock lock(&mutex_);
-    const absl::Condition idle(
-        +[](int* searching) { return *searching == 0; }, &searching_);
-    while (!mutex_.AwaitWithDeadline(idle, absl::Now() + kStopPollInterval)) {
-      if (stop.CheckNow()) Abandon();
-    }
-    closed_ = true;
-    outcome_.budget_exhausted = exhausted_;
-    outcome_.explored = explored_;
-    return std::move(outcome_);
+    return std::move(total_);
   }
 
  private:
-  // How often the calling thread looks at its stop while helpers search.
-  static constexpr absl::Duration kStopPollInterval = absl::Milliseconds(20);
-
-  void Absorb(SearchOutcome outcome, double share, bool stopped)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    outcome_.nodes += outcome.nodes;
-    outcome_.solutions += outcome.solutions;
-    explored_ += share * outcome.explored;
-    if (outcome.solutions > 0 && outcome_.placement.empty()) {
-      outcome_.placement = std::move(outcome.placement);
-    }
-    exhausted_ = exhausted_ || outcome.budget_exhausted;
-    // A subtree cut short leaves no proof: nothing more is worth searching.
-    if (outcome.budget_exhausted || stopped ||
-        (mode_ == SearchMode::kFirstSolution && outcome.solutions > 0)) {
-      Abandon();
-    }
-  }
-
-  const WordBoard& board_;
   const SearchMode mode_;
-  const uint64_t node_budget_, tie_seed_;
-  std::atomic<uint64_t> nodes_used_;
-  const std::vector<Subtree> subtrees_;
-  std::atomic<size_t> next_{0};
-  std::atomic<bool> abandoned_{false};
   absl::Mutex mutex_;
-  int searching_ ABSL_GUARDED_BY(mutex_) = 0;
-  bool closed_ ABSL_GUARDED_BY(mutex_) = false;
-  bool exhausted_ ABSL_GUARDED_BY(mutex_) = false;
-  double explored_ ABSL_GUARDED_BY(mutex_) = 0;  // the subtrees' shares searched
-  SearchOutcome outcome_ ABSL_GUARDED_BY(mutex_);
+  SearchOutcome total_ ABSL_GUARDED_BY(mutex_);
+};
+
+// One thread's search of subtrees: its own stop, engine and node allowance.
+struct SubtreeSearcher {
+  SubtreeSearcher(const WordBoard& board, SearchMode mode, StopCondition stop_condition,
+                  uint64_t tie_seed, uint64_t node_budget, std::atomic<uint64_t>* nodes_used)
+      : condition(std::move(stop_condition)),
+        stop(condition),
+        search(board, mode, stop, tie_seed),
+        allowance(node_budget, nodes_used) {}
+
+  const StopCondition condition;  // `stop` refers to it
+  StopPoller stop;
+  WordSearch search;
+  NodeAllowance allowance;
 };
 
 }  // namespace
@@ -160,24 +113,28 @@ SearchOutcome RunParallelWordSearch(const WordBoard& board, SearchMode mode, uin
   std::vector<Subtree> subtrees = Subtrees(
       top, board.size(), kSubtreesPerThread * std::max(threads.count, 1), node_budget, top_outcome);
   if (top_outcome.budget_exhausted || stop.CheckNow()) return top_outcome;
-  auto shared = std::make_shared<SharedSearch>(board, mode, node_budget, top_outcome.nodes,
-                                               tie_seed, std::move(subtrees));
-  const StopCondition helper_stop = SharedSearch::HelperStop(shared);
-  std::vector<std::thread> own_threads;
-  for (int helper = 1; helper < threads.count; ++helper) {
-    auto job = [shared, helper_stop] { shared->TakeSubtrees(helper_stop); };
-    if (!threads.run) {
-      own_threads.emplace_back(std::move(job));
-    } else if (!threads.run(std::move(job))) {
-      break;  // fewer helpers, not an error
-    }
-  }
-  // The calling thread follows its own stop too.
-  StopCondition caller_stop;
-  caller_stop.cancelled = [&stop, &shared] { return shared->abandoned() || stop.CheckNow(); };
-  shared->TakeSubtrees(caller_stop);
-  SearchOutcome outcome = shared->Finish(stop);
-  for (std::thread& thread : own_threads) thread.join();
+  std::atomic<bool> abandoned{false};
+  std::atomic<uint64_t> nodes_used{top_outcome.nodes};
+  SubtreeOutcomes outcomes(mode);
+  PartsJob job;
+  job.parts = subtrees.size();
+  job.start_thread = [&](bool on_caller) -> PartRunner {
+    // Helpers follow the abandonment alone; the calling thread its own stop
+    // too.
+    StopCondition condition;
+    condition.cancelled = [&abandoned, &stop, on_caller] {
+      return abandoned.load() || (on_caller && stop.CheckNow());
+    };
+    auto searcher = std::make_shared<SubtreeSearcher>(board, mode, condition, tie_seed, node_budget,
+                                                      &nodes_used);
+    return [&, searcher](size_t index) {
+      SearchOutcome outcome = searcher->search.Search(subtrees[index].prefix, searcher->allowance);
+      return outcomes.Add(std::move(outcome), subtrees[index].share, !searcher->stop.status().ok());
+    };
+  };
+  job.keep_going = [&stop] { return !stop.CheckNow(); };
+  RunParts(job, threads, abandoned);
+  SearchOutcome outcome = outcomes.Take();
   outcome.nodes += top_outcome.nodes;
   // The shares are products of fractions: a whole tree may add up to a hair
   // off 1.
