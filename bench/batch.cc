@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   const uint64_t items = absl::GetFlag(FLAGS_items);
   std::vector<Columns> solutions;
   for (int i = 0; i < kSolutions; ++i) {
-    nqueens::CompletionOptions options;
+    nqueens::SolveOptions options;
     options.seed = static_cast<uint64_t>(i) + 1;
     solutions.push_back(nqueens::Solve(n, nqueens::SolveMethod::kRandom, options)->columns);
   }

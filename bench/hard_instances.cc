@@ -218,7 +218,7 @@ struct Solver {
   Run (*run)(const Columns& input, uint64_t seed);
 };
 
-Run RunComplete(const Columns& input, const nqueens::CompletionOptions& options) {
+Run RunComplete(const Columns& input, const nqueens::CompleteOptions& options) {
   Run run;
   const absl::Time start = absl::Now();
   absl::StatusOr<nqueens::CompletionResult> result = nqueens::Complete(input, options);
@@ -240,7 +240,7 @@ Run RunComplete(const Columns& input, const nqueens::CompletionOptions& options)
 // As a call without a deadline runs (the exact search stops after
 // kDefaultExactSeconds), with --instance_seconds as a safety net.
 Run CompleteWithDefaults(const Columns& input, uint64_t seed) {
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.seed = seed;
   options.stop = Deadline();
   options.params.exact_max_seconds = nqueens::kDefaultExactSeconds;
@@ -248,7 +248,7 @@ Run CompleteWithDefaults(const Columns& input, uint64_t seed) {
 }
 
 Run CompleteWithMoreFreeRows(const Columns& input, uint64_t seed) {
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.seed = seed;
   options.stop = Deadline();
   options.params.exact_max_free_rows = absl::GetFlag(FLAGS_exact_max_free_rows);
@@ -256,7 +256,7 @@ Run CompleteWithMoreFreeRows(const Columns& input, uint64_t seed) {
 }
 
 Run CompleteWithLargeBudgets(const Columns& input, uint64_t seed) {
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.seed = seed;
   options.stop = Deadline();
   options.params.exact_max_free_rows = absl::GetFlag(FLAGS_exact_max_free_rows);

@@ -73,7 +73,7 @@ int Scaled(int calls) {
 // --- Boards, made once. ---
 
 Columns RandomSolution(uint32_t n, uint64_t seed) {
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = seed;
   absl::StatusOr<CompletionResult> solved = Solve(n, SolveMethod::kRandom, options);
   if (!solved.ok() || solved->outcome != Outcome::kSolved) Fail("cannot make a solution");

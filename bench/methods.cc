@@ -39,10 +39,10 @@ ABSL_FLAG(uint32_t, repair_swaps_per_row, nqueens::PipelineParams{}.genetic_repa
 
 namespace {
 
-using nqueens::CompletionOptions;
 using nqueens::CompletionResult;
 using nqueens::Outcome;
 using nqueens::SolveMethod;
+using nqueens::SolveOptions;
 
 struct Run {
   bool solved = false;
@@ -51,7 +51,7 @@ struct Run {
 };
 
 Run RunOnce(uint32_t n, SolveMethod method, uint64_t index) {
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = index + 1;
   options.params.genetic_repair_swaps_per_row = absl::GetFlag(FLAGS_repair_swaps_per_row);
   options.stop.deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_max_seconds));

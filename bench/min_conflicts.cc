@@ -47,7 +47,7 @@ uint64_t ResidentBytes(const char* field) {
 // One checked run; false (with a message) when the call fails or its
 // result is not a solution.
 bool Measure(uint32_t n, uint64_t seed, Run& run) {
-  nqueens::CompletionOptions options;
+  nqueens::SolveOptions options;
   options.seed = seed;
   const uint64_t before = ResidentBytes("VmRSS");
   nqueens::bench::ResetPeakResidentBytes("self");

@@ -156,7 +156,7 @@ void CheckCompletion(const Columns& board, const Columns& input) {
 }
 
 Columns RandomSolution(uint32_t n, uint64_t seed) {
-  nqueens::CompletionOptions options;
+  nqueens::SolveOptions options;
   options.seed = seed;
   absl::StatusOr<nqueens::CompletionResult> result =
       nqueens::Solve(n, nqueens::SolveMethod::kRandom, options);
@@ -187,7 +187,7 @@ std::vector<Measurement> MeasureComplete(uint32_t n, uint32_t runs, std::mt19937
   for (uint32_t run = 0; run < runs; ++run) {
     const CompletionInput input = DrawInput(n, random);
     Columns composition = KeepRandomRows(solution, input.k, input.rows_seed);
-    nqueens::CompletionOptions options;
+    nqueens::CompleteOptions options;
     options.seed = input.solver_seed;
     ResetPeak("self");
     const Clock::time_point start = Clock::now();

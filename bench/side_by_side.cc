@@ -127,8 +127,8 @@ Run InChild(const Call& call, const Columns& input) {
   return run;
 }
 
-nqueens::CompletionOptions Options(uint64_t seed) {
-  nqueens::CompletionOptions options;
+nqueens::CompleteOptions Options(uint64_t seed) {
+  nqueens::CompleteOptions options;
   options.seed = seed;
   options.stop.deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_run_seconds));
   return options;
@@ -183,7 +183,8 @@ SolveCell SolveAt(SolveMethod method, uint32_t n, Random& random) {
   std::vector<double> seconds, bytes;
   for (uint32_t i = 0; i < cell.seeds; ++i) {
     const uint64_t seed = random();
-    const Run run = InChild([&] { return nqueens::Solve(n, method, Options(seed)); }, Columns());
+    const Run run = InChild(
+        [&] { return nqueens::Solve(n, method, nqueens::SolveOptions(Options(seed))); }, Columns());
     if (run.outcome == Outcome::kSolved && !run.stopped && !run.failed) {
       ++cell.solved;
       seconds.push_back(run.seconds);
@@ -228,7 +229,7 @@ InputSet Table2Inputs(uint32_t n, Random& random) {
   InputSet set{absl::StrCat("Table 2, n = ", n), true, {}};
   for (uint32_t i = 0; i < absl::GetFlag(FLAGS_instances); ++i) {
     absl::StatusOr<CompletionResult> solution =
-        nqueens::Solve(n, SolveMethod::kRandom, Options(random()));
+        nqueens::Solve(n, SolveMethod::kRandom, nqueens::SolveOptions(Options(random())));
     if (!solution.ok() || solution->outcome != Outcome::kSolved) std::abort();
     set.inputs.push_back(nqueens::bench::KeepRandomRows(solution->columns,
                                                         nqueens::bench::Below(n, random), random));
@@ -258,7 +259,7 @@ std::map<CompleteMethod, CompleteCell> CompleteRow(const InputSet& set, Random& 
     for (const CompleteMethod method : kCompleteMethods) {
       runs[method] = InChild(
           [&] {
-            nqueens::CompletionOptions options = Options(seed);
+            nqueens::CompleteOptions options = Options(seed);
             options.complete_method = method;
             return nqueens::Complete(input, options);
           },

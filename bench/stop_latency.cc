@@ -141,7 +141,7 @@ struct CallResult {
 };
 
 // The call under test, run with `options.stop`.
-using Call = std::function<CallResult(const nqueens::CompletionOptions& options)>;
+using Call = std::function<CallResult(const nqueens::CallOptions& options)>;
 
 CallResult FromCompletion(absl::StatusOr<nqueens::CompletionResult> result) {
   if (!result.ok()) return {result.status(), std::nullopt};
@@ -158,21 +158,22 @@ Call MakeCall(const std::string& call, uint32_t n, uint64_t seed) {
                                         : call == "constructive"
                                             ? nqueens::SolveMethod::kConstructive
                                             : nqueens::SolveMethod::kMinConflicts;
-    return [n, method](const nqueens::CompletionOptions& options) {
-      return FromCompletion(nqueens::Solve(n, method, options));
+    return [n, method](const nqueens::CallOptions& options) {
+      return FromCompletion(nqueens::Solve(n, method, nqueens::SolveOptions(options)));
     };
   }
   if (call == "complete" || call == "known") {
     auto input = std::make_shared<Columns>(HalfOfConstruction(n, seed));
     const bool match_construction = call == "known";
-    return [input, match_construction](nqueens::CompletionOptions options) {
+    return [input, match_construction](const nqueens::CallOptions& call_options) {
+      nqueens::CompleteOptions options(call_options);
       options.params.match_construction = match_construction;
       return FromCompletion(nqueens::Complete(std::move(*input), options));
     };
   }
   if (call == "validate") {
     auto input = std::make_shared<const Columns>(Construction(n));
-    return [input](const nqueens::CompletionOptions& options) {
+    return [input](const nqueens::CallOptions& options) {
       nqueens::ValidateOptions validate_options;
       validate_options.stop = options.stop;
       absl::StatusOr<nqueens::ValidationReport> report =
@@ -196,7 +197,7 @@ struct Sample {
 Sample Measure(Call run_call, std::chrono::milliseconds cancel_after) {
   Sample sample;
   std::atomic<bool> cancel{false};
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.stop.cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
   std::mutex mutex;
   std::condition_variable returned_cv;
@@ -275,7 +276,7 @@ Gaps MeasureGaps(Call run_call, std::chrono::milliseconds run_for) {
   const Clock::time_point start = Clock::now();
   Clock::time_point last = start;
   double last_cpu = ThreadCpuMilliseconds();
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.stop.cancelled = [&] {
     const Clock::time_point now = Clock::now();
     const double now_cpu = ThreadCpuMilliseconds();

@@ -71,7 +71,7 @@ std::vector<Source> Sources(uint32_t n, Random& random) {
   std::vector<Source> sources;
   for (const auto& [method, variant] : methods) {
     for (uint32_t symmetry = 0; symmetry < 8; ++symmetry) {
-      nqueens::CompletionOptions options;
+      nqueens::SolveOptions options;
       options.formula_variant = variant;
       options.symmetry = symmetry;
       const auto solution = nqueens::Solve(n, method, options);

@@ -116,7 +116,7 @@ bool IsSolutionExtending(const Columns& board, const Columns& input) {
 std::vector<Columns> RandomSolutions(uint32_t n, uint64_t count, std::mt19937_64& random) {
   std::vector<Columns> solutions;
   for (uint64_t i = 0; i < count; ++i) {
-    nqueens::CompletionOptions options;
+    nqueens::SolveOptions options;
     options.seed = random();
     options.params.pairing_chunks_from_n = absl::GetFlag(FLAGS_pairing_chunks_from_n);
     options.params.pairing_chunk = absl::GetFlag(FLAGS_pairing_chunk);
@@ -141,7 +141,7 @@ Summary Measure(uint32_t n, std::mt19937_64& random) {
   for (uint64_t i = 0; i < absl::GetFlag(FLAGS_samples) && absl::Now() < stop_at; ++i) {
     const uint32_t k = std::uniform_int_distribution<uint32_t>(0, n - 1)(random);
     const Columns input = KeepRandomRows(solutions[i % solutions.size()], k, random);
-    nqueens::CompletionOptions options;
+    nqueens::CompleteOptions options;
     options.seed = random();
     options.params.pairing_chunks_from_n = absl::GetFlag(FLAGS_pairing_chunks_from_n);
     options.params.pairing_chunk = absl::GetFlag(FLAGS_pairing_chunk);

@@ -15,8 +15,9 @@
 namespace nqueens::client {
 namespace {
 
-CompletionOptions ToCompletionOptions(const RunOptions& options) {
-  CompletionOptions completion;
+// The core's options that every call takes, from the CLI's.
+CallOptions ToCallOptions(const RunOptions& options) {
+  CallOptions completion;
   completion.seed = options.seed ? *options.seed : FreshSeed();
   completion.params = options.params;
   if (options.max_backtracks != 0) {
@@ -25,13 +26,23 @@ CompletionOptions ToCompletionOptions(const RunOptions& options) {
   if (options.max_exact_nodes != 0) completion.params.exact_node_budget = options.max_exact_nodes;
   completion.params.exact_max_seconds = options.max_exact_seconds;
   completion.stop.deadline = absl::Now() + options.deadline;
-  completion.formula_variant = options.formula_variant;
-  completion.symmetry = options.symmetry;
-  completion.complete_method = options.complete_method;
-  completion.want_certificate = options.want_certificate;
   // A hard board's exact search uses every core, as counting does.
   completion.threads.count = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return completion;
+}
+
+CompleteOptions ToCompleteOptions(const RunOptions& options) {
+  CompleteOptions complete(ToCallOptions(options));
+  complete.complete_method = options.complete_method;
+  complete.want_certificate = options.want_certificate;
+  return complete;
+}
+
+SolveOptions ToSolveOptions(const RunOptions& options) {
+  SolveOptions solve(ToCallOptions(options));
+  solve.formula_variant = options.formula_variant;
+  solve.symmetry = options.symmetry;
+  return solve;
 }
 
 // One item of a batch, on its own thread (the items run side by side).
@@ -43,7 +54,7 @@ Backend::BatchAnswer CompleteItem(const v1::CompleteRequest& request, const RunO
   if (!board.ok()) return board.status();
   RunOptions item = options;
   if (request.has_seed()) item.seed = request.seed();
-  CompletionOptions completion = ToCompletionOptions(item);
+  CompleteOptions completion = ToCompleteOptions(item);
   completion.threads = {};
   absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
   if (!method.ok()) return method.status();
@@ -92,13 +103,13 @@ class LocalBackend : public Backend {
 
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
-    const CompletionOptions completion = ToCompletionOptions(options);
+    const SolveOptions solve = ToSolveOptions(options);
     ProgressPhase solving(options.progress, "solving", 0);
-    return nqueens::Solve(n, method, completion);
+    return nqueens::Solve(n, method, solve);
   }
 
   absl::StatusOr<CompletionResult> Complete(Board composition, const RunOptions& options) override {
-    const CompletionOptions completion = ToCompletionOptions(options);
+    const CompleteOptions completion = ToCompleteOptions(options);
     ProgressPhase solving(options.progress, "solving", 0);
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
     return nqueens::Complete(std::move(composition.columns), completion);

@@ -130,7 +130,7 @@ void CheckValidate(const std::vector<uint32_t>& q, bool in_range) {
 
 void CheckComplete(const std::vector<uint32_t>& q, bool in_range, uint64_t seed) {
   const bool composition = !q.empty() && in_range && CountAttackingPairs(q) == 0;
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.seed = seed;
   // Limits that keep an input to milliseconds. No deadline: a wall-clock
   // stop would turn a starved process (a busy machine) into a false finding;

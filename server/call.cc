@@ -208,10 +208,10 @@ absl::StatusOr<double> Call::ExactSeconds(double asked, std::vector<std::string>
   return deadline_ == absl::InfiniteFuture() ? std::min(kDefaultExactSeconds, max) : max;
 }
 
-absl::StatusOr<CompletionOptions> Call::ItemOptionsFor(const std::optional<uint64_t>& seed,
-                                                       const v1::Limits& limits,
-                                                       std::vector<std::string>& lowered) const {
-  CompletionOptions options;
+absl::StatusOr<CallOptions> Call::ItemOptionsFor(const std::optional<uint64_t>& seed,
+                                                 const v1::Limits& limits,
+                                                 std::vector<std::string>& lowered) const {
+  CallOptions options;
   options.seed = seed.has_value() ? *seed : FreshSeed();
   const CallLimits& max = service_.options.limits;
   PipelineParams& params = options.params;
@@ -234,9 +234,9 @@ absl::StatusOr<CompletionOptions> Call::ItemOptionsFor(const std::optional<uint6
   return options;
 }
 
-absl::StatusOr<CompletionOptions> Call::CompletionOptionsFor(const std::optional<uint64_t>& seed,
-                                                             const v1::Limits& limits) {
-  absl::StatusOr<CompletionOptions> options = ItemOptionsFor(seed, limits, lowered_limits_);
+absl::StatusOr<CallOptions> Call::CallOptionsFor(const std::optional<uint64_t>& seed,
+                                                 const v1::Limits& limits) {
+  absl::StatusOr<CallOptions> options = ItemOptionsFor(seed, limits, lowered_limits_);
   if (!options.ok()) return options;
   // A call alone may search boards larger than the estimates cover, its
   // memory reserved when the search starts.

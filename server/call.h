@@ -94,20 +94,20 @@ class Call {
   // condition that follows this call's cancellation, its deadline and
   // --max-call-seconds. INVALID_ARGUMENT for a negative or NaN
   // max_exact_seconds.
-  absl::StatusOr<CompletionOptions> CompletionOptionsFor(const std::optional<uint64_t>& seed,
-                                                         const v1::Limits& limits);
+  absl::StatusOr<CallOptions> CallOptionsFor(const std::optional<uint64_t>& seed,
+                                             const v1::Limits& limits);
   // The same for one item of a batch, whose items run at once: the limits it
   // lowered go to `lowered`, not to the call, and the exact search keeps to
   // the item's own thread.
-  absl::StatusOr<CompletionOptions> ItemOptionsFor(const std::optional<uint64_t>& seed,
-                                                   const v1::Limits& limits,
-                                                   std::vector<std::string>& lowered) const;
+  absl::StatusOr<CallOptions> ItemOptionsFor(const std::optional<uint64_t>& seed,
+                                             const v1::Limits& limits,
+                                             std::vector<std::string>& lowered) const;
   // The stop condition alone (for Validate).
   StopCondition Stop() const;
   // OK while the call may go on; else, as the core would say it, why it
   // stopped (CANCELLED, or DEADLINE_EXCEEDED for either deadline).
   absl::Status StillGoing() const;
-  // The limits CompletionOptionsFor lowered, as "max_backtracks=1000000
+  // The limits CallOptionsFor lowered, as "max_backtracks=1000000
   // (--max-backtracks)", for the response's stats.
   const std::vector<std::string>& lowered_limits() const { return lowered_limits_; }
 

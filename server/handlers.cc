@@ -87,7 +87,7 @@ uint64_t CountQueens(const Columns& board) {
 // The core's Complete, which checks the composition as it places it (an
 // attacking pair is INVALID_ARGUMENT naming the rows).
 absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
-                                             const CompletionOptions& options) {
+                                             const CompleteOptions& options) {
   call.set_queens_given(CountQueens(board));
   absl::StatusOr<CompletionResult> result = nqueens::Complete(std::move(board), options);
   if (result.ok()) call.set_result(*result);
@@ -97,14 +97,14 @@ absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
 absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& request) {
   absl::StatusOr<SolveMethod> method = wire::MethodFromProto(request.method());
   if (!method.ok()) return method.status();
-  absl::StatusOr<CompletionOptions> options =
-      call.CompletionOptionsFor(SeedOf(request), request.limits());
-  if (!options.ok()) return options.status();
-  options->formula_variant = request.variant();
-  options->symmetry = request.symmetry();
+  absl::StatusOr<CallOptions> call_options = call.CallOptionsFor(SeedOf(request), request.limits());
+  if (!call_options.ok()) return call_options.status();
+  SolveOptions options(*std::move(call_options));
+  options.formula_variant = request.variant();
+  options.symmetry = request.symmetry();
   // CheckSize() bounds n by kMaxBoardSize, which fits in uint32_t.
   absl::StatusOr<CompletionResult> result =
-      nqueens::Solve(static_cast<uint32_t>(request.n()), *method, *options);
+      nqueens::Solve(static_cast<uint32_t>(request.n()), *method, options);
   if (result.ok()) call.set_result(*result);
   return result;
 }
@@ -138,19 +138,28 @@ absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
                             [&call] { return call.StillGoing(); });
 }
 
-// The core's options for a Complete request (or stream header).
+// The core's options for a Complete request (a unary one, a stream header
+// or a batch item): the call's (or the item's) `call_options` and the
+// request's own.
 template <typename Request>
-absl::StatusOr<CompletionOptions> CompleteOptionsFor(Call& call, const Request& request) {
+absl::StatusOr<CompleteOptions> CompleteOptionsFrom(
+    const Request& request, const std::function<absl::StatusOr<CallOptions>()>& call_options) {
   absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
   if (!method.ok()) return method.status();
-  absl::StatusOr<CompletionOptions> options =
-      call.CompletionOptionsFor(SeedOf(request), request.limits());
-  if (!options.ok()) return options.status();
-  options->complete_method = *method;
-  options->want_certificate = request.want_certificate();
+  absl::StatusOr<CallOptions> shared = call_options();
+  if (!shared.ok()) return shared.status();
+  CompleteOptions options(*std::move(shared));
+  options.complete_method = *method;
+  options.want_certificate = request.want_certificate();
   // It must fit in one response message, with room for the rest.
-  options->certificate_max_bytes = wire::kMaxCertificateBytes;
+  options.certificate_max_bytes = wire::kMaxCertificateBytes;
   return options;
+}
+
+template <typename Request>
+absl::StatusOr<CompleteOptions> CompleteOptionsFor(Call& call, const Request& request) {
+  return CompleteOptionsFrom(
+      request, [&] { return call.CallOptionsFor(SeedOf(request), request.limits()); });
 }
 
 // The work a request asks for, by the memory it takes.
@@ -197,7 +206,7 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
   const uint64_t n = (*request)->n();
   return ResponseJob{
       n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
-        absl::StatusOr<CompletionOptions> options = CompleteOptionsFor(call, *request);
+        absl::StatusOr<CompleteOptions> options = CompleteOptionsFor(call, *request);
         if (!options.ok()) return options.status();
         absl::StatusOr<Columns> board =
             wire::BoardFromRequest(n, request->columns(), request->queens());
@@ -223,15 +232,10 @@ absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
     return absl::ResourceExhaustedError(absl::StrCat("n = ", n, " is above this server's limit of ",
                                                      call.service().options.max_n, " (--max-n)"));
   }
-  absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
-  if (!method.ok()) return method.status();
   std::vector<std::string> lowered;
-  absl::StatusOr<CompletionOptions> options =
-      call.ItemOptionsFor(SeedOf(request), request.limits(), lowered);
+  absl::StatusOr<CompleteOptions> options = CompleteOptionsFrom(
+      request, [&] { return call.ItemOptionsFor(SeedOf(request), request.limits(), lowered); });
   if (!options.ok()) return options.status();
-  options->complete_method = *method;
-  options->want_certificate = request.want_certificate();
-  options->certificate_max_bytes = wire::kMaxCertificateBytes;
   absl::StatusOr<Columns> board = wire::BoardFromRequest(n, request.columns(), request.queens());
   if (!board.ok()) return board.status();
   absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), *options);

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   absl::StatusOr<nqueens::Columns> board = nqueens::DenseFromQueens(n, queens);
   if (!board.ok()) return Fail(board.status().ToString());
 
-  nqueens::CompletionOptions options;
+  nqueens::CompleteOptions options;
   options.seed = nqueens::FreshSeed();
   absl::StatusOr<nqueens::CompletionResult> result = nqueens::Complete(*board, options);
   if (!result.ok()) return Fail(result.status().ToString());

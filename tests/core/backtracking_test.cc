@@ -65,7 +65,7 @@ TEST(BacktrackingTest, TheArraySearchMatchesTheMaskSearch) {
 }
 
 TEST(BacktrackingTest, TinyBudgetIsUndecided) {
-  CompletionOptions options;
+  SolveOptions options;
   options.params.backtracking_node_budget = 10;
   for (uint32_t n : {20u, 100u}) {
     absl::StatusOr<CompletionResult> result = Solve(n, SolveMethod::kBacktracking, options);
@@ -76,7 +76,7 @@ TEST(BacktrackingTest, TinyBudgetIsUndecided) {
 }
 
 TEST(BacktrackingTest, CancelledStops) {
-  CompletionOptions options;
+  SolveOptions options;
   options.stop.cancelled = [] { return true; };
   for (uint32_t n : {40u, 1000u}) {
     EXPECT_EQ(Solve(n, SolveMethod::kBacktracking, options).status().code(),

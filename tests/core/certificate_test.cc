@@ -91,7 +91,7 @@ TEST(CertificateTest, TheCheckerRejectsTamperedProofs) {
 
 TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
   // 2 x 2: unsolvable, with a certificate.
-  CompletionOptions options;
+  CompleteOptions options;
   options.want_certificate = true;
   absl::StatusOr<CompletionResult> two = Complete(Columns(2, kEmptyRow), options);
   ASSERT_TRUE(two.ok());

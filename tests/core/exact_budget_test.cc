@@ -65,8 +65,8 @@ TEST(ExactBudgetForTest, APassedDeadlineLeavesNoTime) {
 
 // The search stops at its budget's end, however far from done: the board
 // takes minutes.
-CompletionOptions ExactOnly() {
-  CompletionOptions options;
+CompleteOptions ExactOnly() {
+  CompleteOptions options;
   options.complete_method = CompleteMethod::kExact;
   return options;
 }
@@ -82,7 +82,7 @@ void ExpectCutShort(const CompletionResult& result, double at_least_seconds) {
 }
 
 TEST(ExactTimeLimitTest, MaxExactSecondsCutsTheSearchToUndecided) {
-  CompletionOptions options = ExactOnly();
+  CompleteOptions options = ExactOnly();
   options.params.exact_max_seconds = 0.3;
   absl::StatusOr<CompletionResult> result = Complete(test_boards::HardUnsolvableBoard(), options);
   ASSERT_TRUE(result.ok()) << result.status();
@@ -92,7 +92,7 @@ TEST(ExactTimeLimitTest, MaxExactSecondsCutsTheSearchToUndecided) {
 TEST(ExactTimeLimitTest, TheCallsDeadlineEndsTheSearchWithAnAnswerInTime) {
   // Not DEADLINE_EXCEEDED: the search stops early enough to answer. The
   // pipeline (not the exact method alone) must not go on with other stages.
-  CompletionOptions options;
+  CompleteOptions options;
   options.stop.deadline = absl::Now() + absl::Seconds(3);
   absl::StatusOr<CompletionResult> result = Complete(test_boards::HardUnsolvableBoard(), options);
   ASSERT_TRUE(result.ok()) << result.status();
@@ -103,7 +103,7 @@ TEST(ExactTimeLimitTest, TheCallsDeadlineEndsTheSearchWithAnAnswerInTime) {
 
 TEST(ExactTimeLimitTest, NegativeOrNanSecondsAreRefusedByName) {
   for (double seconds : {-1.0, std::nan("")}) {
-    CompletionOptions options = ExactOnly();
+    CompleteOptions options = ExactOnly();
     options.params.exact_max_seconds = seconds;
     absl::StatusOr<CompletionResult> result = Complete(Columns(8, kEmptyRow), options);
     EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);

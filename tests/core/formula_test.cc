@@ -15,7 +15,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 absl::StatusOr<CompletionResult> SolveVariant(uint32_t n, uint64_t variant) {
-  CompletionOptions options;
+  SolveOptions options;
   options.formula_variant = variant;
   return Solve(n, SolveMethod::kFormula, options);
 }
@@ -99,7 +99,7 @@ TEST(FormulaTest, LargeBoard) {
 }
 
 TEST(FormulaTest, CancelledStops) {
-  CompletionOptions options;
+  SolveOptions options;
   options.stop.cancelled = [] { return true; };
   EXPECT_EQ(Solve(1'000'000, SolveMethod::kFormula, options).status().code(),
             absl::StatusCode::kCancelled);

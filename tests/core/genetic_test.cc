@@ -9,7 +9,7 @@ namespace {
 
 absl::StatusOr<CompletionResult> SolveGenetic(uint32_t n, uint64_t seed,
                                               const PipelineParams& params = {}) {
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = seed;
   options.params = params;
   return Solve(n, SolveMethod::kGenetic, options);
@@ -68,7 +68,7 @@ TEST(GeneticTest, RejectsATinyPopulation) {
 }
 
 TEST(GeneticTest, CancelledStops) {
-  CompletionOptions options;
+  SolveOptions options;
   options.stop.cancelled = [] { return true; };
   EXPECT_EQ(Solve(2000, SolveMethod::kGenetic, options).status().code(),
             absl::StatusCode::kCancelled);

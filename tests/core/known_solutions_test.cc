@@ -43,7 +43,7 @@ Columns EveryKth(const Columns& solution, uint32_t stride, uint32_t offset) {
 }
 
 void ExpectCompletedByConstruction(const Columns& input) {
-  CompletionOptions options;
+  CompleteOptions options;
   options.params.max_restarts = 0;
   absl::StatusOr<CompletionResult> result = Complete(input, options);
   ASSERT_TRUE(result.ok()) << result.status();
@@ -81,7 +81,7 @@ std::vector<Columns> FamilyMembers(uint32_t n, uint64_t most) {
   std::vector<Columns> members;
   const uint64_t count = FormulaVariantCount(n);
   for (uint64_t i = 0; i < std::min(count, most); ++i) {
-    CompletionOptions options;
+    SolveOptions options;
     options.formula_variant = i * count / std::min(count, most);
     absl::StatusOr<CompletionResult> member = Solve(n, SolveMethod::kFormula, options);
     EXPECT_TRUE(member.ok()) << member.status();
@@ -89,7 +89,7 @@ std::vector<Columns> FamilyMembers(uint32_t n, uint64_t most) {
   }
   // The products come last.
   for (uint64_t i = count - std::min(count, most); i < count; ++i) {
-    CompletionOptions options;
+    SolveOptions options;
     options.formula_variant = i;
     absl::StatusOr<CompletionResult> member = Solve(n, SolveMethod::kFormula, options);
     EXPECT_TRUE(member.ok()) << member.status();
@@ -169,7 +169,7 @@ TEST(KnownSolutionsTest, CompletesProductsAtAMillionRows) {
   // n = 5 x 200,001: the last variant is a product of a 200,001-row base
   // solution and a 5 x 5 modular placement.
   const uint32_t n = 1'000'005;
-  CompletionOptions options;
+  SolveOptions options;
   options.formula_variant = FormulaVariantCount(n) - 1;
   absl::StatusOr<CompletionResult> product = Solve(n, SolveMethod::kFormula, options);
   ASSERT_TRUE(product.ok()) << product.status();
@@ -186,7 +186,7 @@ TEST(KnownSolutionsTest, CompletesProductsAtAMillionRows) {
 TEST(KnownSolutionsTest, OtherInputsGoToThePipeline) {
   std::mt19937_64 random(1);
   const uint32_t n = 500;
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = 3;
   absl::StatusOr<CompletionResult> other = Solve(n, SolveMethod::kRandom, options);
   ASSERT_TRUE(other.ok());
@@ -194,7 +194,7 @@ TEST(KnownSolutionsTest, OtherInputsGoToThePipeline) {
   ASSERT_TRUE(result.ok());
   EXPECT_NE(result->stats.start_block, Block::kConstruction);
 
-  CompletionOptions off;
+  CompleteOptions off;
   off.params.match_construction = false;
   const absl::StatusOr<CompletionResult> unmatched =
       Complete(EveryKth(*ConstructSolution(n), 50, 0), off);

@@ -112,7 +112,7 @@ using InputMaker = std::function<Columns()>;
 // Complete on the input `make_input` builds, moved in as a caller that
 // budgets for the call does. The check builds the input again (after the peak
 // was read) to see that the result keeps its queens.
-MeasuredCall CompleteCall(InputMaker make_input, const CompletionOptions& options = {}) {
+MeasuredCall CompleteCall(InputMaker make_input, const CompleteOptions& options = {}) {
   return [make_input, options] {
     absl::StatusOr<CompletionResult> result = Complete(make_input(), options);
     return std::function<bool()>([make_input, result = std::move(result)] {
@@ -150,7 +150,7 @@ class MemoryTest : public testing::Test {
 };
 
 TEST_F(MemoryTest, CompleteStaysWithinItsEstimate) {
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = 3;
   absl::StatusOr<CompletionResult> random = Solve(kRows, SolveMethod::kRandom, options);
   ASSERT_TRUE(random.ok());
@@ -172,10 +172,11 @@ TEST_F(MemoryTest, CompleteStaysWithinItsEstimate) {
 }
 
 TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
-  CompletionOptions options;
+  CompleteOptions options;
   options.seed = 5;
   options.complete_method = CompleteMethod::kMinConflicts;
-  absl::StatusOr<CompletionResult> random = Solve(kRows, SolveMethod::kMinConflicts, options);
+  absl::StatusOr<CompletionResult> random =
+      Solve(kRows, SolveMethod::kMinConflicts, SolveOptions(options));
   ASSERT_TRUE(random.ok());
   ASSERT_TRUE(IsSolution(random->columns));
   const Columns& solution = random->columns;
@@ -213,7 +214,7 @@ TEST_F(MemoryTest, TheExactSearchOnItsLargestBoardStaysWithinTheEstimate) {
   const uint64_t given = n - std::count(input.begin(), input.end(), kEmptyRow);
   ASSERT_LT(n - given, 1024u + 1);
   ASSERT_GT(n - given, 900u);
-  CompletionOptions options;
+  CompleteOptions options;
   options.params.match_construction = false;
   options.params.exact_first_max_free_rows = 1024;
   ExpectEstimateCovers("Complete, about 1,024 free rows", CompletePeakBytes(n, given),

@@ -21,8 +21,8 @@ bool IsSolution(const Columns& board, uint32_t n) {
   return board.size() == n && report.ok() && report->complete;
 }
 
-CompletionOptions MinConflictsOptions(uint64_t seed) {
-  CompletionOptions options;
+CompleteOptions MinConflictsOptions(uint64_t seed) {
+  CompleteOptions options;
   options.seed = seed;
   options.complete_method = CompleteMethod::kMinConflicts;
   return options;
@@ -45,7 +45,7 @@ TEST(MinConflictsSolveTest, SolvesSmallAndMediumBoards) {
   for (uint32_t n = 4; n <= 200; ++n) sizes.push_back(n);
   for (uint32_t n : sizes) {
     absl::StatusOr<CompletionResult> result =
-        Solve(n, SolveMethod::kMinConflicts, MinConflictsOptions(n));
+        Solve(n, SolveMethod::kMinConflicts, SolveOptions(MinConflictsOptions(n)));
     ASSERT_TRUE(result.ok()) << "n = " << n << ": " << result.status();
     ASSERT_EQ(result->outcome, Outcome::kSolved) << "n = " << n;
     EXPECT_TRUE(IsSolution(result->columns, n)) << "n = " << n;
@@ -56,7 +56,7 @@ TEST(MinConflictsSolveTest, SolvesSmallAndMediumBoards) {
 
 TEST(MinConflictsSolveTest, TheSeedDecidesTheBoard) {
   const auto solve = [](uint64_t seed) {
-    return Solve(5000, SolveMethod::kMinConflicts, MinConflictsOptions(seed));
+    return Solve(5000, SolveMethod::kMinConflicts, SolveOptions(MinConflictsOptions(seed)));
   };
   absl::StatusOr<CompletionResult> first = solve(7), again = solve(7), other = solve(8);
   ASSERT_TRUE(first.ok() && again.ok() && other.ok());
@@ -80,7 +80,7 @@ TEST(MinConflictsSolveTest, WithoutMovesItSaysUndecidedNeverUnsolvable) {
   // with no moves allowed those runs give up.
   int undecided = 0;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    CompletionOptions options = MinConflictsOptions(seed);
+    SolveOptions options(MinConflictsOptions(seed));
     options.params.min_conflicts_moves_per_row = 0;
     absl::StatusOr<CompletionResult> result = Solve(2000, SolveMethod::kMinConflicts, options);
     ASSERT_TRUE(result.ok()) << result.status();
@@ -97,11 +97,11 @@ TEST(MinConflictsSolveTest, WithoutMovesItSaysUndecidedNeverUnsolvable) {
 }
 
 TEST(MinConflictsSolveTest, StopsWhenCancelledOrPastTheDeadline) {
-  CompletionOptions cancelled = MinConflictsOptions(1);
+  SolveOptions cancelled(MinConflictsOptions(1));
   cancelled.stop.cancelled = [] { return true; };
   EXPECT_EQ(Solve(100'000, SolveMethod::kMinConflicts, cancelled).status().code(),
             absl::StatusCode::kCancelled);
-  CompletionOptions late = MinConflictsOptions(1);
+  SolveOptions late(MinConflictsOptions(1));
   late.stop.deadline = absl::Now() - absl::Seconds(1);
   EXPECT_EQ(Solve(100'000, SolveMethod::kMinConflicts, late).status().code(),
             absl::StatusCode::kDeadlineExceeded);
@@ -144,7 +144,7 @@ TEST(MinConflictsCompleteTest, AnInputWithoutCompletionIsUndecided) {
     const Columns input = test_boards::RandomComposition(8, 4, seed);
     if (test_boards::BruteForceHasCompletion(input)) continue;
     ++checked;
-    CompletionOptions options = MinConflictsOptions(seed);
+    CompleteOptions options = MinConflictsOptions(seed);
     options.params.min_conflicts_moves_per_row = 10;  // each move is a stuck queen's restart
     absl::StatusOr<CompletionResult> result = Complete(input, options);
     ASSERT_TRUE(result.ok()) << result.status();
@@ -155,7 +155,7 @@ TEST(MinConflictsCompleteTest, AnInputWithoutCompletionIsUndecided) {
 }
 
 TEST(MinConflictsCompleteTest, StopsWhenCancelled) {
-  CompletionOptions options = MinConflictsOptions(1);
+  CompleteOptions options = MinConflictsOptions(1);
   options.stop.cancelled = [] { return true; };
   EXPECT_EQ(Complete(Columns(100'000, kEmptyRow), options).status().code(),
             absl::StatusCode::kCancelled);

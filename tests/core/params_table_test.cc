@@ -67,7 +67,7 @@ TEST(ParamTableTest, BadTextIsRefusedNamingTheParameterAndItsRange) {
 }
 
 TEST(ParamTableTest, SolveAndCompleteRefuseParamsOutOfRange) {
-  CompletionOptions options;
+  SolveOptions options;
   options.params.genetic_mutation_rate = 2;
   absl::StatusOr<CompletionResult> solved = Solve(8, SolveMethod::kGenetic, options);
   EXPECT_EQ(solved.status().code(), absl::StatusCode::kInvalidArgument);
@@ -75,7 +75,8 @@ TEST(ParamTableTest, SolveAndCompleteRefuseParamsOutOfRange) {
               HasSubstr("genetic_mutation_rate must be in 0..1, not 2"));
   options.params = PipelineParams{};
   options.params.exact_max_seconds = std::nan("");
-  absl::StatusOr<CompletionResult> completed = Complete(Columns(8, kEmptyRow), options);
+  absl::StatusOr<CompletionResult> completed =
+      Complete(Columns(8, kEmptyRow), CompleteOptions(options));
   EXPECT_EQ(completed.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(completed.status().message()), HasSubstr("exact_max_seconds"));
 }
@@ -87,7 +88,7 @@ std::string Markdown() {
       "Every tunable of the solvers (`PipelineParams` in `core/include/nqueens/params.h`), from\n"
       "the table in `core/src/base/params_table.cc`. Set them with `nqueens --local --param "
       "NAME=VALUE`,\n"
-      "or in `CompletionOptions::params`; `Solve` and `Complete` refuse values outside the range\n"
+      "or in `CallOptions::params`; `Solve` and `Complete` refuse values outside the range\n"
       "(`INVALID_ARGUMENT` naming the parameter and its range). A server takes only the limits\n"
       "(`Limits` in the proto): the other tunables change how much memory a call needs, which\n"
       "the server's admission counts on. A test checks that this page matches the table.\n\n"

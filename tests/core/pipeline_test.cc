@@ -43,8 +43,8 @@ void ExpectSolutionExtending(const CompletionResult& result, const Columns& inpu
 
 // The pipeline itself: inputs from the explicit construction are not
 // short-cut here (known_solutions_test covers that stage).
-CompletionOptions Seeded(uint64_t seed) {
-  CompletionOptions options;
+CompleteOptions Seeded(uint64_t seed) {
+  CompleteOptions options;
   options.seed = seed;
   options.params.match_construction = false;
   return options;
@@ -57,7 +57,8 @@ TEST_P(CompletePositiveTest, CompletesCompositionsTakenFromSolutions) {
   std::mt19937_64 random(n);
   // Two different solutions to draw compositions from.
   std::vector<Columns> solutions = {*ConstructSolution(n)};
-  absl::StatusOr<CompletionResult> random_solution = Solve(n, SolveMethod::kRandom, Seeded(n));
+  absl::StatusOr<CompletionResult> random_solution =
+      Solve(n, SolveMethod::kRandom, SolveOptions(Seeded(n)));
   ASSERT_TRUE(random_solution.ok()) << random_solution.status();
   ExpectSolutionExtending(*random_solution, Columns(n, kEmptyRow));
   solutions.push_back(random_solution->columns);
@@ -80,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CompletePositiveTest,
 TEST(CompleteTest, SameSeedSameAnswer) {
   const uint32_t n = 2000;
   std::mt19937_64 random(3);
-  absl::StatusOr<CompletionResult> source = Solve(n, SolveMethod::kRandom, Seeded(3));
+  absl::StatusOr<CompletionResult> source = Solve(n, SolveMethod::kRandom, SolveOptions(Seeded(3)));
   ASSERT_TRUE(source.ok());
   ExpectSolutionExtending(*source, Columns(n, kEmptyRow));
   for (uint32_t k : {0u, 1000u, 1900u}) {
@@ -172,7 +173,7 @@ TEST(CompleteTest, GivingUpIsUndecidedNeverUnsolvable) {
   // switched off nothing may claim so.
   Columns input(4, kEmptyRow);
   input[0] = 1;
-  CompletionOptions options;
+  CompleteOptions options;
   options.params.exact_max_free_rows = 0;
   options.params.max_restarts = 2;
   absl::StatusOr<CompletionResult> result = Complete(input, options);
@@ -201,7 +202,7 @@ TEST(CompleteTest, RejectsAttackingQueensNamingThem) {
 }
 
 TEST(CompleteTest, StopsWhenCancelledOrPastItsDeadline) {
-  CompletionOptions options;
+  CompleteOptions options;
   options.stop.cancelled = [] { return true; };
   EXPECT_EQ(Complete(Columns(1'000'000, kEmptyRow), options).status().code(),
             absl::StatusCode::kCancelled);

@@ -44,7 +44,7 @@ TEST(SolveTest, TwoAndThreeAreProvedUnsolvableByEitherMethod) {
 }
 
 TEST(SolveTest, ConstructiveSolvesAndKeepsTheSeed) {
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = 42;
   for (uint32_t n : {1u, 4u, 8u, 9u, 14u, 1000u}) {
     absl::StatusOr<CompletionResult> result = Solve(n, SolveMethod::kConstructive, options);
@@ -57,14 +57,14 @@ TEST(SolveTest, ConstructiveSolvesAndKeepsTheSeed) {
 
 TEST(SolveTest, RandomSolves) {
   for (uint32_t n : {1u, 4u, 5u, 8u, 30u, 200u, 5000u}) {
-    CompletionOptions options;
+    SolveOptions options;
     options.seed = n;
     ExpectSolved(Solve(n, SolveMethod::kRandom, options), n);
   }
 }
 
 TEST(SolveTest, CancelledBeforeProvingUnsolvable) {
-  CompletionOptions options;
+  SolveOptions options;
   options.stop.cancelled = [] { return true; };
   EXPECT_EQ(Solve(3, SolveMethod::kConstructive, options).status().code(),
             absl::StatusCode::kCancelled);

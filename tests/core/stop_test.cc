@@ -56,7 +56,7 @@ Returned FromCompletion(absl::StatusOr<CompletionResult> result) {
 
 StoppableCall SolveCall(uint32_t n, SolveMethod method, const PipelineParams& params = {}) {
   return [=](const StopCondition& stop) {
-    CompletionOptions options;
+    SolveOptions options;
     options.seed = 7;
     options.stop = stop;
     options.params = params;
@@ -66,7 +66,7 @@ StoppableCall SolveCall(uint32_t n, SolveMethod method, const PipelineParams& pa
 
 StoppableCall CompleteCall(const Columns& input, const PipelineParams& params = {}) {
   return [=](const StopCondition& stop) {
-    CompletionOptions options;
+    CompleteOptions options;
     options.seed = 7;
     options.stop = stop;
     options.params = params;
@@ -79,7 +79,7 @@ StoppableCall CompleteCall(const Columns& input, const PipelineParams& params = 
 StoppableCall CompleteOnceCall(Columns input) {
   auto held = std::make_shared<Columns>(std::move(input));
   return [held](const StopCondition& stop) {
-    CompletionOptions options;
+    CompleteOptions options;
     options.seed = 7;
     options.stop = stop;
     return FromCompletion(Complete(std::move(*held), options));

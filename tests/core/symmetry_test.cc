@@ -102,7 +102,7 @@ TEST(SymmetryTest, RejectsBadSymmetryAndUnrepresentableImages) {
 
 TEST(SymmetryTest, SolveAppliesTheSymmetry) {
   for (uint32_t s = 0; s < kSymmetryCount; ++s) {
-    CompletionOptions options;
+    SolveOptions options;
     options.symmetry = s;
     absl::StatusOr<CompletionResult> result = Solve(10, SolveMethod::kConstructive, options);
     ASSERT_TRUE(result.ok()) << result.status();

@@ -14,7 +14,7 @@ namespace {
 using test_boards::BruteForceHasCompletion;
 
 void ExpectVerdictMatchesBruteForce(const Columns& input, uint64_t seed) {
-  CompletionOptions options;
+  CompleteOptions options;
   options.seed = seed;
   absl::StatusOr<CompletionResult> result = Complete(input, options);
   ASSERT_TRUE(result.ok()) << result.status();

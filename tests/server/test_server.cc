@@ -57,7 +57,7 @@ Columns ToColumns(const google::protobuf::RepeatedField<uint32_t>& columns) {
 }
 
 Columns KnownSolution(uint32_t n) {
-  CompletionOptions options;
+  SolveOptions options;
   options.seed = 1;
   absl::StatusOr<CompletionResult> solved = Solve(n, SolveMethod::kRandom, options);
   EXPECT_TRUE(solved.ok() && solved->outcome == Outcome::kSolved) << "n = " << n;

@@ -64,7 +64,7 @@ inline constexpr uint32_t kExactFreeRowsInEstimates = 1024;
 // What the exact search on `free_rows` free rows takes beyond the estimates
 // above: 0 up to kExactFreeRowsInEstimates, then two bits a cell of the free
 // board and about 64 bytes a free row (at most 1 GiB at 65,536, the most
-// PipelineParams::exact_max_free_rows allows). CompletionOptions::
+// PipelineParams::exact_max_free_rows allows). CallOptions::
 // reserve_memory is asked for it.
 uint64_t ExactSearchBytesBeyondEstimate(uint64_t free_rows);
 

@@ -89,7 +89,7 @@ struct PipelineParams {
   // search decides at once (docs/hard-instances-log.md, "Findings", finding
   // 4). Above 1024 free rows the search's memory lies outside
   // nqueens/memory.h's estimates and is asked for through
-  // CompletionOptions::reserve_memory.
+  // CallOptions::reserve_memory.
   uint32_t exact_max_free_rows = 65536;
   // With at most this many free rows the exact search runs first: on such
   // boards it takes microseconds and decides unsolvable inputs at once, where

@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -70,7 +71,8 @@ struct MethodInfo {
 // Every Complete method, in the enum's order.
 absl::Span<const MethodInfo<CompleteMethod>> CompleteMethods();
 
-struct CompletionOptions {
+// What every call of Complete and Solve takes.
+struct CallOptions {
   // Same seed and input give the same output.
   uint64_t seed = 0;
   StopCondition stop;
@@ -78,29 +80,40 @@ struct CompletionOptions {
   // exact_node_budget, and each method's own); the defaults reproduce the
   // papers.
   PipelineParams params;
-  // Complete() only.
-  CompleteMethod complete_method = CompleteMethod::kPipeline;
-  // Solve() with SolveMethod::kFormula only: which member of the explicit
-  // families, 0 .. FormulaVariantCount(n) - 1.
-  uint64_t formula_variant = 0;
-  // Solve() only: the image of the square applied to the result, 0..7
-  // (see Symmetry in nqueens/board.h).
-  uint32_t symmetry = 0;
   // The exact search's threads (boards of at most 64 free rows).
   SearchThreads threads;
-  // Complete() only: an UNSOLVABLE answer comes with a certificate, the
-  // search tree that proves it (format and checker: checker/), for boards of
-  // at most 64 free rows. The search then runs on one thread.
+  // Asked for the memory the exact search needs beyond nqueens/memory.h's
+  // estimates before it allocates it, which is on boards of more than 1,024
+  // free rows (ExactSearchBytesBeyondEstimate). An error ends the call with
+  // it; unset, nothing is asked.
+  std::function<absl::Status(uint64_t bytes)> reserve_memory;
+};
+
+struct CompleteOptions : CallOptions {
+  CompleteOptions() = default;
+  explicit CompleteOptions(CallOptions call) : CallOptions(std::move(call)) {}
+
+  CompleteMethod complete_method = CompleteMethod::kPipeline;
+  // An UNSOLVABLE answer comes with a certificate, the search tree that
+  // proves it (format and checker: checker/), for boards of at most 64 free
+  // rows. The search then runs on one thread.
   bool want_certificate = false;
   // Certificates longer than this are dropped (certificate_missing says so):
   // 256 MiB is about 20 million search nodes, far more than any Excluded
   // Diagonals proof up to m = 21 takes (docs/hard-instances.md).
   size_t certificate_max_bytes = size_t{256} << 20;
-  // Complete() only: asked for the memory the exact search needs beyond
-  // nqueens/memory.h's estimates before it allocates it, which is on boards
-  // of more than 1,024 free rows (ExactSearchBytesBeyondEstimate). An error
-  // ends the call with it; unset, nothing is asked.
-  std::function<absl::Status(uint64_t bytes)> reserve_memory;
+};
+
+struct SolveOptions : CallOptions {
+  SolveOptions() = default;
+  explicit SolveOptions(CallOptions call) : CallOptions(std::move(call)) {}
+
+  // SolveMethod::kFormula only: which member of the explicit families,
+  // 0 .. FormulaVariantCount(n) - 1.
+  uint64_t formula_variant = 0;
+  // The image of the square applied to the result, 0..7 (see Symmetry in
+  // nqueens/board.h).
+  uint32_t symmetry = 0;
 };
 
 struct CompletionStats {
@@ -135,7 +148,7 @@ struct CompletionResult {
   Outcome outcome = Outcome::kUndecided;
   Columns columns;  // the full board when kSolved, otherwise empty
   CompletionStats stats;
-  // kUnsolvable with options.want_certificate: the certificate, or why there
+  // kUnsolvable with CompleteOptions::want_certificate: the certificate, or why there
   // is none (too many free rows, too large).
   std::optional<std::string> certificate;
   std::string certificate_missing;
@@ -145,8 +158,7 @@ struct CompletionResult {
 // Errors: INVALID_ARGUMENT for a malformed board or attacking queens (the
 // message names the rows and columns); DEADLINE_EXCEEDED or CANCELLED when
 // options.stop fires.
-absl::StatusOr<CompletionResult> Complete(Columns composition,
-                                          const CompletionOptions& options = {});
+absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOptions& options = {});
 
 enum class SolveMethod {
   kConstructive,  // deterministic explicit construction, O(n)
@@ -171,7 +183,7 @@ absl::Span<const SolveMethodInfo> SolveMethods();
 // INVALID_ARGUMENT for a symmetry above 7 or a formula_variant out of range
 // (the message names the valid range).
 absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
-                                       const CompletionOptions& options = {});
+                                       const SolveOptions& options = {});
 
 // The explicit construction behind kConstructive: a solution for every
 // n >= 4 and n = 1, nullopt for n = 2, 3 (and n = 0).

@@ -120,7 +120,7 @@ namespace {
 using SearchFunction = absl::StatusOr<Search> (*)(uint32_t, uint64_t, StopPoller&, Columns&);
 
 absl::StatusOr<CompletionResult> SolveWith(SearchFunction search_function, uint32_t n,
-                                           const CompletionOptions& options) {
+                                           const CallOptions& options) {
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
   // Polled (docs/constants.md, AppendPolled), in huge pages, which are freed
@@ -142,12 +142,12 @@ absl::StatusOr<CompletionResult> SolveWith(SearchFunction search_function, uint3
 
 }  // namespace
 
-absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const SolveOptions& options) {
   return SolveWith(n <= 64 ? SearchWithMasks : SearchWithArrays, n, options);
 }
 
 absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
-                                                             const CompletionOptions& options) {
+                                                             const SolveOptions& options) {
   return SolveWith(SearchWithArrays, n, options);
 }
 

@@ -12,7 +12,7 @@ namespace nqueens::internal {
 
 // A solution of the n x n board; UNDECIDED after
 // params.backtracking_node_budget nodes (stats.search_nodes).
-absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const CompletionOptions& options);
+absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const SolveOptions& options);
 
 // The peak of Solve BACKTRACKING on n rows (nqueens/memory.h), before a
 // symmetry's image.
@@ -21,7 +21,7 @@ uint64_t BacktrackingPeakBytes(uint64_t n);
 // The same search with the control arrays that BacktrackingSolve uses above
 // 64 columns, at any n: for tests, to compare the two on small boards.
 absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
-                                                             const CompletionOptions& options);
+                                                             const SolveOptions& options);
 
 }  // namespace nqueens::internal
 

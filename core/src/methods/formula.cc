@@ -325,7 +325,7 @@ absl::StatusOr<Columns> WriteMember(uint32_t n, const Member& member, StopPoller
 
 }  // namespace
 
-absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const SolveOptions& options) {
   const absl::Time start = absl::Now();
   const Factorization factors = Factorize(n);
   const uint64_t count = VariantCount(n, factors);

@@ -14,7 +14,7 @@ namespace nqueens::internal {
 // Member options.formula_variant (0 .. FormulaVariantCount(n) - 1) of the
 // families; stats.formula names it. INVALID_ARGUMENT naming the valid range
 // for a variant out of it.
-absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const CompletionOptions& options);
+absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const SolveOptions& options);
 
 // The peak of Solve FORMULA on n rows (nqueens/memory.h), before a
 // symmetry's image.

@@ -72,7 +72,7 @@ class Diagonals {
 
 class Genetic {
  public:
-  Genetic(uint32_t n, const CompletionOptions& options, StopPoller& stop)
+  Genetic(uint32_t n, const SolveOptions& options, StopPoller& stop)
       : n_(n),
         size_(options.params.genetic_population),
         params_(options.params),
@@ -207,7 +207,7 @@ class Genetic {
 
 }  // namespace
 
-absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const SolveOptions& options) {
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
   Genetic genetic(n, options, stop);

@@ -13,7 +13,7 @@ namespace nqueens::internal {
 
 // A solution of the n x n board, reproducible under options.seed; UNDECIDED
 // after params.genetic_max_generations (stats.generations).
-absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const CompletionOptions& options);
+absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const SolveOptions& options);
 
 // The peak of Solve GENETIC on n rows (nqueens/memory.h), before a
 // symmetry's image.

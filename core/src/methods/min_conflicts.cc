@@ -353,7 +353,7 @@ class Repair {
 absl::StatusOr<CompletionResult> RepairAndReport(Columns board, const FreeRows& rows,
                                                  DiagonalCounts& lines,
                                                  std::vector<uint32_t> conflicted, Rng& rng,
-                                                 StopPoller& stop, const CompletionOptions& options,
+                                                 StopPoller& stop, const CallOptions& options,
                                                  absl::Time start) {
   Repair repair(board, rows, lines, rng, std::move(conflicted));
   if (!repair.Prepare(stop)) return stop.status();
@@ -422,7 +422,7 @@ bool SplitFreeLines(const Columns& board, DiagonalCounts& lines, HugeVector<uint
 
 }  // namespace
 
-absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const SolveOptions& options) {
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
   Columns board;
@@ -437,7 +437,7 @@ absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const CompletionO
 }
 
 absl::StatusOr<CompletionResult> MinConflictsComplete(Columns composition,
-                                                      const CompletionOptions& options) {
+                                                      const CompleteOptions& options) {
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
   if (absl::Status status = CheckComposition(composition, stop); !status.ok()) return status;

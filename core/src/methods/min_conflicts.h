@@ -14,7 +14,7 @@ namespace nqueens::internal {
 // A solution of the n x n board (n >= 4), or UNDECIDED when the move budget
 // (params.min_conflicts_moves_per_row times the free rows) is spent.
 // stats.repairs counts moves.
-absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const CompletionOptions& options);
+absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const SolveOptions& options);
 
 // The peak of Solve MIN_CONFLICTS on n rows (nqueens/memory.h), before a
 // symmetry's image.
@@ -24,7 +24,7 @@ uint64_t MinConflictsPeakBytes(uint64_t n);
 // for attacking queens). Never UNSOLVABLE: a heuristic that gives up says
 // UNDECIDED.
 absl::StatusOr<CompletionResult> MinConflictsComplete(Columns composition,
-                                                      const CompletionOptions& options);
+                                                      const CompleteOptions& options);
 
 }  // namespace nqueens::internal
 

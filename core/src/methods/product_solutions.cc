@@ -247,7 +247,7 @@ absl::StatusOr<std::optional<Columns>> CompleteShifted(Columns base_queens, uint
                                                        bool transposed, StopPoller& stop) {
   // Any solution of the base will do for a product: complete its queens as
   // a board of its own.
-  CompletionOptions options;
+  CompleteOptions options;
   options.stop = stop.condition();
   absl::StatusOr<CompletionResult> base = Complete(std::move(base_queens), options);
   // BaseQueens let no two queens attack; the check stays cheap insurance.

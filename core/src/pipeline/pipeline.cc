@@ -50,7 +50,7 @@ Block StartBlock(uint32_t n, uint32_t k, const internal::BaseLevels& levels,
 // solution in it.
 class Run {
  public:
-  Run(BoardState& state, const CompletionOptions& options, Block start, Rng& rng, StopPoller& stop,
+  Run(BoardState& state, const CompleteOptions& options, Block start, Rng& rng, StopPoller& stop,
       CompletionStats& stats)
       : state_(state),
         params_(options.params),
@@ -182,7 +182,7 @@ CompletionResult Solved(Columns columns) {
 // and other stages may still go on; UNDECIDED when it gave up at the call's
 // deadline (less the time for the answer to reach the caller).
 absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
-                                                       const CompletionOptions& options,
+                                                       const CompleteOptions& options,
                                                        StopPoller& stop, CompletionStats& stats) {
   BlockClock clock(stats, Block::kExact);
   if (options.reserve_memory) {
@@ -219,7 +219,7 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
 
 // The known-solution stage, heuristic runs, then the exact search where it
 // applies, then restarts. `state` holds the input.
-absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptions& options,
+absl::StatusOr<CompletionResult> Search(BoardState& state, const CompleteOptions& options,
                                         StopPoller& stop, CompletionStats& stats) {
   const uint32_t n = state.n();
   const PipelineParams& params = options.params;
@@ -269,7 +269,7 @@ absl::StatusOr<CompletionResult> Search(BoardState& state, const CompletionOptio
 
 // CompleteMethod::kExact: the complete search alone.
 absl::StatusOr<CompletionResult> SearchExactly(const BoardState& state,
-                                               const CompletionOptions& options, StopPoller& stop,
+                                               const CompleteOptions& options, StopPoller& stop,
                                                CompletionStats& stats) {
   const uint32_t free_rows = state.n() - stats.queens_given;
   if (free_rows > options.params.exact_max_free_rows) {
@@ -304,7 +304,7 @@ const char* CompleteMethodName(CompleteMethod method) {
   return index < std::size(kCompleteMethods) ? kCompleteMethods[index].name : "UNKNOWN";
 }
 
-absl::StatusOr<CompletionResult> Complete(Columns composition, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOptions& options) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   if (absl::Status params = CheckParams(options.params); !params.ok()) return params;

@@ -13,7 +13,7 @@ namespace {
 
 // n = 2 and n = 3 have no solution; the exact search proves it on the empty
 // board rather than the code asserting it.
-absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const CallOptions& options) {
   const absl::Time start = absl::Now();
   internal::StopPoller stop(options.stop);
   absl::StatusOr<internal::ExactResult> exact =
@@ -43,7 +43,7 @@ absl::StatusOr<CompletionResult> SolveByExactSearch(uint32_t n, const Completion
 }
 
 absl::StatusOr<CompletionResult> SolveBy(uint32_t n, SolveMethod method,
-                                         const CompletionOptions& options) {
+                                         const SolveOptions& options) {
   if (n == 2 || n == 3) return SolveByExactSearch(n, options);
   const internal::SolveMethodEntry* entry = internal::FindSolveMethodEntry(method);
   if (entry == nullptr) {
@@ -73,7 +73,7 @@ const char* OutcomeName(Outcome outcome) {
 }
 
 absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
-                                       const CompletionOptions& options) {
+                                       const SolveOptions& options) {
   if (absl::Status status = CheckBoardSize(n); !status.ok()) return status;
   if (absl::Status params = CheckParams(options.params); !params.ok()) return params;
   if (options.symmetry >= kSymmetryCount) {

@@ -18,7 +18,7 @@
 namespace nqueens::internal {
 namespace {
 
-absl::StatusOr<CompletionResult> SolveByConstruction(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> SolveByConstruction(uint32_t n, const SolveOptions& options) {
   const absl::Time start = absl::Now();
   StopPoller stop(options.stop);
   absl::StatusOr<Columns> columns = Construct(n, stop);
@@ -45,10 +45,10 @@ absl::StatusOr<Columns> EmptyBoard(uint32_t n, const StopCondition& condition) {
   return board;
 }
 
-absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const CompletionOptions& options) {
+absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const SolveOptions& options) {
   absl::StatusOr<Columns> board = EmptyBoard(n, options.stop);
   if (!board.ok()) return board.status();
-  return Complete(*std::move(board), options);
+  return Complete(*std::move(board), CompleteOptions(options));
 }
 
 uint64_t CompletionPeakBytes(uint64_t n) { return CompletePeakBytes(n, 0); }

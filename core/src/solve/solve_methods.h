@@ -17,7 +17,7 @@ struct SolveMethodEntry {
   SolveMethodInfo info;
   // A full solution of the n x n board for n = 1 or n >= 4 (Solve answers
   // n = 2 and 3 itself), before options.symmetry is applied.
-  absl::StatusOr<CompletionResult> (*solve)(uint32_t n, const CompletionOptions& options);
+  absl::StatusOr<CompletionResult> (*solve)(uint32_t n, const SolveOptions& options);
   // The peak of `solve` on n rows (nqueens/memory.h).
   uint64_t (*peak_bytes)(uint64_t n);
 };
