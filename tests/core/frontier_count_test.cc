@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "count/residual.h"
+#include "count/residual_search.h"
 #include "counting_stop.h"
 #include "gtest/gtest.h"
 #include "test_boards.h"

@@ -18,6 +18,7 @@
 #include "count/constellations.h"
 #include "count/frontier_count.h"
 #include "count/residual.h"
+#include "count/residual_search.h"
 
 namespace nqueens {
 namespace {

@@ -5,6 +5,7 @@
 
 #include "base/stop_poller.h"
 #include "count/residual.h"
+#include "count/residual_search.h"
 #include "nqueens/count.h"
 
 namespace nqueens {

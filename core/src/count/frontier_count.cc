@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/numeric/bits.h"
+#include "count/residual_search.h"
 
 namespace nqueens::internal {
 namespace {
