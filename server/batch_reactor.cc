@@ -13,9 +13,9 @@
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "call_reactor.h"
-#include "reactors.h"
-#include "stream_io.h"
+#include "server/call_reactor.h"
+#include "server/reactors.h"
+#include "server/stream_io.h"
 
 namespace nqueens::server {
 namespace {
@@ -46,12 +46,7 @@ class BatchCall final
   // After construction, as the other stream reactors.
   void Begin() {
     if (EndUnlessOk(call_.Enter())) return;
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
-      end = MoveLocked(true);
-    }
-    if (end.has_value()) End(*end);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return MoveLocked(true); });
   }
 
   void OnReadDone(bool ok) override {
@@ -61,9 +56,7 @@ class BatchCall final
     absl::StatusOr<MemoryBudget::Reservation> message = absl::OutOfRangeError("no message");
     if (ok) message = ParseRequest(&request);
     in_.Clear();
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       reading_ = false;
       if (!ok || call_.finished() || !message.ok()) {
         reads_done_ = true;
@@ -79,20 +72,16 @@ class BatchCall final
         if (!waiting_.empty()) message_memory_ = *std::move(message);
       }
       // Empty messages do not keep the stream alive.
-      end = MoveLocked(!ok || request.items_size() > 0);
-    }
-    if (end.has_value()) End(*end);
+      return MoveLocked(!ok || request.items_size() > 0);
+    });
   }
 
   void OnWriteDone(bool ok) override {
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       writing_ = false;
       broken_ |= !ok;
-      end = MoveLocked(ok);
-    }
-    if (end.has_value()) End(*end);
+      return MoveLocked(ok);
+    });
   }
 
  private:
@@ -174,14 +163,11 @@ class BatchCall final
 
   // On a worker: item `index` is done.
   void Answered(uint64_t index, v1::CompleteBatchAnswer answer) {
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       --in_flight_;
       answers_[index] = std::move(answer);
-      end = MoveLocked(false);
-    }
-    if (end.has_value()) End(*end);
+      return MoveLocked(false);
+    });
   }
 
   void ReadLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
@@ -232,14 +218,11 @@ class BatchCall final
   }
 
   void OnTimer() {
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       timer_set_ = false;
       answer_delay_over_ = true;
-      end = MoveLocked(false);
-    }
-    if (end.has_value()) End(*end);
+      return MoveLocked(false);
+    });
   }
 
   // The idle timeout watches the stream while only the client can move it:

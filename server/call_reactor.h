@@ -14,9 +14,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "call.h"
-#include "handlers.h"
-#include "stream_io.h"
+#include "absl/synchronization/mutex.h"
+#include "server/call.h"
+#include "server/handlers.h"
+#include "server/stream_io.h"
 #include "wire/status.h"
 
 namespace nqueens::server {
@@ -111,14 +112,33 @@ class CallReactor : public Base {
     WriteNext();
   }
 
-  // Enters the service and makes the call's job from the request (which
-  // reserves its memory before it parses it).
+  // Enters the service, makes the call's `job` from the request (which
+  // reserves its memory before it parses it) and schedules `run` on a
+  // worker: `size`, or by the job's rows when unset. Ends the call at the
+  // first step that fails.
   template <typename Job>
-  absl::StatusOr<Job> EnterAndPrepare(const grpc::ByteBuffer& request,
-                                      absl::StatusOr<Job> (*prepare)(Call&, grpc::ByteBuffer&)) {
-    if (absl::Status entered = call_.Enter(); !entered.ok()) return entered;
+  void StartJob(const grpc::ByteBuffer& request,
+                absl::StatusOr<Job> (*prepare)(Call&, grpc::ByteBuffer&), Job& job,
+                std::optional<WorkerPool::Size> size, std::function<void()> run) {
+    if (EndUnlessOk(call_.Enter())) return;
     grpc::ByteBuffer bytes(request);
-    return prepare(call_, bytes);
+    absl::StatusOr<Job> made = prepare(call_, bytes);
+    if (EndUnlessOk(made.status())) return;
+    job = *std::move(made);
+    EndUnlessOk(call_.Schedule(size.value_or(call_.SizeOf(job.n)), std::move(run)));
+  }
+
+  // Runs `decide` under `mutex`, then ends the call with the status it
+  // returned, if any, once the lock is released: End may delete the reactor,
+  // its mutex included.
+  template <typename Decide>
+  void EndAfter(absl::Mutex& mutex, Decide decide) {
+    std::optional<absl::Status> end;
+    {
+      absl::MutexLock lock(&mutex);
+      end = decide();
+    }
+    if (end.has_value()) End(*end);
   }
 
   Call call_;

@@ -1,13 +1,14 @@
 // The reactors of Count and Enumerate: a request, then a stream of
 // responses that the search produces as it goes.
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
-#include "call_reactor.h"
-#include "reactors.h"
+#include "server/call_reactor.h"
+#include "server/reactors.h"
 #include "wire/convert.h"
 
 namespace nqueens::server {
@@ -23,41 +24,28 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
   CountCall(ServiceState& service, grpc::CallbackServerContext* context,
             const grpc::ByteBuffer& request)
       : CallReactor(service, context, "Count") {
-    EndUnlessOk(Start(request));
+    StartJob(request, PrepareCount, job_, WorkerPool::Size::kLarge, [this] { Run(); });
   }
 
   // A progress write can fail while the count runs on a worker: the call
   // then stops the count and Run() ends it, since ending it here would
   // delete the reactor under the worker.
   void OnWriteDone(bool ok) override {
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) -> std::optional<absl::Status> {
       writing_ = false;
       if (!ok) {
         broken_ = true;
-        if (final_.has_value()) {
-          end = BrokenStreamStatus();
-        } else {
-          call_.Cancel();
-        }
-      } else if (final_written_) {
-        end = absl::OkStatus();
-      } else if (final_.has_value()) {
-        end = SendFinalLocked();
+        if (final_.has_value()) return BrokenStreamStatus();
+        call_.Cancel();
+        return std::nullopt;
       }
-    }
-    if (end.has_value()) End(*end);
+      if (final_written_) return absl::OkStatus();
+      if (final_.has_value()) return SendFinalLocked();
+      return std::nullopt;
+    });
   }
 
  private:
-  absl::Status Start(const grpc::ByteBuffer& request) {
-    absl::StatusOr<CountJob> job = EnterAndPrepare(request, PrepareCount);
-    if (!job.ok()) return job.status();
-    job_ = *std::move(job);
-    return call_.Schedule(WorkerPool::Size::kLarge, [this] { Run(); });
-  }
-
   // On a worker.
   void Run() {
     absl::StatusOr<CountResult> result = RunGuarded<CountResult>(
@@ -72,17 +60,12 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
     } else {
       final.status = call_.Explain(result.status());
     }
-    std::optional<absl::Status> end;
-    {
-      absl::MutexLock lock(&mutex_);
+    EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) -> std::optional<absl::Status> {
       final_ = std::move(final);
-      if (broken_) {
-        end = BrokenStreamStatus();
-      } else if (!writing_) {
-        end = SendFinalLocked();
-      }
-    }
-    if (end.has_value()) End(*end);
+      if (broken_) return BrokenStreamStatus();
+      if (!writing_) return SendFinalLocked();
+      return std::nullopt;
+    });
   }
 
   // Progress is dropped while an earlier message is still on its way, and
@@ -138,28 +121,22 @@ class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::By
   EnumerateCall(ServiceState& service, grpc::CallbackServerContext* context,
                 const grpc::ByteBuffer& request)
       : CallReactor(service, context, "Enumerate") {
-    EndUnlessOk(Start(request));
+    StartJob(request, PrepareEnumerate, job_, WorkerPool::Size::kLarge, BatchJob());
   }
 
   void OnWriteDone(bool ok) override {
     if (!ok) return End(BrokenStreamStatus());
     Touch();
     if (last_) return End(absl::OkStatus());
-    EndUnlessOk(ScheduleBatch());
+    EndUnlessOk(call_.Schedule(WorkerPool::Size::kLarge, BatchJob()));
   }
 
  private:
-  absl::Status Start(const grpc::ByteBuffer& request) {
-    absl::StatusOr<EnumerateJob> job = EnterAndPrepare(request, PrepareEnumerate);
-    if (!job.ok()) return job.status();
-    job_ = *std::move(job);
-    return ScheduleBatch();
-  }
-
-  absl::Status ScheduleBatch() {
-    return call_.Schedule(WorkerPool::Size::kLarge, [this] {
+  // The job that sends the next batch of boards.
+  std::function<void()> BatchJob() {
+    return [this] {
       if (std::optional<absl::Status> end = SendBatch(); end.has_value()) End(*end);
-    });
+    };
   }
 
   // On a worker: the next boards, then their message on its way (nullopt),

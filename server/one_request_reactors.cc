@@ -1,9 +1,9 @@
 // The calls that take one request message: Solve, Complete and Validate
 // answer with one message, SolveStream with a stream of the board's chunks.
-#include <utility>
+#include <optional>
 
-#include "call_reactor.h"
-#include "reactors.h"
+#include "server/call_reactor.h"
+#include "server/reactors.h"
 
 namespace nqueens::server {
 namespace {
@@ -13,17 +13,10 @@ class UnaryCall final : public CallReactor<grpc::ServerUnaryReactor> {
   UnaryCall(ServiceState& service, grpc::CallbackServerContext* context, const char* method,
             const grpc::ByteBuffer& request, grpc::ByteBuffer* response, PrepareResponse prepare)
       : CallReactor(service, context, method), response_(response) {
-    EndUnlessOk(Start(request, prepare));
+    StartJob(request, prepare, job_, std::nullopt, [this] { FinishWithResponse(job_, response_); });
   }
 
  private:
-  absl::Status Start(const grpc::ByteBuffer& request, PrepareResponse prepare) {
-    absl::StatusOr<ResponseJob> job = EnterAndPrepare(request, prepare);
-    if (!job.ok()) return job.status();
-    job_ = *std::move(job);
-    return call_.Schedule(call_.SizeOf(job_.n), [this] { FinishWithResponse(job_, response_); });
-  }
-
   grpc::ByteBuffer* const response_;
   ResponseJob job_;
 };
@@ -33,20 +26,13 @@ class ResultStreamCall final : public CallReactor<grpc::ServerWriteReactor<grpc:
   ResultStreamCall(ServiceState& service, grpc::CallbackServerContext* context, const char* method,
                    const grpc::ByteBuffer& request, PrepareResult prepare)
       : CallReactor(service, context, method) {
-    EndUnlessOk(Start(request, prepare));
+    StartJob(request, prepare, job_, std::nullopt,
+             [this] { StreamResult<v1::SolveStreamResponse>(job_); });
   }
 
   void OnWriteDone(bool ok) override { AfterWrite(ok); }
 
  private:
-  absl::Status Start(const grpc::ByteBuffer& request, PrepareResult prepare) {
-    absl::StatusOr<ResultJob> job = EnterAndPrepare(request, prepare);
-    if (!job.ok()) return job.status();
-    job_ = *std::move(job);
-    return call_.Schedule(call_.SizeOf(job_.n),
-                          [this] { StreamResult<v1::SolveStreamResponse>(job_); });
-  }
-
   ResultJob job_;
 };
 
