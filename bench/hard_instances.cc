@@ -53,7 +53,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "base/stop_poller.h"
-#include "certificate_check.h"
+#include "checker/certificate_check.h"
 #include "compositions.h"
 #include "exact/exact_search.h"
 #include "exact/free_board.h"

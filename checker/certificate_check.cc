@@ -1,4 +1,4 @@
-#include "certificate_check.h"
+#include "checker/certificate_check.h"
 
 #include <algorithm>
 #include <string>

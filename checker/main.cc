@@ -15,7 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "certificate_check.h"
+#include "checker/certificate_check.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "board_io.h"
+#include "client/board_io.h"
 #include "nqueens/count.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"

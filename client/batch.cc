@@ -1,4 +1,4 @@
-#include "batch.h"
+#include "client/batch.h"
 
 #include <google/protobuf/util/json_util.h>
 
@@ -14,8 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
-#include "flag_file.h"
-#include "json_output.h"
+#include "client/json_output.h"
+#include "command_line/flag_file.h"
 
 namespace nqueens::client {
 namespace {

@@ -10,8 +10,8 @@
 
 #include <string>
 
-#include "backend.h"
-#include "commands.h"
+#include "client/backend.h"
+#include "client/commands.h"
 
 namespace nqueens::client {
 

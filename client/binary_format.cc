@@ -2,7 +2,7 @@
 #include <utility>
 
 #include "absl/base/config.h"
-#include "board_formats.h"
+#include "client/board_formats.h"
 
 namespace nqueens::client {
 namespace {

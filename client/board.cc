@@ -1,4 +1,4 @@
-#include "board.h"
+#include "client/board.h"
 
 #include <algorithm>
 #include <utility>

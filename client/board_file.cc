@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "board_io.h"
-#include "progress.h"
+#include "client/board_io.h"
+#include "client/progress.h"
 
 namespace nqueens::client {
 namespace {

@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "board_io.h"
+#include "client/board_io.h"
 
 namespace nqueens::client::formats {
 

@@ -1,4 +1,4 @@
-#include "board_io.h"
+#include "client/board_io.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "board_formats.h"
+#include "client/board_formats.h"
 
 namespace nqueens::client {
 namespace {

@@ -42,7 +42,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "board.h"
+#include "client/board.h"
 #include "nqueens/board.h"
 
 namespace nqueens::client {

@@ -1,4 +1,4 @@
-#include "channel.h"
+#include "client/channel.h"
 
 #include "wire/limits.h"
 

@@ -1,4 +1,4 @@
-#include "commands.h"
+#include "client/commands.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -10,11 +10,11 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "batch.h"
-#include "json_output.h"
-#include "picture.h"
-#include "progress.h"
-#include "render.h"
+#include "client/batch.h"
+#include "client/json_output.h"
+#include "client/picture.h"
+#include "client/progress.h"
+#include "client/render.h"
 
 namespace nqueens::client {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "backend.h"
-#include "board_io.h"
+#include "client/backend.h"
+#include "client/board_io.h"
 #include "nqueens/solver.h"
 
 namespace nqueens::client {

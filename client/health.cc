@@ -1,4 +1,4 @@
-#include "health.h"
+#include "client/health.h"
 
 #include <grpcpp/impl/codegen/client_unary_call.h>
 

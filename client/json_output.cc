@@ -1,4 +1,4 @@
-#include "json_output.h"
+#include "client/json_output.h"
 
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "absl/time/clock.h"
-#include "backend.h"
+#include "client/backend.h"
+#include "client/progress.h"
 #include "nqueens/seed.h"
-#include "progress.h"
 #include "wire/convert.h"
 
 namespace nqueens::client {

@@ -1,5 +1,5 @@
 // The 0/1 (or ./Q) matrix: n lines of n cells.
-#include "board_formats.h"
+#include "client/board_formats.h"
 
 namespace nqueens::client::formats {
 namespace {

@@ -1,4 +1,4 @@
-#include "picture.h"
+#include "client/picture.h"
 
 #include <algorithm>
 #include <set>

@@ -1,4 +1,4 @@
-#include "progress.h"
+#include "client/progress.h"
 
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "board_formats.h"
+#include "client/board_formats.h"
 
 namespace nqueens::client::formats {
 namespace {

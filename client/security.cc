@@ -1,4 +1,4 @@
-#include "security.h"
+#include "client/security.h"
 
 #include <algorithm>
 #include <tuple>
@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "flag_file.h"
+#include "command_line/flag_file.h"
 
 namespace nqueens::client {
 namespace {

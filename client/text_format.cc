@@ -2,7 +2,7 @@
 #include <limits>
 #include <optional>
 
-#include "board_formats.h"
+#include "client/board_formats.h"
 
 namespace nqueens::client::formats {
 

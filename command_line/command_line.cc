@@ -1,4 +1,4 @@
-#include "command_line.h"
+#include "command_line/command_line.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
-#include "flag_file.h"
+#include "command_line/flag_file.h"
 
 namespace nqueens::command_line {
 namespace {

@@ -1,4 +1,4 @@
-#include "flag_file.h"
+#include "command_line/flag_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

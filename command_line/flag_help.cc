@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "command_line.h"
+#include "command_line/command_line.h"
 
 namespace nqueens::command_line {
 namespace {

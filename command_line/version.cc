@@ -1,5 +1,5 @@
 #include "absl/strings/str_cat.h"
-#include "command_line.h"
+#include "command_line/command_line.h"
 #include "git_revision.h"  // generated at build time: NQUEENS_GIT_REVISION
 
 namespace nqueens::command_line {

@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "board_io.h"
+#include "client/board_io.h"
 #include "fuzz_check.h"
 #include "nqueens/board.h"
 

@@ -28,7 +28,7 @@
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
-#include "server.h"
+#include "server/server.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
 

@@ -1,4 +1,4 @@
-#include "auth.h"
+#include "server/auth.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -13,8 +13,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
-#include "call_gate.h"
-#include "flag_file.h"
+#include "command_line/flag_file.h"
+#include "server/call_gate.h"
 #include "spdlog/spdlog.h"
 
 namespace nqueens::server {

@@ -36,7 +36,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "call_gate.h"
+#include "server/call_gate.h"
 
 namespace nqueens::server {
 

@@ -1,4 +1,4 @@
-#include "board_message.h"
+#include "server/board_message.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>

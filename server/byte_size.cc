@@ -1,4 +1,4 @@
-#include "byte_size.h"
+#include "server/byte_size.h"
 
 #include <array>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "call.h"
+#include "server/call.h"
 
 #include <algorithm>
 #include <utility>
@@ -7,18 +7,18 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "byte_size.h"
-#include "logging.h"
-#include "memory_estimate.h"
 #include "nqueens/board.h"
 #include "nqueens/memory.h"
 #include "nqueens/seed.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "server/byte_size.h"
+#include "server/logging.h"
+#include "server/memory_estimate.h"
+#include "server/worker_pool.h"
 #include "spdlog/spdlog.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
 #include "wire/request_id.h"
-#include "worker_pool.h"
 
 namespace nqueens::server {
 namespace {

@@ -20,10 +20,10 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "call_record.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
-#include "service_state.h"
+#include "server/call_record.h"
+#include "server/service_state.h"
 
 namespace nqueens::server {
 

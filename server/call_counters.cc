@@ -1,4 +1,4 @@
-#include "call_counters.h"
+#include "server/call_counters.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "call_gate.h"
+#include "server/call_gate.h"
 
 #include <grpc/grpc.h>
 

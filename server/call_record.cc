@@ -1,4 +1,4 @@
-#include "call_record.h"
+#include "server/call_record.h"
 
 namespace nqueens::server {
 

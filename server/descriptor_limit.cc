@@ -1,4 +1,4 @@
-#include "descriptor_limit.h"
+#include "server/descriptor_limit.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

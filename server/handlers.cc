@@ -1,4 +1,4 @@
-#include "handlers.h"
+#include "server/handlers.h"
 
 #include <algorithm>
 #include <memory>
@@ -9,15 +9,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "board_message.h"
-#include "byte_size.h"
-#include "memory_estimate.h"
 #include "nqueens/count.h"
 #include "nqueens/validate.h"
-#include "stream_io.h"
+#include "server/board_message.h"
+#include "server/byte_size.h"
+#include "server/memory_estimate.h"
+#include "server/stream_io.h"
+#include "server/worker_pool.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
-#include "worker_pool.h"
 
 namespace nqueens::server {
 namespace {

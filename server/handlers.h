@@ -12,11 +12,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "call.h"
 #include "nqueens/board.h"
 #include "nqueens/count.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
+#include "server/call.h"
 
 namespace nqueens::server {
 

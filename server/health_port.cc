@@ -1,4 +1,4 @@
-#include "health_port.h"
+#include "server/health_port.h"
 
 #include <grpc/grpc_security_constants.h>
 #include <grpcpp/grpcpp.h>
@@ -7,7 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
-#include "call_gate.h"
+#include "server/call_gate.h"
 
 namespace nqueens::server {
 namespace {

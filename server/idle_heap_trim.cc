@@ -1,4 +1,4 @@
-#include "idle_heap_trim.h"
+#include "server/idle_heap_trim.h"
 
 #include <malloc.h>
 

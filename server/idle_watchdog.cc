@@ -1,4 +1,4 @@
-#include "idle_watchdog.h"
+#include "server/idle_watchdog.h"
 
 #include <algorithm>
 #include <utility>

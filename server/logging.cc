@@ -1,4 +1,4 @@
-#include "logging.h"
+#include "server/logging.h"
 
 #include <grpc/support/log.h>
 

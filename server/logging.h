@@ -8,7 +8,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "call_record.h"
+#include "server/call_record.h"
 #include "spdlog/common.h"
 
 namespace nqueens::server {

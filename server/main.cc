@@ -21,12 +21,12 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "byte_size.h"
-#include "command_line.h"
-#include "descriptor_limit.h"
-#include "logging.h"
-#include "memory_budget.h"
-#include "server.h"
+#include "command_line/command_line.h"
+#include "server/byte_size.h"
+#include "server/descriptor_limit.h"
+#include "server/logging.h"
+#include "server/memory_budget.h"
+#include "server/server.h"
 #include "spdlog/spdlog.h"
 
 namespace {

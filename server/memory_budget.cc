@@ -1,4 +1,4 @@
-#include "memory_budget.h"
+#include "server/memory_budget.h"
 
 #include <malloc.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
-#include "idle_heap_trim.h"
+#include "server/idle_heap_trim.h"
 
 namespace nqueens::server {
 

@@ -1,4 +1,4 @@
-#include "memory_estimate.h"
+#include "server/memory_estimate.h"
 
 #include <algorithm>
 

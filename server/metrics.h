@@ -26,7 +26,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "call_record.h"
+#include "server/call_record.h"
 
 namespace nqueens::server {
 

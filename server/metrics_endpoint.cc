@@ -1,4 +1,4 @@
-#include "metrics_endpoint.h"
+#include "server/metrics_endpoint.h"
 
 #include <exception>
 #include <string>

@@ -1,4 +1,4 @@
-#include "parsed_size.h"
+#include "server/parsed_size.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/message.h>

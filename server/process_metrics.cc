@@ -1,4 +1,4 @@
-#include "process_metrics.h"
+#include "server/process_metrics.h"
 
 #include <dirent.h>
 #include <sys/resource.h>
@@ -11,7 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "metrics.h"
+#include "server/metrics.h"
 
 namespace nqueens::server {
 namespace {

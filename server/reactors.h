@@ -12,8 +12,8 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "call.h"
-#include "handlers.h"
+#include "server/call.h"
+#include "server/handlers.h"
 
 namespace nqueens::server {
 

@@ -1,4 +1,4 @@
-#include "server.h"
+#include "server/server.h"
 
 #include <grpc/grpc.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
@@ -12,13 +12,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "byte_size.h"
-#include "call.h"
-#include "health_port.h"
-#include "memory_estimate.h"
-#include "metrics.h"
 #include "nqueens/params.h"
-#include "process_metrics.h"
+#include "server/byte_size.h"
+#include "server/call.h"
+#include "server/health_port.h"
+#include "server/memory_estimate.h"
+#include "server/metrics.h"
+#include "server/process_metrics.h"
 #include "wire/limits.h"
 
 namespace nqueens::server {

@@ -14,13 +14,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "auth.h"
-#include "call_counters.h"
-#include "memory_budget.h"
-#include "metrics_endpoint.h"
-#include "service.h"
-#include "service_options.h"
-#include "tls.h"
+#include "server/auth.h"
+#include "server/call_counters.h"
+#include "server/memory_budget.h"
+#include "server/metrics_endpoint.h"
+#include "server/service.h"
+#include "server/service_options.h"
+#include "server/tls.h"
 
 namespace nqueens::server {
 

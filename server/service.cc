@@ -1,7 +1,7 @@
-#include "service.h"
+#include "server/service.h"
 
-#include "handlers.h"
-#include "reactors.h"
+#include "server/handlers.h"
+#include "server/reactors.h"
 
 namespace nqueens::server {
 

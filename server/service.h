@@ -10,9 +10,9 @@
 #include <algorithm>
 
 #include "absl/time/time.h"
-#include "call.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
-#include "service_options.h"
+#include "server/call.h"
+#include "server/service_options.h"
 
 namespace nqueens::server {
 

@@ -1,4 +1,4 @@
-#include "service_state.h"
+#include "server/service_state.h"
 
 #include <google/protobuf/descriptor.h>
 
@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "cpu_count.h"
-#include "memory_estimate.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "server/cpu_count.h"
+#include "server/memory_estimate.h"
 
 namespace nqueens::server {
 namespace {

@@ -7,16 +7,16 @@
 #include <cstdint>
 #include <optional>
 
-#include "auth.h"
-#include "call_counters.h"
-#include "client_calls.h"
-#include "idle_heap_trim.h"
-#include "idle_watchdog.h"
-#include "in_flight_calls.h"
-#include "memory_budget.h"
-#include "metrics.h"
-#include "service_options.h"
-#include "worker_pool.h"
+#include "server/auth.h"
+#include "server/call_counters.h"
+#include "server/client_calls.h"
+#include "server/idle_heap_trim.h"
+#include "server/idle_watchdog.h"
+#include "server/in_flight_calls.h"
+#include "server/memory_budget.h"
+#include "server/metrics.h"
+#include "server/service_options.h"
+#include "server/worker_pool.h"
 
 namespace nqueens::server {
 

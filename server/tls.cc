@@ -1,4 +1,4 @@
-#include "tls.h"
+#include "server/tls.h"
 
 #include <grpc/grpc_security_constants.h>
 #include <grpcpp/security/tls_certificate_provider.h>
@@ -14,7 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "flag_file.h"
+#include "command_line/flag_file.h"
 #include "spdlog/spdlog.h"
 
 namespace nqueens::server {

@@ -2,9 +2,9 @@
 // answers with one message, CompleteStream with a stream of chunks.
 #include <utility>
 
-#include "call_reactor.h"
-#include "reactors.h"
-#include "stream_io.h"
+#include "server/call_reactor.h"
+#include "server/reactors.h"
+#include "server/stream_io.h"
 
 namespace nqueens::server {
 namespace {

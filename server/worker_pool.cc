@@ -1,4 +1,4 @@
-#include "worker_pool.h"
+#include "server/worker_pool.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>

@@ -1,4 +1,4 @@
-#include "batch_queue.h"
+#include "client/batch_queue.h"
 
 #include <thread>
 

@@ -1,4 +1,4 @@
-#include "board_io.h"
+#include "client/board_io.h"
 
 #include <unistd.h>
 

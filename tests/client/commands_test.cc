@@ -1,6 +1,6 @@
 // The commands against a scripted backend: every outcome and every class of
 // backend error maps to its exit status.
-#include "commands.h"
+#include "client/commands.h"
 
 #include <fstream>
 #include <sstream>

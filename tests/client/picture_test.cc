@@ -1,10 +1,10 @@
-#include "picture.h"
+#include "client/picture.h"
 
 #include <string>
 
+#include "client/render.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "render.h"
 
 namespace nqueens::client {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
+#include "client/backend.h"
 #include "gtest/gtest.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"

@@ -1,4 +1,4 @@
-#include "render.h"
+#include "client/render.h"
 
 #include "absl/time/time.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,4 @@
-#include "command_line.h"
+#include "command_line/command_line.h"
 
 #include <cstdio>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "flag_file.h"
+#include "command_line/flag_file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

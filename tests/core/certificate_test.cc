@@ -10,7 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/stop_poller.h"
-#include "certificate_check.h"
+#include "checker/certificate_check.h"
 #include "exact/exact_search.h"
 #include "gtest/gtest.h"
 #include "nqueens/solver.h"

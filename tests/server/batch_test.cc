@@ -14,8 +14,8 @@
 
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
-#include "memory_estimate.h"
-#include "server.h"
+#include "server/memory_estimate.h"
+#include "server/server.h"
 #include "test_boards.h"
 #include "test_server.h"
 

@@ -1,4 +1,4 @@
-#include "cpu_count.h"
+#include "server/cpu_count.h"
 
 #include <thread>
 

@@ -1,6 +1,6 @@
 // The memory budget's parts without a server: byte sizes as flags take them,
 // reservations, the default budget and the per-call estimates.
-#include "memory_budget.h"
+#include "server/memory_budget.h"
 
 #include <unistd.h>
 
@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "byte_size.h"
 #include "gtest/gtest.h"
-#include "memory_estimate.h"
 #include "nqueens/memory.h"
+#include "server/byte_size.h"
+#include "server/memory_estimate.h"
 
 namespace nqueens::server {
 namespace {

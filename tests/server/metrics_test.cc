@@ -18,12 +18,12 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "metrics_endpoint.h"
 #include "metrics_scrape.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
-#include "process_metrics.h"
-#include "server.h"
+#include "server/metrics_endpoint.h"
+#include "server/process_metrics.h"
+#include "server/server.h"
 #include "test_server.h"
 
 namespace nqueens::testing {

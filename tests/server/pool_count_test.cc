@@ -7,8 +7,8 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/count.h"
+#include "server/worker_pool.h"
 #include "test_notification.h"
-#include "worker_pool.h"
 
 namespace nqueens::server {
 namespace {

@@ -14,12 +14,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "backend.h"
-#include "channel.h"
+#include "client/backend.h"
+#include "client/channel.h"
 #include "gtest/gtest.h"
 #include "metrics_scrape.h"
 #include "nqueens/validate.h"
-#include "server.h"
+#include "server/server.h"
 
 namespace nqueens::testing {
 namespace {

@@ -24,9 +24,9 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "memory_estimate.h"
 #include "nqueens/board.h"
-#include "server.h"
+#include "server/memory_estimate.h"
+#include "server/server.h"
 #include "test_boards.h"
 #include "test_server.h"
 

@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
-#include "server.h"
+#include "server/server.h"
 
 namespace nqueens::testing {
 
