@@ -14,8 +14,8 @@ swapped every round, so that the machine's drift falls on both:
   mix-16,        nqueens-load --scenarios=mix-16,call-overhead: calls/s
   call-overhead
 
-Reports the median of each over the rounds and new / old (for times, above 1
-is slower; for calls/s, below 1 is slower).
+Reports the median of each over the rounds, new / old (for times, above 1
+is slower; for calls/s, below 1 is slower) and each build's range.
 """
 import argparse
 import datetime
@@ -143,14 +143,16 @@ def main():
         f"on {os.cpu_count()} CPUs. Each figure is the median of {args.rounds} rounds; the two "
         "builds take turns in each round, the order swapped every round.",
         "",
-        "| measure | old | new | new / old |",
-        "|---|---|---|---|",
+        "| measure | old | new | new / old | old, range | new, range |",
+        "|---|---|---|---|---|---|",
     ]
     for name in samples["old"]:
         old = statistics.median(samples["old"][name])
         new = statistics.median(samples["new"].get(name, [float("nan")]))
         ratio = new / old if old else float("nan")
-        lines.append(f"| {name} | {old:.4g} | {new:.4g} | {ratio:.3f} |")
+        spread = [f"{min(samples[which][name]):.4g} - {max(samples[which][name]):.4g}"
+                  for which in ("old", "new")]
+        lines.append(f"| {name} | {old:.4g} | {new:.4g} | {ratio:.3f} | {spread[0]} | {spread[1]} |")
     report = "\n".join(lines) + "\n"
     print(report)
     if args.markdown:
