@@ -82,25 +82,29 @@ def count(bench):
     raise RuntimeError("no row for n = 16:\n" + out)
 
 
-def load(bench):
+def load(bench, scenarios):
     out = run([f"{bench}/nqueens-load", f"--server_binary={bench}/../server/nqueens-server",
-               "--scenarios=mix-16,call-overhead"])
+               f"--scenarios={scenarios}"])
     figures = {}
     header = None
     for row in table_rows(out):
         if row[0] == "scenario":
             header = row
-        elif row[0] in ("mix-16", "call-overhead"):
+        elif row[0] in scenarios.split(","):
             figures[f"{row[0]}: calls/s"] = float(row[header.index("calls/s")])
     return figures
 
 
 def measure(bench, args):
     figures = {}
-    figures.update(engines(bench, args.m, args.instances))
-    figures.update(complete(bench))
-    figures.update(count(bench))
-    figures.update(load(bench))
+    if "engines" in args.measures:
+        figures.update(engines(bench, args.m, args.instances))
+    if "complete" in args.measures:
+        figures.update(complete(bench))
+    if "count" in args.measures:
+        figures.update(count(bench))
+    if "load" in args.measures:
+        figures.update(load(bench, args.scenarios))
     return figures
 
 
@@ -111,6 +115,10 @@ def main():
     parser.add_argument("--m", default="16", help="Excluded Diagonals size of the engine runs")
     parser.add_argument("--instances", type=int, default=20)
     parser.add_argument("--markdown", default="")
+    parser.add_argument("--measures", default="engines,complete,count,load",
+                        help="which of engines, complete, count, load to run")
+    parser.add_argument("--scenarios", default="mix-16,call-overhead",
+                        help="the load program's scenarios")
     parser.add_argument("--worktree", default="",
                         help="where the old revision is checked out (default /tmp/nqueens-bench-REV)")
     args = parser.parse_args()
@@ -139,7 +147,8 @@ def main():
         f"# Old and new build side by side ({datetime.date.today()})",
         "",
         f"Command: `scripts/bench_structure.py --old {args.old} --rounds {args.rounds} "
-        f"--m {args.m} --instances {args.instances}`; old = `{old_rev}`, new = `{new_rev}`, "
+        f"--m {args.m} --instances {args.instances} --measures {args.measures} "
+        f"--scenarios {args.scenarios}`; old = `{old_rev}`, new = `{new_rev}`, "
         f"on {os.cpu_count()} CPUs. Each figure is the median of {args.rounds} rounds; the two "
         "builds take turns in each round, the order swapped every round.",
         "",
