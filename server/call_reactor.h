@@ -119,13 +119,13 @@ class CallReactor : public Base {
   template <typename Job>
   void StartJob(const grpc::ByteBuffer& request,
                 absl::StatusOr<Job> (*prepare)(Call&, grpc::ByteBuffer&), Job& job,
-                std::optional<WorkerPool::Size> size, std::function<void()> run) {
+                std::optional<WorkerPool::Size> size, const std::function<void()>& run) {
     if (EndUnlessOk(call_.Enter())) return;
     grpc::ByteBuffer bytes(request);
     absl::StatusOr<Job> made = prepare(call_, bytes);
     if (EndUnlessOk(made.status())) return;
     job = *std::move(made);
-    EndUnlessOk(call_.Schedule(size.value_or(call_.SizeOf(job.n)), std::move(run)));
+    EndUnlessOk(call_.Schedule(size.value_or(call_.SizeOf(job.n)), run));
   }
 
   // Runs `decide` under `mutex`, then ends the call with the status it
