@@ -292,19 +292,20 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
 
 // The word engine without a certificate, as a plain function.
 nqueens::internal::SearchOutcome WordEngine(const nqueens::internal::FreeBoard& board,
-                                            nqueens::internal::SearchMode mode, uint64_t budget,
-                                            nqueens::internal::StopPoller& stop, uint64_t seed) {
-  return nqueens::internal::RunWordSearch(board, mode, budget, stop, seed);
+                                            uint64_t budget, nqueens::internal::StopPoller& stop,
+                                            uint64_t seed) {
+  return nqueens::internal::RunWordSearch(board, budget, stop, seed);
 }
 
 // The word engine without the diagonal sums bound, whose tree is the other
 // engines' on every board.
 nqueens::internal::SearchOutcome WordEngineWithoutDiagonalSums(
-    const nqueens::internal::FreeBoard& board, nqueens::internal::SearchMode mode, uint64_t budget,
-    nqueens::internal::StopPoller& stop, uint64_t seed) {
+    const nqueens::internal::FreeBoard& board, uint64_t budget, nqueens::internal::StopPoller& stop,
+    uint64_t seed) {
   const nqueens::internal::WordBoard word_board(board);
-  nqueens::internal::WordSearch search(word_board, mode, stop, seed);
-  search.LeaveOutDiagonalSums();
+  nqueens::internal::WordSearchOptions options;
+  options.without_diagonal_sums = true;
+  nqueens::internal::WordSearch search(word_board, stop, seed, options);
   nqueens::internal::NodeAllowance allowance(budget);
   return search.Search({}, allowance);
 }
@@ -324,8 +325,7 @@ Run EngineAlone(const Columns& input, uint64_t) {
   }
   const absl::Time start = absl::Now();
   const nqueens::internal::SearchOutcome outcome =
-      kEngine(*board, nqueens::internal::SearchMode::kFirstSolution,
-              absl::GetFlag(FLAGS_large_exact_nodes), stop, 0);
+      kEngine(*board, absl::GetFlag(FLAGS_large_exact_nodes), stop, 0);
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
   run.timed_out = !stop.status().ok();
   run.exact_nodes = outcome.nodes;

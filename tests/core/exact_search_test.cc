@@ -221,27 +221,6 @@ Tally CheckSamples(std::initializer_list<Sample> samples, uint64_t plain_nodes) 
   return tally;
 }
 
-TEST(CountCompletionsTest, EmptyBoardsHaveTheKnownSolutionCounts) {
-  StopCondition never;
-  StopPoller stop(never);
-  for (uint32_t n = 1; n <= 12; ++n) {
-    absl::StatusOr<uint64_t> count = CountCompletions(Columns(n, kEmptyRow), stop);
-    ASSERT_TRUE(count.ok()) << count.status();
-    EXPECT_EQ(*count, kSolutionCounts[n - 1]) << "n = " << n;
-  }
-}
-
-TEST(CountCompletionsTest, CountsCompletionsOfAGivenQueen) {
-  // Of the 92 solutions of n = 8, 4 have a queen in the corner (row 1, column 1).
-  Columns corner(8, kEmptyRow);
-  corner[0] = 1;
-  StopCondition never;
-  StopPoller stop(never);
-  absl::StatusOr<uint64_t> count = CountCompletions(corner, stop);
-  ASSERT_TRUE(count.ok()) << count.status();
-  EXPECT_EQ(*count, 4u);
-}
-
 TEST(ExactCompleteTest, AFullBoardIsSolvedAsIs) {
   const Columns solution = {2, 4, 1, 3};
   absl::StatusOr<ExactResult> result = Decide(solution);
@@ -391,16 +370,18 @@ TEST(ExactCompleteTest, ReturnsCancelledWhenTheCallerCancels) {
             absl::StatusCode::kCancelled);
 }
 
-TEST(CountCompletionsTest, ReturnsCancelledFromInsideTheSearch) {
-  // The callback first says "go on", so the stop must come from the polling
-  // in the search loop: n = 14 visits far more nodes than one polling stride.
+TEST(ExactCompleteTest, ReturnsCancelledFromInsideTheSearch) {
+  // The callback says "go on" 100 times, more than building the board and
+  // starting the runs poll, so the stop must come from the polling in the
+  // search loop: the proof visits far more nodes than 100 polling strides.
+  constexpr int kGoOn = 100;
   std::atomic<int> polls{0};
   StopCondition condition;
-  condition.cancelled = [&polls] { return ++polls > 1; };
+  condition.cancelled = [&polls] { return ++polls > kGoOn; };
   StopPoller stop(condition);
-  EXPECT_EQ(CountCompletions(Columns(14, kEmptyRow), stop).status().code(),
+  EXPECT_EQ(ExactComplete(test_boards::HardUnsolvableBoard(), {kNoBudget}, stop).status().code(),
             absl::StatusCode::kCancelled);
-  EXPECT_EQ(polls.load(), 2);
+  EXPECT_EQ(polls.load(), kGoOn + 1);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The exact search's three engines run one algorithm on three data layouts,
-// so on every board they must visit the same tree: the same nodes, verdicts,
-// first solutions and counts. The trail engine is the reference here (it
+// under one driver, so on every board they must visit the same tree: the
+// same nodes, verdicts and first solutions. The trail engine is the reference here (it
 // serves every board from 65 to 1024 free rows); all are checked against
 // brute force through ExactComplete in exact_search_test.cc. The word
 // engine's diagonal sums bound, which the others lack, is left out of those
@@ -46,7 +46,7 @@ std::vector<Columns> NearTransition(const std::vector<Sample>& samples) {
 // A description of the first way `engine` differs from the trail engine on
 // `board`, or "".
 std::string Differences(const std::string& engine, const SearchOutcome& outcome,
-                        const SearchOutcome& trail, SearchMode mode) {
+                        const SearchOutcome& trail) {
   if (outcome.nodes != trail.nodes) {
     return engine + ": nodes " + std::to_string(outcome.nodes) + " vs " +
            std::to_string(trail.nodes);
@@ -58,7 +58,7 @@ std::string Differences(const std::string& engine, const SearchOutcome& outcome,
     return engine + ": explored " + std::to_string(outcome.explored) + " vs " +
            std::to_string(trail.explored);
   }
-  if (mode == SearchMode::kFirstSolution && outcome.placement != trail.placement) {
+  if (outcome.placement != trail.placement) {
     return engine + ": different first solutions";
   }
   return "";
@@ -70,12 +70,13 @@ enum class DiagonalSums { kWhereTheyApply, kLeftOut };
 // The word engine on the fastest loop this processor runs or on the loop of
 // processors without AVX2 and BMI, with or without the diagonal sums bound
 // (which only the word engine has, on square holes).
-SearchOutcome RunWordEngine(const FreeBoard& board, SearchMode mode, uint64_t budget,
-                            StopPoller& stop, uint64_t tie_seed, Loop loop, DiagonalSums sums) {
+SearchOutcome RunWordEngine(const FreeBoard& board, uint64_t budget, StopPoller& stop,
+                            uint64_t tie_seed, Loop loop, DiagonalSums sums) {
   const WordBoard word_board(board);
-  WordSearch search(word_board, mode, stop, tie_seed);
-  if (loop == Loop::kWordByWord) search.UseWordByWordLoop();
-  if (sums == DiagonalSums::kLeftOut) search.LeaveOutDiagonalSums();
+  WordSearchOptions options;
+  options.word_by_word_loop = loop == Loop::kWordByWord;
+  options.without_diagonal_sums = sums == DiagonalSums::kLeftOut;
+  WordSearch search(word_board, stop, tie_seed, options);
   NodeAllowance allowance(budget);
   return search.Search({}, allowance);
 }
@@ -83,21 +84,19 @@ SearchOutcome RunWordEngine(const FreeBoard& board, SearchMode mode, uint64_t bu
 // A description of the first way the engines differ on `composition`, or "".
 // The word engine takes part on boards of at most 64 free rows, without the
 // bound the others lack.
-std::string Compare(const Columns& composition, SearchMode mode, uint64_t budget,
-                    uint64_t tie_seed) {
+std::string Compare(const Columns& composition, uint64_t budget, uint64_t tie_seed) {
   const StopCondition never;
   StopPoller stop(never);
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status().ToString();
-  const SearchOutcome trail = RunTrailSearch(*board, mode, budget, stop, tie_seed);
+  const SearchOutcome trail = RunTrailSearch(*board, budget, stop, tie_seed);
   std::string differences =
-      Differences("large", RunLargeSearch(*board, mode, budget, stop, tie_seed), trail, mode);
+      Differences("large", RunLargeSearch(*board, budget, stop, tie_seed), trail);
   for (const Loop loop : {Loop::kFastest, Loop::kWordByWord}) {
     if (!differences.empty() || board->size() > kWordSearchMaxFreeRows) break;
     differences = Differences(
         loop == Loop::kFastest ? "word" : "word, word by word",
-        RunWordEngine(*board, mode, budget, stop, tie_seed, loop, DiagonalSums::kLeftOut), trail,
-        mode);
+        RunWordEngine(*board, budget, stop, tie_seed, loop, DiagonalSums::kLeftOut), trail);
   }
   return differences.empty() ? "" : ::testing::PrintToString(composition) + ": " + differences;
 }
@@ -106,31 +105,31 @@ TEST(SearchEnginesTest, FindTheSameFirstSolutionsAfterTheSameNodes) {
   int solved = 0;
   for (const Columns& board : NearTransition({{50, 16, 60}, {100, 23, 40}, {200, 32, 20}})) {
     for (uint64_t tie_seed : {0, 7}) {
-      ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, UINT64_MAX, tie_seed), "");
+      ASSERT_EQ(Compare(board, UINT64_MAX, tie_seed), "");
     }
     const StopCondition never;
     StopPoller stop(never);
     absl::StatusOr<FreeBoard> free_board = FreeBoard::Build(board, stop);
     ASSERT_TRUE(free_board.ok());
-    solved += RunWordSearch(*free_board, SearchMode::kFirstSolution, UINT64_MAX, stop, 0).solutions;
+    solved += RunWordSearch(*free_board, UINT64_MAX, stop, 0).solutions;
   }
   // Both verdicts are exercised.
   EXPECT_GT(solved, 10);
   EXPECT_LT(solved, 110);
 }
 
-TEST(SearchEnginesTest, CountTheSameCompletionsAfterTheSameNodes) {
+TEST(SearchEnginesTest, AgreeOnSmallBoardsAndOnAnEmptyBoard) {
   for (const Columns& board : NearTransition({{40, 14, 40}, {70, 19, 20}})) {
-    ASSERT_EQ(Compare(board, SearchMode::kCountAll, UINT64_MAX, 0), "");
+    ASSERT_EQ(Compare(board, UINT64_MAX, 0), "");
   }
   // The empty 8 x 8 board: every cell open at the root.
-  ASSERT_EQ(Compare(Columns(8, kEmptyRow), SearchMode::kCountAll, UINT64_MAX, 3), "");
+  ASSERT_EQ(Compare(Columns(8, kEmptyRow), UINT64_MAX, 3), "");
 }
 
 TEST(SearchEnginesTest, RunOutOfTheSameBudgetAtTheSameNode) {
   for (const Columns& board : NearTransition({{100, 23, 30}, {800, 64, 5}})) {
     for (uint64_t budget : {1, 10, 100}) {
-      ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, budget, 0), "");
+      ASSERT_EQ(Compare(board, budget, 0), "");
     }
   }
 }
@@ -143,13 +142,12 @@ TEST(SearchEnginesTest, TheLargeEngineFollowsTheTrailEngineAboveSixtyFourFreeRow
     const uint32_t n = free_rows * free_rows / 4;
     for (int i = 0; i < 8; ++i) {
       const Columns board = test_boards::RandomComposition(n, n - free_rows, seed++);
-      ASSERT_EQ(Compare(board, SearchMode::kFirstSolution, UINT64_MAX, seed), "");
+      ASSERT_EQ(Compare(board, UINT64_MAX, seed), "");
       const StopCondition never;
       StopPoller stop(never);
       absl::StatusOr<FreeBoard> free_board = FreeBoard::Build(board, stop);
       ASSERT_TRUE(free_board.ok());
-      solved +=
-          RunLargeSearch(*free_board, SearchMode::kFirstSolution, UINT64_MAX, stop, 0).solutions;
+      solved += RunLargeSearch(*free_board, UINT64_MAX, stop, 0).solutions;
     }
   }
   // Both verdicts are exercised.
@@ -160,7 +158,7 @@ TEST(SearchEnginesTest, TheLargeEngineFollowsTheTrailEngineAboveSixtyFourFreeRow
 TEST(SearchEnginesTest, TheWordEngineHandlesSixtyFourFreeRows) {
   const Columns solution = test_boards::RandomSolution(300, 5);
   const Columns composition = test_boards::RandomSubComposition(solution, 300 - 64, 6);
-  ASSERT_EQ(Compare(composition, SearchMode::kFirstSolution, UINT64_MAX, 0), "");
+  ASSERT_EQ(Compare(composition, UINT64_MAX, 0), "");
 }
 
 // A square hole: a random k-queens solution in the top left corner of the
@@ -172,8 +170,8 @@ Columns SquareHole(uint32_t k, uint32_t d, uint64_t seed) {
 }
 
 // The diagonal sums bound only cuts subtrees without a solution: on square
-// holes the word engine with it finds the same first solutions and counts
-// as the trail engine, after no more nodes, and fewer on some boards.
+// holes the word engine with it finds the same first solutions as the trail
+// engine, after no more nodes, and fewer on some boards.
 TEST(SearchEnginesTest, TheDiagonalSumsBoundCutsOnlySubtreesWithoutSolutions) {
   uint64_t trail_nodes = 0, word_nodes = 0, seed = 1;
   int solved = 0;
@@ -185,11 +183,10 @@ TEST(SearchEnginesTest, TheDiagonalSumsBoundCutsOnlySubtreesWithoutSolutions) {
       absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
       ASSERT_TRUE(board.ok());
       ASSERT_TRUE(WordBoard(*board).square_hole());
-      const SearchMode mode = d <= 10 ? SearchMode::kCountAll : SearchMode::kFirstSolution;
-      const SearchOutcome trail = RunTrailSearch(*board, mode, UINT64_MAX, stop, seed);
+      const SearchOutcome trail = RunTrailSearch(*board, UINT64_MAX, stop, seed);
       for (const Loop loop : {Loop::kFastest, Loop::kWordByWord}) {
-        const SearchOutcome word = RunWordEngine(*board, mode, UINT64_MAX, stop, seed, loop,
-                                                 DiagonalSums::kWhereTheyApply);
+        const SearchOutcome word =
+            RunWordEngine(*board, UINT64_MAX, stop, seed, loop, DiagonalSums::kWhereTheyApply);
         EXPECT_EQ(word.solutions, trail.solutions) << k << " " << d;
         EXPECT_EQ(word.placement, trail.placement) << k << " " << d;
         EXPECT_LE(word.nodes, trail.nodes) << k << " " << d;

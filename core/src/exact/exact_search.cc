@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -37,22 +36,22 @@ constexpr uint64_t kParallelFromNodes = uint64_t{1} << 12;
 
 // The engine for `board`: the word engine where it fits, on several threads
 // for long runs unless it writes a certificate.
-SearchOutcome RunSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                        StopPoller& stop, uint64_t tie_seed, const SearchThreads& threads,
+SearchOutcome RunSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                        uint64_t tie_seed, const SearchThreads& threads,
                         CertificateWriter* certificate) {
   if (board.size() > kLineListsMaxFreeRows) {
-    return RunLargeSearch(board, mode, node_budget, stop, tie_seed);
+    return RunLargeSearch(board, node_budget, stop, tie_seed);
   }
   if (board.size() > kWordSearchMaxFreeRows) {
-    return RunTrailSearch(board, mode, node_budget, stop, tie_seed);
+    return RunTrailSearch(board, node_budget, stop, tie_seed);
   }
   // A certificate is the sequential search's tree.
   if (threads.count <= 1 || node_budget < kParallelFromNodes || certificate != nullptr) {
     if (certificate != nullptr) certificate->Restart();
-    return RunWordSearch(board, mode, node_budget, stop, tie_seed, certificate);
+    return RunWordSearch(board, node_budget, stop, tie_seed, certificate);
   }
   const WordBoard word_board(board);
-  return RunParallelWordSearch(word_board, mode, node_budget, stop, tie_seed, threads);
+  return RunParallelWordSearch(word_board, node_budget, stop, tie_seed, threads);
 }
 
 // Copies `from` into `to` in polled stretches (the solved board: 4 GB at
@@ -106,9 +105,9 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
   StopPoller search_stop(bounded);
   uint64_t run_budget = std::max<uint64_t>(kFirstRunBudget, 2 * uint64_t{board->size()});
   for (uint64_t run = 0;; ++run) {
-    const SearchOutcome search = RunSearch(
-        *board, SearchMode::kFirstSolution, std::min(run_budget, budget.nodes - result.nodes),
-        search_stop, run, threads, certificate.has_value() ? &*certificate : nullptr);
+    const SearchOutcome search =
+        RunSearch(*board, std::min(run_budget, budget.nodes - result.nodes), search_stop, run,
+                  threads, certificate.has_value() ? &*certificate : nullptr);
     result.nodes += search.nodes;
     result.runs = run + 1;
     result.explored = search.explored;
@@ -142,16 +141,6 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     const bool last_run = run_budget >= kLastRunFromNodes / 2 || run_budget > budget.nodes / 2;
     run_budget = last_run ? budget.nodes : run_budget * 2;
   }
-}
-
-absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition,
-                                          StopPoller& stop) {
-  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
-  if (!board.ok()) return board.status();
-  const SearchOutcome search = RunSearch(
-      *board, SearchMode::kCountAll, std::numeric_limits<uint64_t>::max(), stop, 0, {}, nullptr);
-  if (!stop.status().ok()) return stop.status();
-  return search.solutions;
 }
 
 }  // namespace nqueens::internal

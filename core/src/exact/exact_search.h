@@ -45,10 +45,6 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
                                           const SearchThreads& threads = {},
                                           size_t certificate_max_bytes = 0);
 
-// Counts the full solutions extending `composition` (same preconditions).
-// Exhaustive: used by tests to check the engine against known counts.
-absl::StatusOr<uint64_t> CountCompletions(absl::Span<const uint32_t> composition, StopPoller& stop);
-
 }  // namespace nqueens::internal
 
 #endif  // NQUEENS_EXACT_EXACT_SEARCH_H_

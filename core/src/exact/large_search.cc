@@ -23,14 +23,24 @@ using WideCell = WideCells::Type;
 // per kind) tell. The diagonals are not listed either (the trail engine's
 // lists take 16 bytes a cell): a walk over the free rows and columns in
 // order finds a diagonal's cells in O(d). So a node costs O(d), and O(d)
-// more for each cell it orders (a walk of the cell's diagonals); the DFS and
-// the augmenting paths keep their own stacks, d deep at most.
+// more for each cell it orders (a walk of the cell's diagonals); the
+// augmenting paths keep their own stack, d deep at most.
 class LargeSearch : public UndoingSearch<LargeSearch, WideCells> {
  public:
-  LargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
-              uint64_t tie_seed);
+  LargeSearch(const FreeBoard& board, uint64_t tie_seed);
 
-  void Run();
+  uint32_t Branch(WideCell* children) {
+    const uint32_t count = ListBranchCells(children);
+    if (count == 0 ||
+        !matching_.Repair(open_, rows_, column_of_row_.data(), row_of_column_.data())) {
+      return 0;
+    }
+    return count;
+  }
+  void Place(WideCell cell);
+  void Lift(WideCell cell);
+  // A node costs O(d) steps.
+  uint64_t StepsPerNode() const { return board_.size(); }
 
   // The trail engine's first-solution order: the other open cells of its row
   // and column now, and of its diagonals at the root.
@@ -41,21 +51,6 @@ class LargeSearch : public UndoingSearch<LargeSearch, WideCells> {
   }
 
  private:
-  // A node of the path: its cells to try, candidates_[first, end), of which
-  // those before `next` were tried; `placed` while the one before `next`
-  // stands on the board. `share` of the whole tree, as in
-  // SearchOutcome::explored.
-  struct Frame {
-    size_t first, next, end;
-    double share;
-    bool placed;
-  };
-
-  // The node just reached: counts a solution, or pushes the node's frame
-  // unless it is a dead end. False once the search is over (kFirstSolution).
-  bool Enter(double share);
-  void Place(WideCell cell);
-  void Lift(WideCell cell);
   void Close(uint32_t a, uint32_t b);
   void Reopen(uint32_t a, uint32_t b);
 
@@ -75,8 +70,6 @@ class LargeSearch : public UndoingSearch<LargeSearch, WideCells> {
   // open_ holds the open cells now; board_.open() those of the root.
   std::vector<bool> row_placed_, column_placed_;
   absl::flat_hash_set<int64_t> path_diagonals_[2];  // by kind
-  std::vector<Frame> frames_;
-  std::vector<WideCell> candidates_;
   // One matching of unplaced rows to open columns for the whole path: a
   // placement drops the pairs it closes, and lifting it leaves a matching of
   // the parent's board, repaired like any other.
@@ -84,72 +77,13 @@ class LargeSearch : public UndoingSearch<LargeSearch, WideCells> {
   MatchingRepair matching_;
 };
 
-LargeSearch::LargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                         StopPoller& stop, uint64_t tie_seed)
-    : UndoingSearch(board, mode, node_budget, stop, tie_seed),
+LargeSearch::LargeSearch(const FreeBoard& board, uint64_t tie_seed)
+    : UndoingSearch(board, tie_seed),
       row_placed_(board.size()),
       column_placed_(board.size()),
       column_of_row_(board.size(), kNone),
       row_of_column_(board.size(), kNone),
       matching_(open_.words_per_row()) {}
-
-void LargeSearch::Run() {
-  // Building the free board took O(n + d^2): a stop may already be due.
-  if (stop_.CheckNow()) return;
-  bool go_on = Enter(1.0);
-  while (go_on && !frames_.empty()) {
-    Frame& frame = frames_.back();
-    if (frame.placed) {
-      Lift(candidates_[frame.next - 1]);
-      frame.placed = false;
-    }
-    if (frame.next == frame.end) {
-      candidates_.resize(frame.first);
-      frames_.pop_back();
-      continue;
-    }
-    if (nodes_ == node_budget_) {
-      budget_exhausted_ = true;
-      go_on = false;
-      break;
-    }
-    ++nodes_;
-    // A node costs O(d) steps.
-    if (stop_.ShouldStop(board_.size())) {
-      go_on = false;
-      break;
-    }
-    Place(candidates_[frame.next++]);
-    frame.placed = true;
-    go_on = Enter(frame.share / static_cast<double>(frame.end - frame.first));
-  }
-  if (go_on) {
-    explored_ = 1.0;
-    return;
-  }
-  // Cut: of each node on the path, the children before the one in progress
-  // are done.
-  for (const Frame& frame : frames_) {
-    const size_t done = frame.next - frame.first - (frame.placed ? 1 : 0);
-    explored_ +=
-        frame.share * static_cast<double>(done) / static_cast<double>(frame.end - frame.first);
-  }
-}
-
-bool LargeSearch::Enter(double share) {
-  if (rows_.empty()) {
-    ++solutions_;
-    return mode_ == SearchMode::kCountAll;
-  }
-  const size_t first = candidates_.size();
-  if (!PushBranchCells(candidates_) ||
-      !matching_.Repair(open_, rows_, column_of_row_.data(), row_of_column_.data())) {
-    candidates_.resize(first);
-    return true;
-  }
-  frames_.push_back({first, first, candidates_.size(), share, false});
-  return true;
-}
 
 template <typename Visit>
 void LargeSearch::ForEachCellOnDiagonal(int kind, int64_t key, Visit visit) const {
@@ -203,7 +137,6 @@ void LargeSearch::Reopen(uint32_t a, uint32_t b) {
 
 void LargeSearch::Place(WideCell cell) {
   const uint32_t a = WideCells::Row(cell), b = WideCells::Column(cell);
-  placement_[a] = b;
   for (int kind : {0, 1}) {
     ForEachCellOnDiagonal(kind, DiagonalOf(kind, a, b),
                           [&](uint32_t x, uint32_t y) { Close(x, y); });
@@ -230,9 +163,9 @@ void LargeSearch::Lift(WideCell cell) {
 
 }  // namespace
 
-SearchOutcome RunLargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                             StopPoller& stop, uint64_t tie_seed) {
-  return RunEngine<LargeSearch>(board, mode, node_budget, stop, tie_seed);
+SearchOutcome RunLargeSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                             uint64_t tie_seed) {
+  return RunUndoingEngine<LargeSearch>(board, node_budget, stop, tie_seed);
 }
 
 }  // namespace nqueens::internal

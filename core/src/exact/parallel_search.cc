@@ -59,8 +59,6 @@ std::vector<Subtree> Subtrees(WordSearch& top, uint32_t size, size_t wanted, uin
 // The subtrees' outcomes added up, by whichever thread searched them.
 class SubtreeOutcomes {
  public:
-  explicit SubtreeOutcomes(SearchMode mode) : mode_(mode) {}
-
   // Adds one subtree's outcome (of the subtree with `share` of the tree);
   // false when nothing more is worth searching.
   bool Add(SearchOutcome outcome, double share, bool stopped) {
@@ -73,8 +71,7 @@ class SubtreeOutcomes {
     }
     total_.budget_exhausted = total_.budget_exhausted || outcome.budget_exhausted;
     // A subtree cut short leaves no proof.
-    return !(outcome.budget_exhausted || stopped ||
-             (mode_ == SearchMode::kFirstSolution && outcome.solutions > 0));
+    return !(outcome.budget_exhausted || stopped || outcome.solutions > 0);
   }
 
   SearchOutcome Take() {
@@ -83,18 +80,17 @@ class SubtreeOutcomes {
   }
 
  private:
-  const SearchMode mode_;
   absl::Mutex mutex_;
   SearchOutcome total_ ABSL_GUARDED_BY(mutex_);
 };
 
 // One thread's search of subtrees: its own stop, engine and node allowance.
 struct SubtreeSearcher {
-  SubtreeSearcher(const WordBoard& board, SearchMode mode, StopCondition stop_condition,
-                  uint64_t tie_seed, uint64_t node_budget, std::atomic<uint64_t>* nodes_used)
+  SubtreeSearcher(const WordBoard& board, StopCondition stop_condition, uint64_t tie_seed,
+                  uint64_t node_budget, std::atomic<uint64_t>* nodes_used)
       : condition(std::move(stop_condition)),
         stop(condition),
-        search(board, mode, stop, tie_seed),
+        search(board, stop, tie_seed),
         allowance(node_budget, nodes_used) {}
 
   const StopCondition condition;  // `stop` refers to it
@@ -105,17 +101,16 @@ struct SubtreeSearcher {
 
 }  // namespace
 
-SearchOutcome RunParallelWordSearch(const WordBoard& board, SearchMode mode, uint64_t node_budget,
-                                    StopPoller& stop, uint64_t tie_seed,
-                                    const SearchThreads& threads) {
+SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget, StopPoller& stop,
+                                    uint64_t tie_seed, const SearchThreads& threads) {
   SearchOutcome top_outcome;
-  WordSearch top(board, mode, stop, tie_seed);
+  WordSearch top(board, stop, tie_seed);
   std::vector<Subtree> subtrees = Subtrees(
       top, board.size(), kSubtreesPerThread * std::max(threads.count, 1), node_budget, top_outcome);
   if (top_outcome.budget_exhausted || stop.CheckNow()) return top_outcome;
   std::atomic<bool> abandoned{false};
   std::atomic<uint64_t> nodes_used{top_outcome.nodes};
-  SubtreeOutcomes outcomes(mode);
+  SubtreeOutcomes outcomes;
   PartsJob job;
   job.parts = subtrees.size();
   job.start_thread = [&](bool on_caller) -> PartRunner {
@@ -125,8 +120,8 @@ SearchOutcome RunParallelWordSearch(const WordBoard& board, SearchMode mode, uin
     condition.cancelled = [&abandoned, &stop, on_caller] {
       return abandoned.load() || (on_caller && stop.CheckNow());
     };
-    auto searcher = std::make_shared<SubtreeSearcher>(board, mode, condition, tie_seed, node_budget,
-                                                      &nodes_used);
+    auto searcher =
+        std::make_shared<SubtreeSearcher>(board, condition, tie_seed, node_budget, &nodes_used);
     return [&, searcher](size_t index) {
       SearchOutcome outcome = searcher->search.Search(subtrees[index].prefix, searcher->allowance);
       return outcomes.Add(std::move(outcome), subtrees[index].share, !searcher->stop.status().ok());

@@ -1,10 +1,9 @@
 // The word engine's search of one board on several threads: the top of the
 // tree is expanded, in the order the search would visit it, until there are
 // several subtrees per thread; then the calling thread and helper threads take
-// subtrees in that order until none is left, a solution is found (first-
-// solution mode), the shared node budget is spent or the caller stops. The
-// tree is the sequential search's, so an exhausted tree is the same proof
-// and visits the same nodes.
+// subtrees in that order until none is left, a solution is found, the shared
+// node budget is spent or the caller stops. The tree is the sequential
+// search's, so an exhausted tree is the same proof and visits the same nodes.
 #ifndef NQUEENS_EXACT_PARALLEL_SEARCH_H_
 #define NQUEENS_EXACT_PARALLEL_SEARCH_H_
 
@@ -21,9 +20,8 @@ namespace nqueens::internal {
 // started through threads.run (own threads when it is empty). Helpers that
 // start after the search ended return at once without touching `board`.
 // Returns once no helper searches any more; the caller reads `stop`'s status.
-SearchOutcome RunParallelWordSearch(const WordBoard& board, SearchMode mode, uint64_t node_budget,
-                                    StopPoller& stop, uint64_t tie_seed,
-                                    const SearchThreads& threads);
+SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget, StopPoller& stop,
+                                    uint64_t tie_seed, const SearchThreads& threads);
 
 }  // namespace nqueens::internal
 

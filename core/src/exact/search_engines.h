@@ -1,7 +1,9 @@
 // The three engines of the exact search, one algorithm on three data layouts
 // (docs/hard-instances.md): a DFS over the free board branching on the row or
 // column with the fewest open cells, least damage first, cut by a bipartite
-// matching bound. Same tie-breaks, same tree: they visit the same nodes,
+// matching bound. One driver runs the DFS (search_driver.h); an engine is
+// the policy that keeps the board, chooses the line, orders its cells and
+// keeps the matching. Same tie-breaks, same tree: they visit the same nodes,
 // except that on a square hole (consecutive free rows and columns, at most
 // 32 of each) the word engine also cuts by the diagonal sums
 // (word_search.h): a subtree of the others' tree with the same solutions.
@@ -17,41 +19,27 @@
 #define NQUEENS_EXACT_SEARCH_ENGINES_H_
 
 #include <cstdint>
-#include <vector>
 
 #include "base/stop_poller.h"
 #include "exact/certificate.h"
 #include "exact/free_board.h"
+#include "exact/search_driver.h"
 
 namespace nqueens::internal {
 
 inline constexpr uint32_t kWordSearchMaxFreeRows = 64;
 
-enum class SearchMode { kFirstSolution, kCountAll };
-
-struct SearchOutcome {
-  uint64_t solutions = 0;  // found (at most 1 in kFirstSolution mode)
-  uint64_t nodes = 0;      // cells tried
-  bool budget_exhausted = false;
-  // The share of the tree searched: 1 when the search ran to its end, else
-  // an estimate from the path where it stopped (each node's children taken
-  // as equal parts of it).
-  double explored = 0;
-  // The free column of each free row in the (first) solution found.
-  std::vector<uint32_t> placement;
-};
-
-// Search `board` within `node_budget` nodes, polling `stop` (the caller reads
-// its status). Ties between lines and between cells go by a random order
-// drawn from `tie_seed`, so that restarts explore differently.
-// The word engine writes its tree to `certificate` if one is given.
-SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                            StopPoller& stop, uint64_t tie_seed,
-                            CertificateWriter* certificate = nullptr);
-SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                             StopPoller& stop, uint64_t tie_seed);
-SearchOutcome RunLargeSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                             StopPoller& stop, uint64_t tie_seed);
+// Search `board` for a first solution within `node_budget` nodes, polling
+// `stop` (the caller reads its status). Ties between lines and between cells
+// go by a random order drawn from `tie_seed`, so that restarts explore
+// differently. The word engine writes its tree to `certificate` if one is
+// given.
+SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                            uint64_t tie_seed, CertificateWriter* certificate = nullptr);
+SearchOutcome RunTrailSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                             uint64_t tie_seed);
+SearchOutcome RunLargeSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                             uint64_t tie_seed);
 
 }  // namespace nqueens::internal
 

@@ -16,6 +16,7 @@
 #include "base/rng.h"
 #include "exact/free_board.h"
 #include "exact/line_ranks.h"
+#include "exact/search_driver.h"
 #include "exact/search_engines.h"
 
 namespace nqueens::internal {
@@ -220,98 +221,72 @@ struct WideCells {
   static uint32_t Column(Type cell) { return static_cast<uint32_t>(cell); }
 };
 
-// What the trail and large engines share: the search's settings and tallies,
-// the mutable open cells, the unplaced lines and their keys, and the listing
-// of a node's cells. `Engine` (deriving from this) supplies Damage(cell),
-// the first-solution order of a line's cells; `Cells` says how a cell is
-// stored.
+// What the trail and large engines share: the mutable open cells, the
+// unplaced lines and their keys, and the listing of a node's cells.
+// `Engine` (deriving from this) supplies Damage(cell), the order of a line's
+// cells; `Cells` says how a cell is stored.
 template <typename Engine, typename Cells>
 class UndoingSearch {
  public:
-  uint64_t solutions() const { return solutions_; }
-  uint64_t nodes() const { return nodes_; }
-  bool budget_exhausted() const { return budget_exhausted_; }
-  double explored() const { return explored_; }
-  // Free column of each free row in the (first) solution found.
-  uint32_t placement(uint32_t a) const { return placement_[a]; }
+  using Cell = typename Cells::Type;
+  static uint32_t Row(Cell cell) { return Cells::Row(cell); }
+  static uint32_t Column(Cell cell) { return Cells::Column(cell); }
+
+  bool Solved() const { return rows_.empty(); }
 
  protected:
-  using Cell = typename Cells::Type;
-
   // Ties between lines (equally few open cells) and between cells (equal
   // damage) go by a random order drawn from `tie_seed`, so that restarts
   // explore differently.
-  UndoingSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
-                uint64_t tie_seed)
+  UndoingSearch(const FreeBoard& board, uint64_t tie_seed)
       : board_(board),
-        mode_(mode),
-        node_budget_(node_budget),
-        stop_(stop),
         open_(board.open()),
         tie_breaks_(tie_seed),
         rows_open_(DrawLineRanks(board, true, tie_breaks_)),
         columns_open_(DrawLineRanks(board, false, tie_breaks_)),
         rows_(board.size()),
-        columns_(board.size()),
-        placement_(board.size()) {
+        columns_(board.size()) {
     CountOpenCells(open_, board.size(), rows_open_, columns_open_);
   }
 
-  // Appends the cells to branch on to `cells` (a stack with push_back and
-  // operator[]), in the order to try them. False at a dead end: an unplaced
-  // row or column without open cells.
-  template <typename Stack>
-  bool PushBranchCells(Stack& cells) {
+  // Writes the cells to branch on to `cells`, in the order to try them, and
+  // returns how many; 0 at a dead end: an unplaced row or column without
+  // open cells.
+  uint32_t ListBranchCells(Cell* cells) {
     const std::optional<BranchLine> line =
         ChooseBranchLine(rows_open_, rows_, columns_open_, columns_);
-    if (!line.has_value()) return false;
-    const size_t first = cells.size();
+    if (!line.has_value()) return 0;
+    uint32_t count = 0;
     ForEachCellOf(*line, open_, rows_,
-                  [&](uint32_t a, uint32_t b) { cells.push_back(Cells::Make(a, b)); });
-    // Counting visits every cell anyway, so only the first-solution search
-    // orders them, and a forced line needs no order.
-    if (mode_ == SearchMode::kFirstSolution && cells.size() - first > 1) {
+                  [&](uint32_t a, uint32_t b) { cells[count++] = Cells::Make(a, b); });
+    // A forced line needs no order.
+    if (count > 1) {
       OrderCellsByDamage(
-          &cells[first], &cells[first] + (cells.size() - first), line->by_row, rows_open_,
-          columns_open_, ranked_,
+          cells, cells + count, line->by_row, rows_open_, columns_open_, ranked_,
           [this](Cell cell) { return static_cast<const Engine*>(this)->Damage(cell); }, Cells::Row,
           Cells::Column);
     }
-    return true;
+    return count;
   }
 
   const FreeBoard& board_;
-  const SearchMode mode_;
-  const uint64_t node_budget_;
-  StopPoller& stop_;
-  uint64_t solutions_ = 0;
-  uint64_t nodes_ = 0;
-  bool budget_exhausted_ = false;
-  double explored_ = 0;
-
   BitMatrix open_;
   Rng tie_breaks_;
   LineKeys rows_open_, columns_open_;  // open cells per row and column
   UndoableSet rows_, columns_;         // unplaced
-  std::vector<uint32_t> placement_;
 
  private:
   std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderCellsByDamage
 };
 
-// Runs an engine (a class built from these arguments, with Run() and the
-// accessors of its outcome) and returns what it found.
-template <typename Search>
-SearchOutcome RunEngine(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                        StopPoller& stop, uint64_t tie_seed) {
-  Search search(board, mode, node_budget, stop, tie_seed);
-  search.Run();
-  SearchOutcome outcome{
-      search.solutions(), search.nodes(), search.budget_exhausted(), search.explored(), {}};
-  if (outcome.solutions > 0) {
-    for (uint32_t a = 0; a < board.size(); ++a) outcome.placement.push_back(search.placement(a));
-  }
-  return outcome;
+// Runs an engine built from (board, tie_seed) under the driver.
+template <typename Engine>
+SearchOutcome RunUndoingEngine(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                               uint64_t tie_seed) {
+  Engine engine(board, tie_seed);
+  SearchDriver<typename Engine::Cell> driver(board.size(), stop);
+  NodeAllowance allowance(node_budget);
+  return driver.Search(engine, allowance);
 }
 
 }  // namespace nqueens::internal

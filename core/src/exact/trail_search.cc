@@ -1,7 +1,5 @@
 #include <algorithm>
 #include <cstdint>
-#include <optional>
-#include <utility>
 #include <vector>
 
 #include "absl/base/attributes.h"
@@ -18,14 +16,12 @@ class FixedStack {
  public:
   // One spare slot: PushIf stores even when it does not push.
   explicit FixedStack(size_t capacity) : items_(capacity + 1) {}
-  void push_back(uint32_t item) { items_[size_++] = item; }
   // Pushes `item` when `push` is 1 (and not when 0), without a branch.
   void PushIf(uint32_t item, uint32_t push) {
     items_[size_] = item;
     size_ += push;
   }
   uint32_t operator[](size_t i) const { return items_[i]; }
-  uint32_t& operator[](size_t i) { return items_[i]; }
   size_t size() const { return size_; }
   void Truncate(size_t size) { size_ = size; }
 
@@ -34,23 +30,26 @@ class FixedStack {
   size_t size_ = 0;
 };
 
-// The DFS itself, on one mutable copy of the open cells: a placement closes
-// cells and records them on a trail, and backtracking reopens them, so a node
-// costs about the cells it closes plus a scan of the unplaced rows and
-// columns. Each node branches on the unplaced row or column with the fewest
-// open cells (a line with one is forced); in kFirstSolution mode the cells
-// are tried least damage first (damage: about the open cells the queen
-// closes). Nodes whose rows cannot even be matched to distinct open columns
-// are cut.
+// The engine on one mutable copy of the open cells: a placement closes
+// cells and records them on a trail, and lifting the queen reopens them, so
+// a node costs about the cells it closes plus a scan of the unplaced rows
+// and columns. Cells are tried least damage first (damage: about the open
+// cells the queen closes). Nodes whose rows cannot even be matched to
+// distinct open columns are cut.
 class TrailSearch : public UndoingSearch<TrailSearch, NarrowCells> {
  public:
-  TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget, StopPoller& stop,
-              uint64_t tie_seed = 0);
+  TrailSearch(const FreeBoard& board, uint64_t tie_seed);
 
-  void Run() {
-    // Building the free board took O(n): a stop may already be due.
-    if (!stop_.CheckNow() && Visit(1.0)) explored_ = 1.0;
+  uint32_t Branch(Cell* children) {
+    const uint32_t count = ListBranchCells(children);
+    if (count == 0 || !matching_.Repair(open_, rows_, column_of_row_, row_of_column_)) return 0;
+    return count;
   }
+  // The queen on the cell: closes its row, column and diagonals.
+  void Place(Cell cell);
+  // Undoes the last Place.
+  void Lift(Cell cell);
+  static uint64_t StepsPerNode() { return 1; }
 
   // The first-solution order: every other open cell of its row and column
   // closes, and of its lines, which are counted as they were at the root to
@@ -58,20 +57,12 @@ class TrailSearch : public UndoingSearch<TrailSearch, NarrowCells> {
   uint64_t Damage(Cell cell) const;
 
  private:
-  // Explores the current node. Returns false to unwind the whole search
-  // (solution found in kFirstSolution mode, budget exhausted or stop).
-  // `share`: of the whole tree, as in SearchOutcome::explored.
-  bool Visit(double share);
-  // The queen on (a, b): closes its row, column and diagonals.
-  void Place(uint32_t a, uint32_t b);
-  // Undoes the Place that left the trail at `mark` cells.
-  void Undo(size_t mark);
   // Closes (a, b) if it is open. Branch-free: the hot loops close cells that
   // are open or not in no predictable pattern.
   void Close(uint32_t a, uint32_t b);
 
-  FixedStack trail_;       // closed cells, to reopen on backtracking
-  FixedStack candidates_;  // the cells of every node on the path
+  FixedStack trail_;           // closed cells, to reopen on backtracking
+  std::vector<size_t> marks_;  // the trail's size before each placement of the path
 
   // A matching of unplaced rows to open columns per depth of the path: a
   // child starts from a copy of its parent's (Close drops the pairs it
@@ -83,53 +74,15 @@ class TrailSearch : public UndoingSearch<TrailSearch, NarrowCells> {
   MatchingRepair matching_;
 };
 
-TrailSearch::TrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                         StopPoller& stop, uint64_t tie_seed)
-    : UndoingSearch(board, mode, node_budget, stop, tie_seed),
-      // Along one path a cell is closed at most once, and a node offers at
-      // most one candidate per unplaced row or column.
+TrailSearch::TrailSearch(const FreeBoard& board, uint64_t tie_seed)
+    : UndoingSearch(board, tie_seed),
+      // Along one path a cell is closed at most once.
       trail_(size_t{board.size()} * board.size()),
-      candidates_(size_t{board.size()} * (board.size() + 1) / 2),
       matchings_(size_t{board.size() + 1} * 2 * board.size(), kNone),
       column_of_row_(matchings_.data()),
       row_of_column_(matchings_.data() + board.size()),
-      matching_(open_.words_per_row()) {}
-
-bool TrailSearch::Visit(double share) {
-  if (rows_.empty()) {
-    ++solutions_;
-    return mode_ == SearchMode::kCountAll;
-  }
-  const size_t first = candidates_.size();
-  if (!PushBranchCells(candidates_) ||
-      !matching_.Repair(open_, rows_, column_of_row_, row_of_column_)) {
-    candidates_.Truncate(first);
-    return true;
-  }
-  bool go_on = true;
-  const size_t count = candidates_.size() - first;
-  size_t i = first;
-  for (; go_on && i < candidates_.size(); ++i) {
-    if (nodes_ == node_budget_) {
-      budget_exhausted_ = true;
-      go_on = false;
-      break;
-    }
-    ++nodes_;
-    if (stop_.ShouldStop()) {
-      go_on = false;
-      break;
-    }
-    const size_t mark = trail_.size();
-    Place(RowOf(candidates_[i]), ColumnOf(candidates_[i]));
-    go_on = Visit(share / static_cast<double>(count));
-    Undo(mark);
-    // Cut below: the children before this one are done.
-    if (!go_on) break;
-  }
-  if (!go_on) explored_ += share * static_cast<double>(i - first) / static_cast<double>(count);
-  candidates_.Truncate(first);
-  return go_on;
+      matching_(open_.words_per_row()) {
+  marks_.reserve(board.size());
 }
 
 uint64_t TrailSearch::Damage(Cell cell) const {
@@ -151,12 +104,13 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void TrailSearch::Close(uint32_t a, uint32_t
   if (column_of_row_[a] == b) column_of_row_[a] = row_of_column_[b] = kNone;
 }
 
-void TrailSearch::Place(uint32_t a, uint32_t b) {
+void TrailSearch::Place(Cell cell) {
+  const uint32_t a = RowOf(cell), b = ColumnOf(cell);
+  marks_.push_back(trail_.size());
   const size_t lines = size_t{2} * board_.size();
   std::copy_n(column_of_row_, lines, column_of_row_ + lines);
   column_of_row_ += lines;
   row_of_column_ += lines;
-  placement_[a] = b;
   for (uint32_t line : board_.LinesThrough(a, b)) {
     if (line == kNone) continue;
     for (Cell other : board_.CellsOf(line)) Close(RowOf(other), ColumnOf(other));
@@ -167,7 +121,9 @@ void TrailSearch::Place(uint32_t a, uint32_t b) {
   columns_.Remove(b);
 }
 
-void TrailSearch::Undo(size_t mark) {
+void TrailSearch::Lift(Cell /*cell*/) {
+  const size_t mark = marks_.back();
+  marks_.pop_back();
   for (size_t i = trail_.size(); i > mark; --i) {
     const uint32_t a = RowOf(trail_[i - 1]), b = ColumnOf(trail_[i - 1]);
     open_.Set(a, b);
@@ -183,9 +139,9 @@ void TrailSearch::Undo(size_t mark) {
 
 }  // namespace
 
-SearchOutcome RunTrailSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                             StopPoller& stop, uint64_t tie_seed) {
-  return RunEngine<TrailSearch>(board, mode, node_budget, stop, tie_seed);
+SearchOutcome RunTrailSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                             uint64_t tie_seed) {
+  return RunUndoingEngine<TrailSearch>(board, node_budget, stop, tie_seed);
 }
 
 }  // namespace nqueens::internal

@@ -229,31 +229,23 @@ WordBoard::WordBoard(const FreeBoard& board)
   }
 }
 
-bool NodeAllowance::Grant() {
-  if (shared_ == nullptr) return false;
-  const uint64_t before = shared_->fetch_add(kGrant);
-  if (before >= budget_) return false;
-  granted_ += std::min(kGrant, budget_ - before);
-  return true;
-}
-
-WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop, uint64_t tie_seed)
+WordSearch::WordSearch(const WordBoard& board, StopPoller& stop, uint64_t tie_seed,
+                       const WordSearchOptions& options)
     : board_(board),
       size_(board.size()),
       lanes_(board.lanes_),
-      mode_(mode),
-      stop_(stop),
+      certificate_(options.certificate),
 #if NQUEENS_WORD_AVX2
-      vector_(HasAvx2AndBmi()),
+      vector_(!options.word_by_word_loop && HasAvx2AndBmi()),
 #else
       vector_(false),
 #endif
-      diagonal_sums_(board.square_hole_ && size_ <= kDiagonalSumsMaxFreeRows),
+      diagonal_sums_(!options.without_diagonal_sums && board.square_hole_ &&
+                     size_ <= kDiagonalSumsMaxFreeRows),
       keys_(size_t{2} * lanes_, ~uint64_t{0}),
       words_(size_t{size_ + 1} * 3 * lanes_),
       path_(size_ + 1),
-      frames_(size_ + 1),
-      placement_(size_, kNone) {
+      driver_(size_, stop, options.certificate) {
   Rng ties(tie_seed);
   row_rank_ = DrawRankKeys(board.board(), true, ties);
   column_rank_ = DrawRankKeys(board.board(), false, ties);
@@ -273,44 +265,56 @@ WordSearch::WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop
                             keys_.data(), lanes_, root.open, root.match));
 }
 
-uint32_t WordSearch::Descend(absl::Span<const WordCell> prefix) {
-  uint32_t k = 0;
+// The driver's view of the search: the current node is path_[depth_].
+template <bool kVector>
+class WordSearch::Steps {
+ public:
+  using Cell = uint32_t;  // free row a << 8 | free column b
+  static uint32_t Row(Cell cell) { return cell >> 8; }
+  static uint32_t Column(Cell cell) { return cell & 0xff; }
+
+  explicit Steps(WordSearch& search) : search_(search) {}
+
+  bool Solved() const { return search_.path_[search_.depth_].rows == 0; }
+  uint32_t Branch(Cell* children) { return search_.BranchCells<kVector>(search_.depth_, children); }
+  // A depth's words are its parent's narrowed, so lifting a queen only
+  // returns to the parent's depth.
+  void Place(Cell cell) { search_.Place<kVector>(search_.depth_++, Row(cell), Column(cell)); }
+  void Lift(Cell /*cell*/) { --search_.depth_; }
+  static uint64_t StepsPerNode() { return 1; }
+
+ private:
+  WordSearch& search_;
+};
+
+void WordSearch::Descend(absl::Span<const WordCell> prefix) {
+  depth_ = 0;
   for (const WordCell cell : prefix) {
     // The matching is repaired on the way, as the search would have.
     uint64_t unused_hall_rows = 0;
-    RepairMatching(path_[k], unused_hall_rows);
-    Place<false>(k, cell >> 8, cell & 0xff);
-    placement_[cell >> 8] = cell & 0xff;
-    ++k;
+    RepairMatching(path_[depth_], unused_hall_rows);
+    Place<false>(depth_++, cell >> 8, cell & 0xff);
+    driver_.PlacedAbove(cell >> 8, cell & 0xff);
   }
-  return k;
 }
 
 SearchOutcome WordSearch::Search(absl::Span<const WordCell> prefix, NodeAllowance& allowance) {
-  SearchOutcome outcome;
-  // Building the free board took O(n): a stop may already be due.
-  if (stop_.CheckNow()) return outcome;
-  const uint32_t start = Descend(prefix);
+  Descend(prefix);
 #if NQUEENS_WORD_AVX2
-  const bool whole = vector_ ? ExploreWithAvx2(start, allowance, outcome)
-                             : ExploreWordByWord(start, allowance, outcome);
-#else
-  const bool whole = ExploreWordByWord(start, allowance, outcome);
+  if (vector_) return SearchWithAvx2(allowance);
 #endif
-  if (whole) outcome.explored = 1.0;
-  if (outcome.solutions > 0) outcome.placement = placement_;
-  return outcome;
+  return SearchWordByWord(allowance);
 }
 
 std::vector<WordCell> WordSearch::Children(absl::Span<const WordCell> prefix) {
   std::array<uint32_t, 64> cells;
-  const uint32_t k = Descend(prefix);
-  const uint32_t count = path_[k].rows == 0 ? 0 : BranchCells<false>(k, cells);
+  Descend(prefix);
+  const uint32_t count = path_[depth_].rows == 0 ? 0 : BranchCells<false>(depth_, cells.data());
   return std::vector<WordCell>(cells.begin(), cells.begin() + count);
 }
 
 template <bool kVector>
-uint32_t WordSearch::BranchCells(uint32_t k, std::array<uint32_t, 64>& cells) {
+uint32_t WordSearch::BranchCells(uint32_t k, uint32_t* cells) {
   Depth& depth = path_[k];
   // The certificate's checker knows the matching bound only.
   if (diagonal_sums_ && certificate_ == nullptr && !DiagonalSumsFit<kVector>(depth)) return 0;
@@ -351,12 +355,11 @@ bool WordSearch::DiagonalSumsFit(const Depth& depth) {
 }
 
 uint32_t WordSearch::ListCandidates(const Depth& depth, bool by_row, uint32_t line,
-                                    std::array<uint32_t, 64>& cells) const {
+                                    uint32_t* cells) const {
   uint64_t others = depth.open[by_row ? line : lanes_ + line];
   // Least damage first: about the open cells the queen closes, its lines'
-  // counted at the root; ties by the other line's rank. Counting tries them
-  // all, in any order.
-  const bool ordered = mode_ == SearchMode::kFirstSolution && absl::popcount(others) > 1;
+  // counted at the root; ties by the other line's rank.
+  const bool ordered = absl::popcount(others) > 1;
   const auto line_cells = static_cast<uint32_t>(absl::popcount(others));
   uint32_t count = 0;
   for (; others != 0; others &= others - 1) {
@@ -373,7 +376,7 @@ uint32_t WordSearch::ListCandidates(const Depth& depth, bool by_row, uint32_t li
     }
     ++count;
   }
-  if (ordered) std::sort(cells.begin(), cells.begin() + count);
+  if (ordered) std::sort(cells, cells + count);
   for (uint32_t i = 0; i < count; ++i) cells[i] &= 0xffff;
   return count;
 }
@@ -481,75 +484,23 @@ void WordSearch::Match(Depth& depth, uint32_t row, uint64_t column) {
   depth.matched_columns |= column;
 }
 
-template <bool kVector>
-bool WordSearch::Explore(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome) {
-  uint32_t k = start;
-  frames_[k].share = 1.0;
-  bool entering = true;
-  for (;;) {
-    Frame& frame = frames_[k];
-    if (entering && path_[k].rows == 0) {
-      ++outcome.solutions;
-      if (mode_ != SearchMode::kCountAll) {
-        if (k > start) Unwind(start, k - 1, outcome);
-        return false;
-      }
-      frame.next = frame.count = 0;
-    } else if (entering) {
-      frame.count = BranchCells<kVector>(k, frame.cells);
-      frame.next = 0;
-    }
-    entering = false;
-    if (frame.next == frame.count) {
-      if (k == start) return true;
-      --k;
-      continue;
-    }
-    const uint32_t cell = frame.cells[frame.next++];
-    if (!allowance.Take()) {
-      outcome.budget_exhausted = true;
-      return Unwind(start, k, outcome);
-    }
-    ++outcome.nodes;
-    if (stop_.ShouldStop()) return Unwind(start, k, outcome);
-    const uint32_t a = cell >> 8, b = cell & 0xff;
-    Place<kVector>(k, a, b);
-    placement_[a] = b;
-    if (certificate_ != nullptr) certificate_->Place(a, b);
-    frames_[k + 1].share = frame.share / frame.count;
-    ++k;
-    entering = true;
-  }
-}
-
-bool WordSearch::Unwind(uint32_t start, uint32_t last, SearchOutcome& outcome) const {
-  // At each depth, the child being explored is the last one taken.
-  for (uint32_t k = start; k <= last; ++k) {
-    const Frame& frame = frames_[k];
-    outcome.explored += frame.share * (frame.next - 1) / frame.count;
-  }
-  return false;
-}
-
-// Everything the loop calls is inlined into it (flatten), so that the
-// processor's extensions apply to all of it.
-[[gnu::flatten]] bool WordSearch::ExploreWordByWord(uint32_t start, NodeAllowance& allowance,
-                                                    SearchOutcome& outcome) {
-  return Explore<false>(start, allowance, outcome);
+[[gnu::flatten]] SearchOutcome WordSearch::SearchWordByWord(NodeAllowance& allowance) {
+  Steps<false> steps(*this);
+  return driver_.Search(steps, allowance);
 }
 
 #if NQUEENS_WORD_AVX2
-[[gnu::flatten]] __attribute__((target("avx2,bmi,bmi2,popcnt"))) bool WordSearch::ExploreWithAvx2(
-    uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome) {
-  return Explore<true>(start, allowance, outcome);
+[[gnu::flatten]] __attribute__((target("avx2,bmi,bmi2,popcnt"))) SearchOutcome
+WordSearch::SearchWithAvx2(NodeAllowance& allowance) {
+  Steps<true> steps(*this);
+  return driver_.Search(steps, allowance);
 }
 #endif
 
-SearchOutcome RunWordSearch(const FreeBoard& board, SearchMode mode, uint64_t node_budget,
-                            StopPoller& stop, uint64_t tie_seed, CertificateWriter* certificate) {
+SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                            uint64_t tie_seed, CertificateWriter* certificate) {
   const WordBoard word_board(board);
-  WordSearch search(word_board, mode, stop, tie_seed);
-  search.WriteCertificate(certificate);
+  WordSearch search(word_board, stop, tie_seed, {certificate});
   NodeAllowance allowance(node_budget);
   return search.Search({}, allowance);
 }

@@ -25,6 +25,7 @@
 #include "base/stop_poller.h"
 #include "exact/certificate.h"
 #include "exact/free_board.h"
+#include "exact/search_driver.h"
 #include "exact/search_engines.h"
 
 namespace nqueens::internal {
@@ -116,34 +117,21 @@ bool HasAvx2AndBmi();
 // it lies between the sums of the `count` least and the `count` greatest.
 bool CanSum(uint64_t set, uint32_t count, uint32_t total);
 
-// Nodes a search may still visit, shared by the searches of several threads
-// (`shared` set) or a search's own.
-class NodeAllowance {
- public:
-  explicit NodeAllowance(uint64_t budget, std::atomic<uint64_t>* shared = nullptr)
-      : budget_(budget), shared_(shared), granted_(shared == nullptr ? budget : 0) {}
-
-  // Whether one more node may be visited (counted if so).
-  bool Take() {
-    if (used_ == granted_ && !Grant()) return false;
-    ++used_;
-    return true;
-  }
-
- private:
-  // Nodes taken from a shared budget at a time: few enough to spend the
-  // budget evenly, many enough to keep the atomic cold.
-  static constexpr uint64_t kGrant = 1024;
-  bool Grant();
-
-  const uint64_t budget_;
-  std::atomic<uint64_t>* const shared_;
-  uint64_t granted_, used_ = 0;
+// How a WordSearch runs: the certificate to write its tree to (null: none),
+// and two switches for tests and benches.
+struct WordSearchOptions {
+  CertificateWriter* certificate = nullptr;
+  // Runs the loop of processors without AVX2 and BMI on any processor.
+  bool word_by_word_loop = false;
+  // Leaves out the diagonal sums bound, so that the tree is the other
+  // engines'.
+  bool without_diagonal_sums = false;
 };
 
 class WordSearch {
  public:
-  WordSearch(const WordBoard& board, SearchMode mode, StopPoller& stop, uint64_t tie_seed);
+  WordSearch(const WordBoard& board, StopPoller& stop, uint64_t tie_seed,
+             const WordSearchOptions& options = {});
 
   // Searches the subtree below `prefix` (each cell one of its parent's
   // children, in order from the root); outcome.nodes counts the nodes below
@@ -152,14 +140,6 @@ class WordSearch {
   // The children of the node at `prefix`, in the order the search tries them:
   // none at a dead end or a full placement.
   std::vector<WordCell> Children(absl::Span<const WordCell> prefix);
-  // Searches write their tree to `certificate` (null: none) from now on.
-  void WriteCertificate(CertificateWriter* certificate) { certificate_ = certificate; }
-  // Searches run the loop of processors without AVX2 and BMI from now on, so
-  // that tests cover it on any processor.
-  void UseWordByWordLoop() { vector_ = false; }
-  // Searches leave out the diagonal sums bound from now on, so that tests
-  // can compare the tree with the other engines'.
-  void LeaveOutDiagonalSums() { diagonal_sums_ = false; }
 
  private:
   // One depth of the path. The open cells of free row a are `open[a]` (bit
@@ -180,31 +160,22 @@ class WordSearch {
     std::array<uint8_t, 64> row_of_column;
   };
 
-  // A depth being explored: the cells to try, the next one, and its share
-  // of the whole tree (by the estimate of SearchOutcome::explored).
-  struct Frame {
-    std::array<uint32_t, 64> cells;
-    uint32_t count = 0, next = 0;
-    double share = 0;
-  };
-
-  // Places `prefix` from the root; its depth.
-  uint32_t Descend(absl::Span<const WordCell> prefix);
-  // Explores the subtree of depth `start`. False when the whole search ends
-  // early (a solution found in kFirstSolution mode, the allowance spent or a
-  // stop). The loop is compiled twice, with the vector pass (kVector) for
-  // processors with AVX2 and BMI, and word by word.
+  // The policy the driver runs (search_driver.h), on the search's depths;
+  // kVector: with the vector pass for processors with AVX2 and BMI.
   template <bool kVector>
-  bool Explore(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome);
-  bool ExploreWordByWord(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome);
+  class Steps;
+
+  // Places `prefix` from the root.
+  void Descend(absl::Span<const WordCell> prefix);
+  // Searches below the current depth, with everything the loop calls inlined
+  // into it (flatten), so that the processor's extensions apply to all of it.
+  SearchOutcome SearchWordByWord(NodeAllowance& allowance);
 #if NQUEENS_WORD_AVX2
-  bool ExploreWithAvx2(uint32_t start, NodeAllowance& allowance, SearchOutcome& outcome);
+  SearchOutcome SearchWithAvx2(NodeAllowance& allowance);
 #endif
-  // Adds the done children's share of depths start to last to `explored`.
-  bool Unwind(uint32_t start, uint32_t last, SearchOutcome& outcome) const;
   // The cells to try at depth k, in order; 0 at a dead end.
   template <bool kVector>
-  uint32_t BranchCells(uint32_t k, std::array<uint32_t, 64>& cells);
+  uint32_t BranchCells(uint32_t k, uint32_t* cells);
   // The diagonal sums bound, on a square hole: the queens still to place
   // stand on distinct sum diagonals and distinct difference diagonals that
   // hold open cells, and since each takes one unplaced row and column, their
@@ -214,8 +185,7 @@ class WordSearch {
   static bool DiagonalSumsFit(const Depth& depth);
   // The cells of the unplaced row or column with the fewest open cells (ties
   // by rank, a row on a tie), in the order to try them.
-  uint32_t ListCandidates(const Depth& depth, bool by_row, uint32_t line,
-                          std::array<uint32_t, 64>& cells) const;
+  uint32_t ListCandidates(const Depth& depth, bool by_row, uint32_t line, uint32_t* cells) const;
   // Depth k + 1: depth k with a queen on (a, b).
   template <bool kVector>
   void Place(uint32_t k, uint32_t a, uint32_t b);
@@ -234,19 +204,17 @@ class WordSearch {
 
   const WordBoard& board_;
   const uint32_t size_, lanes_;
-  const SearchMode mode_;
-  StopPoller& stop_;
-  bool vector_;         // whether to run ExploreWithAvx2
-  bool diagonal_sums_;  // whether to cut by DiagonalSumsFit
+  CertificateWriter* const certificate_;
+  const bool vector_;         // whether to run SearchWithAvx2
+  const bool diagonal_sums_;  // whether to cut by DiagonalSumsFit
   // rank << 8 | index, the ranks of line_ranks.h: the other engines'
   // tie-breaks, drawn in the same order from the same seed.
   std::array<uint32_t, 64> row_rank_, column_rank_;
   std::vector<uint64_t> keys_;   // the passes', from the ranks
   std::vector<uint64_t> words_;  // every depth's open cells and matching
   std::vector<Depth> path_;
-  std::vector<Frame> frames_;
-  std::vector<uint32_t> placement_;  // per free row, along the path
-  CertificateWriter* certificate_ = nullptr;
+  uint32_t depth_ = 0;  // of the current node
+  SearchDriver<uint32_t> driver_;
 };
 
 }  // namespace nqueens::internal
