@@ -80,6 +80,7 @@ class BatchCall final
     EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       writing_ = false;
       broken_ |= !ok;
+      Written(ok);
       return MoveLocked(ok);
     });
   }
@@ -201,9 +202,8 @@ class BatchCall final
       answers_.erase(next);
       ++next_write_;
     }
-    out_ = SerializeMessage(response);
     writing_ = true;
-    StartWrite(&out_);
+    Send(SerializeMessage(response));
   }
 
   // How many answers are ready in order, counting up to window_ / 2.
@@ -229,19 +229,10 @@ class BatchCall final
   // a write it does not read (cut by cancelling, which waits for the jobs),
   // or a read while no job runs (ended at once: nothing else uses the call).
   void WatchLocked(bool progressed) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    const Watching watching = writing_                      ? Watching::kWrite
-                              : reading_ && in_flight_ == 0 ? Watching::kRead
-                                                            : Watching::kNone;
-    if (watching == watching_) {
-      if (watching != Watching::kNone && progressed) Touch();
-      return;
-    }
-    watching_ = watching;
-    if (watching == Watching::kNone) {
-      UnwatchStream();
-    } else {
-      WatchStream(watching == Watching::kWrite);
-    }
+    Watch(writing_                      ? Watching::kWrite
+          : reading_ && in_flight_ == 0 ? Watching::kRead
+                                        : Watching::kNone,
+          progressed);
   }
 
   // Over once every answer is out; after a cancel or a broken stream, once
@@ -255,13 +246,11 @@ class BatchCall final
       return std::nullopt;
     }
     ended_ = true;
-    UnwatchStream();
+    Watch(Watching::kNone);
     if (failed) return BrokenStreamStatus();
     if (out_of_time) return call_.Explain(absl::DeadlineExceededError("the call's time is up"));
     return refused_;
   }
-
-  enum class Watching { kNone, kRead, kWrite };
 
   // Far below the 4 MiB that gRPC clients take by default, and above the
   // largest answer (65,536 rows).
@@ -273,7 +262,6 @@ class BatchCall final
   grpc::ByteBuffer in_;         // between StartRead and OnReadDone
   uint64_t messages_read_ = 0;  // only in OnReadDone
   absl::Mutex mutex_;
-  grpc::ByteBuffer out_ ABSL_GUARDED_BY(mutex_);
   std::deque<v1::CompleteRequest> waiting_ ABSL_GUARDED_BY(mutex_);  // read, not started
   // The memory of the message whose items wait.
   std::optional<MemoryBudget::Reservation> message_memory_ ABSL_GUARDED_BY(mutex_);
@@ -287,7 +275,6 @@ class BatchCall final
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
   bool broken_ ABSL_GUARDED_BY(mutex_) = false;
   bool ended_ ABSL_GUARDED_BY(mutex_) = false;
-  Watching watching_ ABSL_GUARDED_BY(mutex_) = Watching::kNone;
   grpc::Alarm timer_;  // the answers' delay
   bool timer_set_ ABSL_GUARDED_BY(mutex_) = false;
   bool answer_delay_over_ ABSL_GUARDED_BY(mutex_) = false;

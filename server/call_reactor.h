@@ -1,5 +1,6 @@
 // What every call's reactor shares (reactors.h lists their files): the
-// call's bookkeeping and its one Finish, the idle watch of its stream, and
+// call's bookkeeping and its one Finish, its one Start of a job, the one
+// writer of its outgoing messages with the idle watch of its stream, and
 // running a job to the answer.
 #ifndef NQUEENS_SERVER_CALL_REACTOR_H_
 #define NQUEENS_SERVER_CALL_REACTOR_H_
@@ -57,18 +58,44 @@ class CallReactor : public Base {
     return true;
   }
 
-  // Watches the stream while the server waits on the client; a read, up to
-  // the call's --max-call-seconds too (an upload that trickles). A write the
-  // client takes is not cut there: cutting it cancels the call, and the
-  // client would see CANCELLED, not the limit; the call ends at its next step.
-  void WatchStream(bool writing) {
-    writing_ = writing;
+  // What the stream's idle watch waits on: nothing, a read or a write.
+  enum class Watching { kNone, kRead, kWrite };
+
+  // The call's one idle watch: it watches `watching` from now on, a watch
+  // that goes on is touched when the stream `progressed`. A read is watched
+  // up to the call's --max-call-seconds too (an upload that trickles). A
+  // write the client takes is not cut there: cutting it cancels the call,
+  // and the client would see CANCELLED, not the limit; the call ends at its
+  // next step.
+  void Watch(Watching watching, bool progressed = false) {
+    if (watching == watching_) {
+      if (watching != Watching::kNone && progressed) watch_->Touch();
+      return;
+    }
+    watching_ = watching;
+    if (watching == Watching::kNone) {
+      watch_.reset();
+      return;
+    }
+    const bool writing = watching == Watching::kWrite;
     watch_.emplace(
-        call_.service().idle_watchdog, [this] { OnIdle(); },
+        call_.service().idle_watchdog, [this, writing] { OnIdle(writing); },
         writing ? absl::InfiniteFuture() : call_.CallTimeLimit());
   }
-  void UnwatchStream() { watch_.reset(); }
-  void Touch() { watch_->Touch(); }
+
+  // The call's one path for outgoing messages: holds `message` until gRPC
+  // has taken it, watched as a write. The reactor's OnWriteDone calls
+  // Written.
+  void Send(grpc::ByteBuffer message) {
+    Watch(Watching::kWrite, true);
+    out_ = std::move(message);
+    this->StartWrite(&out_);
+  }
+  // A write ended: the client took the message (`ok`) or the stream broke.
+  void Written(bool ok) {
+    if (ok) Watch(watching_, true);
+  }
+
   // Why a stream broke off: the idle timeout, --max-call-seconds, or the
   // call's end.
   absl::Status BrokenStreamStatus() {
@@ -102,13 +129,12 @@ class CallReactor : public Base {
     auto writer = std::make_shared<ResultStreamWriter<Response>>(
         job.n, *std::move(result), job.chunk_size, call_.lowered_limits());
     next_message_ = [writer] { return writer->Next(); };
-    WatchStream(true);
     WriteNext();
   }
-  // For OnWriteDone.
-  void AfterWrite(bool ok) {
+  // OnWriteDone of a call that streams a result.
+  void AfterResultWrite(bool ok) {
+    Written(ok);
     if (!ok) return End(BrokenStreamStatus());
-    Touch();
     WriteNext();
   }
 
@@ -144,11 +170,11 @@ class CallReactor : public Base {
   Call call_;
 
  private:
-  void OnIdle() {
+  void OnIdle(bool writing) {
     idle_.store(true);
     // A write the client does not read holds the call until it is cancelled;
     // a pending read ends with the call.
-    if (writing_) {
+    if (writing) {
       call_.context()->TryCancel();
     } else {
       End(BrokenStreamStatus());
@@ -158,16 +184,15 @@ class CallReactor : public Base {
   void WriteNext() {
     std::optional<grpc::ByteBuffer> next = next_message_();
     if (!next.has_value()) {
-      UnwatchStream();
+      Watch(Watching::kNone);
       return End(absl::OkStatus());
     }
-    out_ = *std::move(next);
-    this->StartWrite(&out_);
+    Send(*std::move(next));
   }
 
+  Watching watching_ = Watching::kNone;
   std::optional<IdleWatchdog::Watch> watch_;
   std::atomic<bool> idle_{false};
-  bool writing_ = false;
   std::function<std::optional<grpc::ByteBuffer>()> next_message_;
   grpc::ByteBuffer out_;  // the message being written
 };

@@ -33,6 +33,7 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
   void OnWriteDone(bool ok) override {
     EndAfter(mutex_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) -> std::optional<absl::Status> {
       writing_ = false;
+      Written(ok);
       if (!ok) {
         broken_ = true;
         if (final_.has_value()) return BrokenStreamStatus();
@@ -88,15 +89,8 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
 
   // grpc::ByteBuffer copies share the slices: the copy costs a reference.
   void StartWriteLocked(const grpc::ByteBuffer& message) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    if (!watching_) {
-      watching_ = true;
-      WatchStream(true);
-    } else {
-      Touch();
-    }
     writing_ = true;
-    out_ = message;
-    StartWrite(&out_);
+    Send(message);
   }
 
   // The result's message, or the status to end with.
@@ -109,11 +103,9 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
   CountJob job_;
   absl::Mutex mutex_;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
-  bool watching_ ABSL_GUARDED_BY(mutex_) = false;
   bool final_written_ ABSL_GUARDED_BY(mutex_) = false;
   bool broken_ ABSL_GUARDED_BY(mutex_) = false;  // a write failed
   std::optional<Final> final_ ABSL_GUARDED_BY(mutex_);
-  grpc::ByteBuffer out_ ABSL_GUARDED_BY(mutex_);
 };
 
 class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBuffer>> {
@@ -125,8 +117,8 @@ class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::By
   }
 
   void OnWriteDone(bool ok) override {
+    Written(ok);
     if (!ok) return End(BrokenStreamStatus());
-    Touch();
     if (last_) return End(absl::OkStatus());
     EndUnlessOk(call_.Schedule(WorkerPool::Size::kLarge, BatchJob()));
   }
@@ -155,15 +147,13 @@ class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::By
         });
     if (!boards.ok()) return call_.Explain(boards.status());
     if (boards->empty()) return absl::OkStatus();  // none left
-    if (sent_ == 0) WatchStream(true);
     sent_ += boards->size();
     last_ = enumerator_->done() || (job_.limit != 0 && sent_ >= job_.limit);
     v1::EnumerateResponse response;
     for (const Columns& board : *boards) {
       response.add_boards()->mutable_columns()->Assign(board.begin(), board.end());
     }
-    out_ = SerializeMessage(response);
-    StartWrite(&out_);
+    Send(SerializeMessage(response));
     return std::nullopt;
   }
 
@@ -171,7 +161,6 @@ class EnumerateCall final : public CallReactor<grpc::ServerWriteReactor<grpc::By
   std::optional<SolutionEnumerator> enumerator_;
   uint64_t sent_ = 0;
   bool last_ = false;
-  grpc::ByteBuffer out_;
 };
 
 }  // namespace

@@ -30,7 +30,7 @@ class ResultStreamCall final : public CallReactor<grpc::ServerWriteReactor<grpc:
              [this] { StreamResult<v1::SolveStreamResponse>(job_); });
   }
 
-  void OnWriteDone(bool ok) override { AfterWrite(ok); }
+  void OnWriteDone(bool ok) override { AfterResultWrite(ok); }
 
  private:
   ResultJob job_;

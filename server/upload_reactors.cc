@@ -21,25 +21,26 @@ class RequestStreamCall : public CallReactor<Base> {
   // After construction, so that OnBoard() dispatches to the derived class.
   void Begin() {
     if (this->EndUnlessOk(this->call_.Enter())) return;
-    this->WatchStream(false);
+    this->Watch(Watching::kRead);
     this->StartRead(&in_);
   }
 
   void OnReadDone(bool ok) override {
     if (!ok) return OnClientDone();
     if (this->EndUnlessOk(reader_.Add(in_))) return;
-    if (reader_.progressed()) this->Touch();
+    this->Watch(Watching::kRead, reader_.progressed());
     this->StartRead(&in_);
   }
 
  protected:
   using Header = typename RequestStreamReader<Request>::Header;
+  using Watching = typename CallReactor<Base>::Watching;
   virtual void OnBoard(const Header& header, Columns board) = 0;
 
  private:
   // The client sent its last message, or the call ended.
   void OnClientDone() {
-    this->UnwatchStream();
+    this->Watch(Watching::kNone);
     if (this->call_.finished()) return;  // cut by the idle timeout
     if (this->call_.context()->IsCancelled()) return this->End(this->BrokenStreamStatus());
     absl::StatusOr<Columns> board = reader_.Finish();
@@ -77,7 +78,7 @@ class CompleteStreamCall final
   CompleteStreamCall(ServiceState& service, grpc::CallbackServerContext* context)
       : RequestStreamCall(service, context, "CompleteStream", kCompletionWork) {}
 
-  void OnWriteDone(bool ok) override { AfterWrite(ok); }
+  void OnWriteDone(bool ok) override { AfterResultWrite(ok); }
 
  private:
   void OnBoard(const Header& header, Columns board) override {
