@@ -18,12 +18,17 @@
 #include <cerrno>
 #include <chrono>
 #include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -445,6 +450,62 @@ TEST(ServerBinaryTest, HelpListsEveryFlagDashedWithItsDefault) {
     EXPECT_THAT(out, ::testing::HasSubstr("\n  --max-exact-seconds=600\n"));
     EXPECT_THAT(out, ::testing::HasSubstr("\n  --listen=0.0.0.0:50051\n"));
     EXPECT_THAT(out, ::testing::HasSubstr("exit status: 0 after a shutdown"));
+  }
+}
+
+// The flags' defaults are written once, in the option structs; the README's
+// tables of the server's flags are a view of them, checked here: every flag
+// --help lists is in them, and each row states its flags' defaults as they
+// are.
+TEST(ServerBinaryTest, TheReadmesFlagTablesStateEveryFlagWithItsDefault) {
+  Subprocess server({NQUEENS_SERVER_PATH, "--help"});
+  const std::string help = server.ReadAll();
+  ASSERT_EQ(server.Wait(), 0);
+  std::map<std::string, std::string> defaults;  // "--max-n" -> "100000000"
+  for (const absl::string_view line : absl::StrSplit(help, '\n')) {
+    if (!absl::StartsWith(line, "  --")) continue;
+    const size_t equals = line.find('=');
+    ASSERT_NE(equals, absl::string_view::npos) << line;
+    defaults[std::string(line.substr(2, equals - 2))] = std::string(line.substr(equals + 1));
+  }
+  for (const char* not_in_the_table : {"--help", "--version", "--flagfile"}) {
+    defaults.erase(not_in_the_table);
+  }
+  ASSERT_GT(defaults.size(), 20u);
+
+  std::ifstream file(NQUEENS_SOURCE_DIR "/README.md");
+  std::stringstream readme;
+  readme << file.rdbuf();
+  const std::string text = readme.str();
+  const size_t begin = text.find("\n### Flags\n");
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = text.find("\n### ", begin + 1);
+  std::set<std::string> documented;
+  for (const absl::string_view row :
+       absl::StrSplit(absl::string_view(text).substr(begin, end - begin), '\n')) {
+    if (!absl::StartsWith(row, "| `--")) continue;
+    const absl::string_view names = row.substr(0, row.find(" | ", 2));
+    for (const auto& [flag, value] : defaults) {
+      if (!absl::StrContains(names, absl::StrCat("`", flag, " ")) &&
+          !absl::StrContains(names, absl::StrCat("`", flag, "`"))) {
+        continue;
+      }
+      documented.insert(flag);
+      // Flags without a default value ("") say what they do when not given.
+      if (value == "\"\"" || value == "false") continue;
+      const std::vector<std::string> phrasings = {
+          absl::StrCat("default `", value, "`"), absl::StrCat("default ", value),
+          absl::StrCat("Default `", value, "`"), absl::StrCat("`", value, "` (default)"),
+          absl::StrCat("default and maximum ", value)};
+      EXPECT_TRUE(std::any_of(
+          phrasings.begin(), phrasings.end(),
+          [&](const std::string& phrasing) { return absl::StrContains(row, phrasing); }))
+          << flag << " defaults to " << value << ", which its README row does not say:\n"
+          << row;
+    }
+  }
+  for (const auto& [flag, value] : defaults) {
+    EXPECT_TRUE(documented.count(flag) > 0) << flag << " is not in the README's tables";
   }
 }
 
