@@ -86,8 +86,8 @@ std::string Markdown() {
   std::string text =
       "# Tunables\n\n"
       "Every tunable of the solvers (`PipelineParams` in `core/include/nqueens/params.h`), from\n"
-      "the table in `core/src/base/params_table.cc`. Set them with `nqueens --local --param "
-      "NAME=VALUE`,\n"
+      "the table in `core/src/solve/params_table.cc` and each method's rows in its file under\n"
+      "`core/src/methods/`. Set them with `nqueens --local --param NAME=VALUE`,\n"
       "or in `CallOptions::params`; `Solve` and `Complete` refuse values outside the range\n"
       "(`INVALID_ARGUMENT` naming the parameter and its range). A server takes only the limits\n"
       "(`Limits` in the proto): the other tunables change how much memory a call needs, which\n"

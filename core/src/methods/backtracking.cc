@@ -154,4 +154,12 @@ absl::StatusOr<CompletionResult> BacktrackingSolveWithArrays(uint32_t n,
 // A byte per column and per diagonal of each kind.
 uint64_t BacktrackingPeakBytes(uint64_t n) { return kFixedPeakBytes + Board(n) + HugeArray(5 * n); }
 
+absl::Span<const Tunable> BacktrackingTunables() {
+  static const Tunable kTunables[] = {
+      {"backtracking_node_budget", &PipelineParams::backtracking_node_budget, 1, kNoLimit,
+       "BACKTRACKING: nodes before giving up", "docs/methods.md"},
+  };
+  return kTunables;
+}
+
 }  // namespace nqueens::internal

@@ -6,6 +6,8 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "base/tunable.h"
 #include "nqueens/solver.h"
 
 namespace nqueens::internal {
@@ -17,6 +19,8 @@ absl::StatusOr<CompletionResult> BacktrackingSolve(uint32_t n, const SolveOption
 // The peak of Solve BACKTRACKING on n rows (nqueens/memory.h), before a
 // symmetry's image.
 uint64_t BacktrackingPeakBytes(uint64_t n);
+// Its rows of the options table (base/tunable.h).
+absl::Span<const Tunable> BacktrackingTunables();
 
 // The same search with the control arrays that BacktrackingSolve uses above
 // 64 columns, at any n: for tests, to compare the two on small boards.

@@ -230,4 +230,19 @@ uint64_t GeneticPeakBytes(uint64_t n) {
   return kFixedPeakBytes + HugeArray(4 * n * population) + HugeArray(16 * n) + Board(n);
 }
 
+absl::Span<const Tunable> GeneticTunables() {
+  static const Tunable kTunables[] = {
+      {"genetic_population", &PipelineParams::genetic_population, 2, 10'000,
+       "GENETIC: individuals per generation", "docs/methods.md"},
+      {"genetic_mutation_rate", &PipelineParams::genetic_mutation_rate, 0, 1,
+       "GENETIC: probability that a new individual is mutated", "docs/methods.md"},
+      {"genetic_max_generations", &PipelineParams::genetic_max_generations, 1, kNoLimit,
+       "GENETIC: generations before giving up", "docs/methods.md"},
+      {"genetic_repair_swaps_per_row", &PipelineParams::genetic_repair_swaps_per_row, 0, 1000,
+       "GENETIC: repairing swaps per row for each new individual (0: the plain algorithm)",
+       "beyond the source, docs/methods.md"},
+  };
+  return kTunables;
+}
+
 }  // namespace nqueens::internal

@@ -7,6 +7,8 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "base/tunable.h"
 #include "nqueens/solver.h"
 
 namespace nqueens::internal {
@@ -18,6 +20,8 @@ absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const SolveOptions& op
 // The peak of Solve GENETIC on n rows (nqueens/memory.h), before a
 // symmetry's image.
 uint64_t GeneticPeakBytes(uint64_t n);
+// Its rows of the options table (base/tunable.h).
+absl::Span<const Tunable> GeneticTunables();
 
 }  // namespace nqueens::internal
 

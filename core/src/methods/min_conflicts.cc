@@ -474,4 +474,12 @@ uint64_t MinConflictsPeakBytes(uint64_t n) {
   return kFixedPeakBytes + Board(n) + 2 * Bits(2 * n + 1) + Bits(n);
 }
 
+absl::Span<const Tunable> MinConflictsTunables() {
+  static const Tunable kTunables[] = {
+      {"min_conflicts_moves_per_row", &PipelineParams::min_conflicts_moves_per_row, 0, 1e6,
+       "MIN_CONFLICTS: queen moves per free row before giving up", "measured, docs/methods.md"},
+  };
+  return kTunables;
+}
+
 }  // namespace nqueens::internal

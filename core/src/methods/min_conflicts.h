@@ -7,6 +7,8 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "base/tunable.h"
 #include "nqueens/solver.h"
 
 namespace nqueens::internal {
@@ -19,6 +21,8 @@ absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const SolveOption
 // The peak of Solve MIN_CONFLICTS on n rows (nqueens/memory.h), before a
 // symmetry's image.
 uint64_t MinConflictsPeakBytes(uint64_t n);
+// Its rows of the options table (base/tunable.h).
+absl::Span<const Tunable> MinConflictsTunables();
 
 // Extends `composition` with its queens fixed (INVALID_ARGUMENT, naming them,
 // for attacking queens). Never UNSOLVABLE: a heuristic that gives up says

@@ -53,20 +53,32 @@ absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const SolveOption
 
 uint64_t CompletionPeakBytes(uint64_t n) { return CompletePeakBytes(n, 0); }
 
+// RANDOM's tunables are the pipeline's, listed first in the table.
+absl::Span<const Tunable> NoTunables() { return {}; }
+
 // In the enum's order.
 constexpr SolveMethodEntry kSolveMethods[] = {
     {{SolveMethod::kConstructive, "CONSTRUCTIVE", "constructive"},
      SolveByConstruction,
-     ConstructionPeakBytes},
-    {{SolveMethod::kRandom, "RANDOM", "random"}, SolveByCompletion, CompletionPeakBytes},
+     ConstructionPeakBytes,
+     NoTunables},
+    {{SolveMethod::kRandom, "RANDOM", "random"},
+     SolveByCompletion,
+     CompletionPeakBytes,
+     NoTunables},
     {{SolveMethod::kMinConflicts, "MIN_CONFLICTS", "min-conflicts"},
      MinConflictsSolve,
-     MinConflictsPeakBytes},
+     MinConflictsPeakBytes,
+     MinConflictsTunables},
     {{SolveMethod::kBacktracking, "BACKTRACKING", "backtracking"},
      BacktrackingSolve,
-     BacktrackingPeakBytes},
-    {{SolveMethod::kGenetic, "GENETIC", "genetic"}, GeneticSolve, GeneticPeakBytes},
-    {{SolveMethod::kFormula, "FORMULA", "formula"}, FormulaSolve, FormulaPeakBytes},
+     BacktrackingPeakBytes,
+     BacktrackingTunables},
+    {{SolveMethod::kGenetic, "GENETIC", "genetic"},
+     GeneticSolve,
+     GeneticPeakBytes,
+     GeneticTunables},
+    {{SolveMethod::kFormula, "FORMULA", "formula"}, FormulaSolve, FormulaPeakBytes, NoTunables},
 };
 
 constexpr bool InEnumOrder() {

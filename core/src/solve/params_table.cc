@@ -1,46 +1,32 @@
-// The table of every tunable in PipelineParams, as CaDiCaL keeps its options:
-// name, range, description and source in one place, checked where the
-// options enter the library (Solve, Complete) and where text sets them.
-//
-// Ranges bound what can be run safely, not what is sensible: a server passes
-// no value of this table through without its own limits, and a caller of the
-// library gets INVALID_ARGUMENT rather than a crash or an endless loop.
+// The table of every tunable in PipelineParams (base/tunable.h), checked
+// where the options enter the library (Solve, Complete) and where text sets
+// them: the pipeline's and the exact search's rows here, then each Solve
+// method's, in the method table's order.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "base/tunable.h"
 #include "nqueens/board.h"
 #include "nqueens/params.h"
+#include "nqueens/solver.h"
+#include "solve/solve_methods.h"
 
 namespace nqueens {
 namespace {
 
-// The top of the uint64_t fields' range: 2^64 as a double, shown as 2^64 - 1.
-constexpr double kNoLimit = 0x1p64;
-
-// A coefficient of one of the base-level cubics.
-struct CubicCoefficient {
-  Cubic PipelineParams::*cubic;
-  double Cubic::*coefficient;
-};
-
-using Field = std::variant<uint32_t PipelineParams::*, uint64_t PipelineParams::*,
-                           double PipelineParams::*, bool PipelineParams::*, CubicCoefficient>;
-
-struct Tunable {
-  const char* name;
-  Field field;
-  double min, max;  // inclusive
-  const char* description;
-  const char* source;
-};
+using internal::CubicCoefficient;
+using internal::kNoLimit;
+using internal::Tunable;
+using internal::TunableField;
 
 // Every cubic coefficient: the paper's fit to its measurements.
 constexpr double kCoefficientBound = 1e6;
@@ -51,7 +37,7 @@ constexpr double kCoefficientBound = 1e6;
                                     "Grigoryan, arXiv:1912.05935, section 4.1"               \
   }
 
-const Tunable kTable[] = {
+const Tunable kPipelineTunables[] = {
     {"large_formula_from_n", &PipelineParams::large_formula_from_n, 1, kMaxBoardSize,
      "boards from this n on use the large-n cubics for the base levels",
      "Grigoryan, arXiv:1912.05935, section 4.1"},
@@ -120,25 +106,27 @@ const Tunable kTable[] = {
     {"exact_node_budget", &PipelineParams::exact_node_budget, 1, kNoLimit,
      "nodes the exact search may visit (the RPCs' limits.max_exact_nodes)",
      "docs/hard-instances.md"},
-    {"min_conflicts_moves_per_row", &PipelineParams::min_conflicts_moves_per_row, 0, 1e6,
-     "MIN_CONFLICTS: queen moves per free row before giving up", "measured, docs/methods.md"},
-    {"backtracking_node_budget", &PipelineParams::backtracking_node_budget, 1, kNoLimit,
-     "BACKTRACKING: nodes before giving up", "docs/methods.md"},
-    {"genetic_population", &PipelineParams::genetic_population, 2, 10'000,
-     "GENETIC: individuals per generation", "docs/methods.md"},
-    {"genetic_mutation_rate", &PipelineParams::genetic_mutation_rate, 0, 1,
-     "GENETIC: probability that a new individual is mutated", "docs/methods.md"},
-    {"genetic_max_generations", &PipelineParams::genetic_max_generations, 1, kNoLimit,
-     "GENETIC: generations before giving up", "docs/methods.md"},
-    {"genetic_repair_swaps_per_row", &PipelineParams::genetic_repair_swaps_per_row, 0, 1000,
-     "GENETIC: repairing swaps per row for each new individual (0: the plain algorithm)",
-     "beyond the source, docs/methods.md"},
 };
 #undef NQUEENS_CUBIC
 
+// The pipeline's rows, then each Solve method's.
+const std::vector<const Tunable*>& AllTunables() {
+  static const auto* const all = [] {
+    auto* list = new std::vector<const Tunable*>;
+    for (const Tunable& tunable : kPipelineTunables) list->push_back(&tunable);
+    for (const SolveMethodInfo& method : SolveMethods()) {
+      for (const Tunable& tunable : internal::FindSolveMethodEntry(method.method)->tunables()) {
+        list->push_back(&tunable);
+      }
+    }
+    return list;
+  }();
+  return *all;
+}
+
 // The value of `field` in `params`, as a double (exact below 2^53; the
 // limits past that are kNoLimit).
-double Get(const PipelineParams& params, const Field& field) {
+double Get(const PipelineParams& params, const TunableField& field) {
   struct Reader {
     const PipelineParams& params;
     double operator()(uint32_t PipelineParams::*f) const { return params.*f; }
@@ -150,7 +138,7 @@ double Get(const PipelineParams& params, const Field& field) {
   return std::visit(Reader{params}, field);
 }
 
-bool IsReal(const Field& field) {
+bool IsReal(const TunableField& field) {
   return std::holds_alternative<double PipelineParams::*>(field) ||
          std::holds_alternative<CubicCoefficient>(field);
 }
@@ -166,7 +154,7 @@ std::string Shortest(double value) {
   return absl::StrFormat("%.17g", value);
 }
 
-std::string Format(double value, const Field& field) {
+std::string Format(double value, const TunableField& field) {
   if (std::holds_alternative<bool PipelineParams::*>(field)) return value != 0 ? "true" : "false";
   if (IsReal(field)) return Shortest(value);
   if (value >= kNoLimit) return absl::StrCat(std::numeric_limits<uint64_t>::max());
@@ -183,8 +171,8 @@ absl::Status OutOfRange(const Tunable& tunable, absl::string_view value) {
 }
 
 const Tunable* Find(absl::string_view name) {
-  for (const Tunable& tunable : kTable) {
-    if (name == tunable.name) return &tunable;
+  for (const Tunable* tunable : AllTunables()) {
+    if (name == tunable->name) return tunable;
   }
   return nullptr;
 }
@@ -237,10 +225,10 @@ class Writer {
 std::vector<ParamInfo> ParamTable() {
   const PipelineParams defaults;
   std::vector<ParamInfo> table;
-  for (const Tunable& tunable : kTable) {
-    table.push_back({tunable.name, Format(Get(defaults, tunable.field), tunable.field),
-                     Format(tunable.min, tunable.field), Format(tunable.max, tunable.field),
-                     tunable.description, tunable.source});
+  for (const Tunable* tunable : AllTunables()) {
+    table.push_back({tunable->name, Format(Get(defaults, tunable->field), tunable->field),
+                     Format(tunable->min, tunable->field), Format(tunable->max, tunable->field),
+                     tunable->description, tunable->source});
   }
   return table;
 }
@@ -254,10 +242,10 @@ absl::Status SetParam(PipelineParams& params, absl::string_view name, absl::stri
 }
 
 absl::Status CheckParams(const PipelineParams& params) {
-  for (const Tunable& tunable : kTable) {
-    const double value = Get(params, tunable.field);
-    if (!(value >= tunable.min && value <= tunable.max)) {
-      return OutOfRange(tunable, Format(value, tunable.field));
+  for (const Tunable* tunable : AllTunables()) {
+    const double value = Get(params, tunable->field);
+    if (!(value >= tunable->min && value <= tunable->max)) {
+      return OutOfRange(*tunable, Format(value, tunable->field));
     }
   }
   return absl::OkStatus();
