@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -39,14 +41,24 @@ bool HoldsNumbers(absl::string_view line, size_t count) {
                      [](absl::string_view token) { return ParseNumber(token).has_value(); });
 }
 
+constexpr std::pair<const char*, BoardFormat> kBoardFormats[] = {{"auto", BoardFormat::kAuto},
+                                                                 {"q", BoardFormat::kQArray},
+                                                                 {"matrix", BoardFormat::kMatrix},
+                                                                 {"sparse", BoardFormat::kSparse},
+                                                                 {"binary", BoardFormat::kBinary}};
+
 }  // namespace
 
+std::vector<std::string> BoardFormatNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, format] : kBoardFormats) names.emplace_back(name);
+  return names;
+}
+
 absl::StatusOr<BoardFormat> ParseBoardFormat(absl::string_view name) {
-  if (name == "auto") return BoardFormat::kAuto;
-  if (name == "q") return BoardFormat::kQArray;
-  if (name == "matrix") return BoardFormat::kMatrix;
-  if (name == "sparse") return BoardFormat::kSparse;
-  if (name == "binary") return BoardFormat::kBinary;
+  for (const auto& [known, format] : kBoardFormats) {
+    if (name == known) return format;
+  }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown board format \"", name, "\" (expected auto, q, matrix, sparse or binary)"));
 }

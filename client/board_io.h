@@ -51,8 +51,10 @@ class ProgressBar;
 
 enum class BoardFormat { kAuto, kQArray, kMatrix, kSparse, kBinary };
 
-// "auto", "q", "matrix", "sparse", "binary"; INVALID_ARGUMENT for anything
-// else.
+// The names of the formats, as --format and --output-format take them.
+std::vector<std::string> BoardFormatNames();
+
+// One of BoardFormatNames(); INVALID_ARGUMENT for anything else.
 absl::StatusOr<BoardFormat> ParseBoardFormat(absl::string_view name);
 
 // The format a file name implies: kBinary for names ending in `.bin` or

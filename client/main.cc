@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -23,6 +24,7 @@
 #include "client/board_io.h"
 #include "client/channel.h"
 #include "client/commands.h"
+#include "client/completion.h"
 #include "client/health.h"
 #include "client/json_output.h"
 #include "client/progress.h"
@@ -121,11 +123,14 @@ constexpr CommandEntry kCommands[] = {
      "FILE (at most 64 free rows), on stdout; with the fundamental solutions (up to the "
      "symmetries of the square) for the empty board"},
     {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array"},
-    // Runs without a backend (RunHealth).
+    // These two run without a backend (RunHealth, RunCompletion).
     {"health", nullptr, "[SERVICE]",
      "the gRPC health check of --server (grpc.health.v1): prints SERVING and exits 0, or what "
      "the server says and exits 3; SERVICE: the server as a whole (default) or "
      "nqueens.v1.NQueens"},
+    {"completion", nullptr, "bash|zsh",
+     "print the shell's completion script for nqueens (commands, flags, methods, formats); "
+     "installed packages carry both"},
 };
 
 const CommandEntry* FindCommand(absl::string_view name) {
@@ -331,6 +336,44 @@ std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
   return MakeRemoteBackend(server.empty() ? kDefaultServer : server, security);
 }
 
+// What the completion scripts complete (completion.h).
+CompletionWords CompletionWordsOfTheCli() {
+  CompletionWords words;
+  std::vector<std::string> command_names = {"help"};
+  for (const CommandEntry& entry : kCommands) {
+    CompletionWords::Command command{entry.name, absl::StrContains(entry.argument, "FILE"), {}};
+    if (command.name == "health") command.words = {"nqueens.v1.NQueens"};
+    if (command.name == "completion") command.words = {"bash", "zsh"};
+    words.commands.push_back(std::move(command));
+    command_names.push_back(entry.name);
+  }
+  words.commands.push_back({"help", false, command_names});
+  words.flags = command_line::FlagNames("client/main.cc");
+  words.file_flags = {"--output",   "--certificate", "--picture",        "--tls-ca",
+                      "--tls-cert", "--tls-key",     "--auth-token-file"};
+  std::vector<std::string> methods;
+  for (const MethodInfo<SolveMethod>& method : SolveMethods()) methods.push_back(method.cli_name);
+  for (const MethodInfo<CompleteMethod>& method : CompleteMethods()) {
+    if (std::find(methods.begin(), methods.end(), method.cli_name) == methods.end()) {
+      methods.push_back(method.cli_name);
+    }
+  }
+  words.flag_values = {{"--method", methods},
+                       {"--format", BoardFormatNames()},
+                       {"--output-format", BoardFormatNames()}};
+  return words;
+}
+
+// nqueens completion bash|zsh.
+int RunCompletion(const std::vector<std::string>& arguments) {
+  if (arguments.size() != 2) return UsageError("expected completion bash or completion zsh");
+  const absl::StatusOr<std::string> script =
+      CompletionScript(arguments[1], CompletionWordsOfTheCli());
+  if (!script.ok()) return UsageError(script.status().message());
+  std::fputs(script->c_str(), stdout);
+  return kExitOk;
+}
+
 // nqueens health [SERVICE].
 int RunHealth(const std::vector<std::string>& arguments) {
   if (arguments.size() > 2) return UsageError("expected health or health SERVICE");
@@ -377,6 +420,7 @@ int Main(int argc, char** argv) {
   if (!arguments->empty() && (*arguments)[0] == "help") return RunHelp(*arguments);
   if (!arguments->empty() && (*arguments)[0] == "health")
     ExitWithoutTeardown(RunHealth(*arguments));
+  if (!arguments->empty() && (*arguments)[0] == "completion") return RunCompletion(*arguments);
   const CommandEntry* command = arguments->empty() ? nullptr : FindCommand((*arguments)[0]);
   if (arguments->size() != 2 || command == nullptr) {
     return UsageError(

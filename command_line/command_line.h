@@ -55,6 +55,9 @@ absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const*
 using HelpValues = std::vector<std::pair<std::string, std::string>>;
 std::string FlagHelp(absl::string_view defined_in, const HelpValues& values = {});
 
+// The flags defined in `defined_in`, sorted, dashed: "--max-n".
+std::vector<std::string> FlagNames(absl::string_view defined_in);
+
 // "PROGRAM VERSION (git REVISION, BUILD_TYPE build)".
 std::string VersionLine(absl::string_view program);
 

@@ -30,23 +30,37 @@ std::string Wrapped(absl::string_view text) {
   return absl::StrCat(out, line, "\n");
 }
 
-}  // namespace
-
-std::string FlagHelp(absl::string_view defined_in, const HelpValues& values) {
+// The flags defined in `defined_in`, sorted by name.
+std::vector<const absl::CommandLineFlag*> FlagsDefinedIn(absl::string_view defined_in) {
   std::vector<const absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
     if (absl::EndsWith(flag->Filename(), defined_in)) flags.push_back(flag);
   }
   std::sort(flags.begin(), flags.end(),
             [](const auto* a, const auto* b) { return a->Name() < b->Name(); });
+  return flags;
+}
+
+std::string Dashed(absl::string_view name) { return absl::StrReplaceAll(name, {{"_", "-"}}); }
+
+}  // namespace
+
+std::string FlagHelp(absl::string_view defined_in, const HelpValues& values) {
   std::string help;
-  for (const absl::CommandLineFlag* flag : flags) {
+  for (const absl::CommandLineFlag* flag : FlagsDefinedIn(defined_in)) {
     const std::string value = flag->DefaultValue();
-    absl::StrAppend(&help, "  --", absl::StrReplaceAll(flag->Name(), {{"_", "-"}}), "=",
-                    value.empty() ? "\"\"" : value, "\n",
+    absl::StrAppend(&help, "  --", Dashed(flag->Name()), "=", value.empty() ? "\"\"" : value, "\n",
                     Wrapped(absl::StrReplaceAll(flag->Help(), values)));
   }
   return help;
+}
+
+std::vector<std::string> FlagNames(absl::string_view defined_in) {
+  std::vector<std::string> names;
+  for (const absl::CommandLineFlag* flag : FlagsDefinedIn(defined_in)) {
+    names.push_back(absl::StrCat("--", Dashed(flag->Name())));
+  }
+  return names;
 }
 
 }  // namespace nqueens::command_line

@@ -1,17 +1,12 @@
-# cmake -DCLI=... -DTEMPLATES=... -DOUTPUT=... -P Completions.cmake
-# Writes OUTPUT/nqueens.bash and OUTPUT/_nqueens (bash and zsh completion)
-# from the templates, with the flags as `nqueens --help` lists them.
-execute_process(COMMAND ${CLI} --help OUTPUT_VARIABLE help RESULT_VARIABLE failed)
-if(failed)
-  message(FATAL_ERROR "${CLI} --help failed")
-endif()
-string(REGEX MATCHALL "\n  --[a-z0-9-]+=" lines "${help}")
-set(FLAGS "")
-foreach(line ${lines})
-  string(REGEX REPLACE "\n  (--[a-z0-9-]+)=" "\\1" flag "${line}")
-  list(APPEND FLAGS ${flag})
+# cmake -DCLI=... -DOUTPUT=... -P Completions.cmake
+# Writes OUTPUT/nqueens.bash and OUTPUT/_nqueens, the bash and zsh completion
+# scripts, as `nqueens completion bash|zsh` prints them.
+foreach(shell_and_file "bash;nqueens.bash" "zsh;_nqueens")
+  list(GET shell_and_file 0 shell)
+  list(GET shell_and_file 1 file)
+  execute_process(COMMAND ${CLI} completion ${shell} OUTPUT_FILE ${OUTPUT}/${file}
+    RESULT_VARIABLE failed)
+  if(failed)
+    message(FATAL_ERROR "${CLI} completion ${shell} failed")
+  endif()
 endforeach()
-list(JOIN FLAGS " " FLAGS)
-set(COMMANDS "solve complete validate count enumerate help")
-configure_file(${TEMPLATES}/nqueens.bash.in ${OUTPUT}/nqueens.bash @ONLY)
-configure_file(${TEMPLATES}/_nqueens.in ${OUTPUT}/_nqueens @ONLY)

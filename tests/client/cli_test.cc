@@ -672,6 +672,53 @@ TEST(CliHelpTest, VersionNamesTheReleaseAndRevision) {
                   "nqueens [0-9]+\\.[0-9]+\\.[0-9]+ \\(git [^,]+, [A-Za-z]+ build\\)\n"));
 }
 
+// What bash's completion by `script` (nqueens completion bash) offers for
+// the words typed so far, the last being completed.
+std::vector<std::string> BashCompletes(const std::string& script,
+                                       const std::vector<std::string>& typed) {
+  std::string words = "nqueens";
+  for (const std::string& word : typed) absl::StrAppend(&words, " '", word, "'");
+  const ProcessResult result =
+      Run({"/bin/bash", "-c",
+           absl::StrCat("source ", script, "; COMP_WORDS=(", words, "); COMP_CWORD=", typed.size(),
+                        "; _nqueens; printf '%s\\n' \"${COMPREPLY[@]}\"")});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  return absl::StrSplit(result.out, '\n', absl::SkipEmpty());
+}
+
+// The scripts are made from the CLI's own tables: every method of the
+// core's tables, every board format, every command.
+TEST(CliCompletionTest, BashCompletesCommandsFlagsAndTheirValues) {
+  const ProcessResult bash = Cli({"completion", "bash"});
+  ASSERT_EQ(bash.exit_code, 0) << bash.err;
+  const std::string script = WriteTempFile(bash.out, ".bash");
+  std::vector<std::string> methods;
+  for (const auto& method : SolveMethods()) methods.push_back(method.cli_name);
+  for (const auto& method : CompleteMethods()) methods.push_back(method.cli_name);
+  const std::vector<std::string> offered = BashCompletes(script, {"--method", ""});
+  for (const std::string& method : methods) {
+    EXPECT_THAT(offered, ::testing::Contains(method)) << method;
+  }
+  EXPECT_THAT(BashCompletes(script, {"--method", "=", "gen"}), ::testing::ElementsAre("genetic"));
+  EXPECT_THAT(BashCompletes(script, {"--output-format", "m"}), ::testing::ElementsAre("matrix"));
+  EXPECT_THAT(BashCompletes(script, {"he"}), ::testing::ElementsAre("health", "help"));
+  EXPECT_THAT(BashCompletes(script, {"help", "comp"}),
+              ::testing::ElementsAre("complete", "completion"));
+  EXPECT_THAT(BashCompletes(script, {"completion", ""}), ::testing::ElementsAre("bash", "zsh"));
+  EXPECT_THAT(BashCompletes(script, {"--sym"}), ::testing::ElementsAre("--symmetry"));
+  EXPECT_THAT(BashCompletes(script, {"solve", ""}), ::testing::IsEmpty());
+}
+
+TEST(CliCompletionTest, WritesZshAndRefusesOtherShells) {
+  const ProcessResult zsh = Cli({"completion", "zsh"});
+  EXPECT_EQ(zsh.exit_code, 0) << zsh.err;
+  EXPECT_THAT(zsh.out, StartsWith("#compdef nqueens\n"));
+  EXPECT_THAT(zsh.out, HasSubstr("compadd constructive random"));
+  const ProcessResult fish = Cli({"completion", "fish"});
+  EXPECT_EQ(fish.exit_code, 2);
+  EXPECT_THAT(fish.err, HasSubstr("no script for shell \"fish\" (expected bash or zsh)"));
+}
+
 // `script` (util-linux) runs the CLI on a pseudo-terminal.
 TEST(CliTerminalTest, RefusesToWriteBinaryToATerminal) {
   const ProcessResult result = testing::Run(
