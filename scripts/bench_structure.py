@@ -50,9 +50,10 @@ def table_rows(text):
             for line in text.splitlines() if line.startswith("|") and "---" not in line]
 
 
-def engines(bench, m, instances):
-    out = run([f"{bench}/nqueens-hard-instances", "--engine=engines", "--family=diagonals",
-               f"--m={m}", f"--instances={instances}"])
+def engines(bench, m, instances, cpu):
+    pinned = ["taskset", "-c", cpu] if cpu else []
+    out = run(pinned + [f"{bench}/nqueens-hard-instances", "--engine=engines",
+                        "--family=diagonals", f"--m={m}", f"--instances={instances}"])
     figures = {}
     header = None
     for row in table_rows(out):
@@ -98,7 +99,7 @@ def load(bench, scenarios):
 def measure(bench, args):
     figures = {}
     if "engines" in args.measures:
-        figures.update(engines(bench, args.m, args.instances))
+        figures.update(engines(bench, args.m, args.instances, args.engines_cpu))
     if "complete" in args.measures:
         figures.update(complete(bench))
     if "count" in args.measures:
@@ -114,6 +115,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--m", default="16", help="Excluded Diagonals size of the engine runs")
     parser.add_argument("--instances", type=int, default=20)
+    parser.add_argument("--engines-cpu", default="",
+                        help="run the engines (one thread) on this CPU only, for less noise")
     parser.add_argument("--markdown", default="")
     parser.add_argument("--measures", default="engines,complete,count,load",
                         help="which of engines, complete, count, load to run")
@@ -148,7 +151,9 @@ def main():
         "",
         f"Command: `scripts/bench_structure.py --old {args.old} --rounds {args.rounds} "
         f"--m {args.m} --instances {args.instances} --measures {args.measures} "
-        f"--scenarios {args.scenarios}`; old = `{old_rev}`, new = `{new_rev}`, "
+        f"--scenarios {args.scenarios}"
+        + (f" --engines-cpu {args.engines_cpu}" if args.engines_cpu else "")
+        + f"`; old = `{old_rev}`, new = `{new_rev}`, "
         f"on {os.cpu_count()} CPUs. Each figure is the median of {args.rounds} rounds; the two "
         "builds take turns in each round, the order swapped every round.",
         "",

@@ -36,7 +36,7 @@ struct SearchOutcome {
   // Solutions found: 0 or 1, or up to one per thread when several threads
   // search the tree (parallel_search.h).
   uint64_t solutions = 0;
-  uint64_t nodes = 0;      // cells tried
+  uint64_t nodes = 0;  // cells tried
   bool budget_exhausted = false;
   // The share of the tree searched: 1 when the search ran to its end, else
   // an estimate from the path where it stopped (each node's children taken
@@ -59,6 +59,8 @@ class NodeAllowance {
     ++used_;
     return true;
   }
+  // The nodes taken so far.
+  uint64_t used() const { return used_; }
 
  private:
   // Nodes taken from a shared budget at a time: few enough to spend the
@@ -100,7 +102,9 @@ class SearchDriver {
     SearchOutcome outcome;
     // Building the board took O(n) or more: a stop may already be due.
     if (stop_.CheckNow()) return outcome;
+    const uint64_t used_before = allowance.used();
     if (Explore(engine, allowance, outcome)) outcome.explored = 1.0;
+    outcome.nodes = allowance.used() - used_before;
     if (outcome.solutions > 0) outcome.placement = placement_;
     return outcome;
   }
@@ -146,7 +150,6 @@ class SearchDriver {
         outcome.budget_exhausted = true;
         return Unwind(k + 1, outcome);
       }
-      ++outcome.nodes;
       if (stop_.ShouldStop(engine.StepsPerNode())) return Unwind(k + 1, outcome);
       engine.Place(cell);
       placement_[Engine::Row(cell)] = Engine::Column(cell);

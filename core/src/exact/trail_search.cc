@@ -61,8 +61,10 @@ class TrailSearch : public UndoingSearch<TrailSearch, NarrowCells> {
   // are open or not in no predictable pattern.
   void Close(uint32_t a, uint32_t b);
 
-  FixedStack trail_;           // closed cells, to reopen on backtracking
-  std::vector<size_t> marks_;  // the trail's size before each placement of the path
+  FixedStack trail_;  // closed cells, to reopen on backtracking
+  // The trail's size before each placement of the path, by depth.
+  std::vector<size_t> marks_;
+  uint32_t depth_ = 0;
 
   // A matching of unplaced rows to open columns per depth of the path: a
   // child starts from a copy of its parent's (Close drops the pairs it
@@ -78,12 +80,11 @@ TrailSearch::TrailSearch(const FreeBoard& board, uint64_t tie_seed)
     : UndoingSearch(board, tie_seed),
       // Along one path a cell is closed at most once.
       trail_(size_t{board.size()} * board.size()),
+      marks_(board.size()),
       matchings_(size_t{board.size() + 1} * 2 * board.size(), kNone),
       column_of_row_(matchings_.data()),
       row_of_column_(matchings_.data() + board.size()),
-      matching_(open_.words_per_row()) {
-  marks_.reserve(board.size());
-}
+      matching_(open_.words_per_row()) {}
 
 uint64_t TrailSearch::Damage(Cell cell) const {
   const uint32_t a = RowOf(cell), b = ColumnOf(cell);
@@ -106,7 +107,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void TrailSearch::Close(uint32_t a, uint32_t
 
 void TrailSearch::Place(Cell cell) {
   const uint32_t a = RowOf(cell), b = ColumnOf(cell);
-  marks_.push_back(trail_.size());
+  marks_[depth_++] = trail_.size();
   const size_t lines = size_t{2} * board_.size();
   std::copy_n(column_of_row_, lines, column_of_row_ + lines);
   column_of_row_ += lines;
@@ -122,8 +123,7 @@ void TrailSearch::Place(Cell cell) {
 }
 
 void TrailSearch::Lift(Cell /*cell*/) {
-  const size_t mark = marks_.back();
-  marks_.pop_back();
+  const size_t mark = marks_[--depth_];
   for (size_t i = trail_.size(); i > mark; --i) {
     const uint32_t a = RowOf(trail_[i - 1]), b = ColumnOf(trail_[i - 1]);
     open_.Set(a, b);
