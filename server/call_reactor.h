@@ -86,9 +86,10 @@ class CallReactor : public Base {
   // The call's one path for outgoing messages: holds `message` until gRPC
   // has taken it, watched as a write. The reactor's OnWriteDone calls
   // Written.
-  void Send(grpc::ByteBuffer message) {
+  // grpc::ByteBuffer copies share the slices: the copy costs a reference.
+  void Send(const grpc::ByteBuffer& message) {
     Watch(Watching::kWrite, true);
-    out_ = std::move(message);
+    out_ = message;
     this->StartWrite(&out_);
   }
   // A write ended: the client took the message (`ok`) or the stream broke.
@@ -187,7 +188,7 @@ class CallReactor : public Base {
       Watch(Watching::kNone);
       return End(absl::OkStatus());
     }
-    Send(*std::move(next));
+    Send(*next);
   }
 
   Watching watching_ = Watching::kNone;

@@ -87,7 +87,6 @@ class CountCall final : public CallReactor<grpc::ServerWriteReactor<grpc::ByteBu
     return std::nullopt;
   }
 
-  // grpc::ByteBuffer copies share the slices: the copy costs a reference.
   void StartWriteLocked(const grpc::ByteBuffer& message) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     writing_ = true;
     Send(message);
