@@ -158,6 +158,16 @@ absl::StatusOr<Board> BoardFromArgument(const std::string& n_or_path,
   return board;
 }
 
+// --variant picks a member of the explicit families for n: a number out of
+// their range is a usage error, found before any work.
+absl::Status CheckFormulaVariant(uint64_t n, const CommandOptions& options) {
+  if (options.method != SolveMethod::kFormula) return absl::OkStatus();
+  const uint64_t variants = FormulaVariantCount(static_cast<uint32_t>(n));
+  if (options.run.formula_variant < variants || variants == 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("--variant must be 0..", variants - 1, " for n = ",
+                                                 n, ", not ", options.run.formula_variant));
+}
+
 }  // namespace
 
 ExitCode ExitCodeFor(Outcome outcome) {
@@ -191,6 +201,7 @@ int RunSolve(Backend& backend, const std::string& n_argument, const CommandOptio
                        absl::StrCat("N must be a positive integer, not \"", n_argument, "\""));
   }
   absl::Status usable = CheckBoardSize(n);
+  if (usable.ok()) usable = CheckFormulaVariant(n, options);
   if (usable.ok() && !options.json) usable = CheckOutputFormat(n, options.output_format);
   if (usable.ok()) usable = CheckPicture(options, n);
   if (!usable.ok()) return ReportError(kExitUsage, usable.message());

@@ -286,6 +286,10 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   if (absl::Status method = MethodFromFlag(command, options); !method.ok()) return method;
   options.run.formula_variant = absl::GetFlag(FLAGS_variant);
   options.run.symmetry = absl::GetFlag(FLAGS_symmetry);
+  if (options.run.symmetry >= kSymmetryCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--symmetry must be 0..", kSymmetryCount - 1, ", not ", options.run.symmetry));
+  }
   options.limit = absl::GetFlag(FLAGS_limit);
   options.certificate_path = absl::GetFlag(FLAGS_certificate);
   options.run.want_certificate = !options.certificate_path.empty();
@@ -421,10 +425,16 @@ int Main(int argc, char** argv) {
   if (!arguments->empty() && (*arguments)[0] == "health")
     ExitWithoutTeardown(RunHealth(*arguments));
   if (!arguments->empty() && (*arguments)[0] == "completion") return RunCompletion(*arguments);
-  const CommandEntry* command = arguments->empty() ? nullptr : FindCommand((*arguments)[0]);
-  if (arguments->size() != 2 || command == nullptr) {
+  if (arguments->empty()) {
     return UsageError(
         "expected solve N, complete FILE, validate FILE, count N|FILE or enumerate N|FILE");
+  }
+  const CommandEntry* command = FindCommand((*arguments)[0]);
+  if (command == nullptr) return UsageError(absl::StrCat("unknown command ", (*arguments)[0]));
+  if (arguments->size() != 2) {
+    return UsageError(arguments->size() == 1
+                          ? absl::StrCat(command->name, " needs ", command->argument)
+                          : absl::StrCat("unexpected argument ", (*arguments)[2]));
   }
   absl::StatusOr<CommandOptions> options = OptionsFromFlags((*arguments)[0]);
   if (!options.ok()) return UsageError(options.status().message());

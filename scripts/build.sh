@@ -2,8 +2,10 @@
 # Configures and builds into build/ with Ninja (and ccache, which the top
 # CMakeLists picks up when installed).
 #
-#   scripts/build.sh          only the server and the CLI
-#   scripts/build.sh --tests  everything the test suite needs
+#   scripts/build.sh          the server, the CLI, the certificate checker, the
+#                             man pages and shell completions: everything
+#                             `cmake --install` and `cpack` take
+#   scripts/build.sh --tests  that, and everything the test suite needs
 #
 # The build type is CMake's default here (RelWithDebInfo); set the
 # CMAKE_BUILD_TYPE environment variable before the first configure to change it.
@@ -19,12 +21,10 @@ case "${1:-}" in
   "")
     build_tests=OFF
     werror=OFF
-    targets=(--target nqueens-server nqueens)
     ;;
   --tests)
     build_tests=ON
     werror=ON
-    targets=()
     ;;
   *)
     echo "usage: $0 [--tests]" >&2
@@ -34,4 +34,4 @@ esac
 
 cmake -S "$repo" -B "$build_dir" -G Ninja \
   -DNQUEENS_BUILD_TESTS="$build_tests" -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_WERROR="$werror"
-cmake --build "$build_dir" "${targets[@]}"
+cmake --build "$build_dir"

@@ -351,8 +351,11 @@ int main(int argc, char** argv) {
       service.max_n, (*server)->workers(), service.max_queued, absl::FormatDuration(options->grace),
       nqueens::server::HumanBytes((*server)->memory_budget().capacity()),
       absl::FormatDuration(service.stream_idle_timeout), service.limits.max_backtracks,
-      service.limits.max_restarts, service.limits.max_exact_nodes, service.limits.max_exact_seconds,
-      service.limits.max_exact_free_rows, absl::ToDoubleSeconds(service.limits.max_call_time));
+      service.limits.max_restarts,
+      service.limits.max_exact_nodes == UINT64_MAX ? std::string("none")
+                                                   : std::to_string(service.limits.max_exact_nodes),
+      service.limits.max_exact_seconds, service.limits.max_exact_free_rows,
+      absl::ToDoubleSeconds(service.limits.max_call_time));
   LogSecurity(*options);
   LogDescriptors(descriptors);
 

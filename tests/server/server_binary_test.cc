@@ -717,6 +717,13 @@ TEST(ServerBinaryTest, JsonLogIsOneObjectPerLineWithEachCallsFields) {
   EXPECT_EQ(Field(bad, "code").string_value(), "INVALID_ARGUMENT");
   EXPECT_EQ(Field(bad, "outcome").kind_case(), Value::kNullValue);
   EXPECT_NE(Field(bad, "message").string_value(), "");
+  // The start line says the limits as a reader would: no node limit is "none".
+  const auto start = std::find_if(lines.begin(), lines.end(), [](const Struct& line) {
+    return absl::StartsWith(Field(line, "message").string_value(), "serving with");
+  });
+  ASSERT_NE(start, lines.end());
+  EXPECT_THAT(Field(*start, "message").string_value(),
+              ::testing::HasSubstr(" max_exact_nodes=none "));
 }
 
 }  // namespace
