@@ -1,12 +1,15 @@
 // nqueens: solve, complete and validate n-Queens boards, on an nqueens-server
 // or in-process (--local). See kUsage below and commands.h for exit statuses.
 #include <grpc/support/log.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -266,6 +269,28 @@ absl::Status ParamsFromFlag(PipelineParams& params) {
   return absl::OkStatus();
 }
 
+// Whether a file can be written at `path` (empty: none asked for), checked
+// before any work so that a long computation is not lost to a typo; the file
+// itself is not touched until the result is there.
+absl::Status CheckWritable(const char* flag, const std::string& path) {
+  if (path.empty()) return absl::OkStatus();
+  struct stat status {};
+  const bool exists = stat(path.c_str(), &status) == 0;
+  if (exists && S_ISDIR(status.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot open ", path, " (", flag, "): ", std::strerror(EISDIR)));
+  }
+  const size_t slash = path.rfind('/');
+  const std::string directory = slash == std::string::npos ? "."
+                                : slash == 0               ? "/"
+                                                           : path.substr(0, slash);
+  if (access(exists ? path.c_str() : directory.c_str(), W_OK) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot open ", path, " (", flag, "): ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
   CommandOptions options;
   options.run.seed = absl::GetFlag(FLAGS_seed);
@@ -320,6 +345,11 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
         "binary output would go to the terminal: give --output FILE or redirect stdout");
   }
   options.quiet = absl::GetFlag(FLAGS_quiet);
+  for (const auto& [flag, path] : {std::pair{"--output", options.output_path},
+                                   std::pair{"--certificate", options.certificate_path},
+                                   std::pair{"--picture", options.picture_path}}) {
+    if (absl::Status writable = CheckWritable(flag, path); !writable.ok()) return writable;
+  }
   return options;
 }
 
@@ -413,7 +443,12 @@ void SilenceGrpcLogUnlessAsked() {
 
 int Main(int argc, char** argv) {
   SilenceGrpcLogUnlessAsked();
-  absl::StatusOr<std::vector<std::string>> arguments = command_line::ParseFlags(argc, argv);
+  // Every flag can come from NQUEENS_ and its name in capitals, as the
+  // server's do.
+  const command_line::FlagSources sources = {"client/main.cc", "NQUEENS",
+                                             command_line::ProcessEnvironment()};
+  absl::StatusOr<std::vector<std::string>> arguments =
+      command_line::ParseFlags(argc, argv, sources);
   if (!arguments.ok()) return UsageError(arguments.status().message());
   ReportErrorsAsJson(absl::GetFlag(FLAGS_json));
   if (absl::GetFlag(FLAGS_help)) return RunHelp({"help"});

@@ -93,6 +93,20 @@ std::string NormalizedMessage(const grpc::Status& status) {
   return message;
 }
 
+// Whether `pem` holds a PEM block whose label ends with `label`
+// ("PRIVATE KEY" also finds "RSA PRIVATE KEY" and "EC PRIVATE KEY").
+bool HoldsPemBlock(absl::string_view pem, absl::string_view label) {
+  constexpr absl::string_view kBegin = "-----BEGIN ";
+  for (size_t at = pem.find(kBegin); at != absl::string_view::npos; at = pem.find(kBegin, at + 1)) {
+    const size_t start = at + kBegin.size();
+    const size_t end = pem.find("-----", start);
+    if (end != absl::string_view::npos && absl::EndsWith(pem.substr(start, end - start), label)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<ClientSecurity> LoadClientSecurity(const SecurityFlags& flags,
@@ -106,11 +120,16 @@ absl::StatusOr<ClientSecurity> LoadClientSecurity(const SecurityFlags& flags,
   security.tls =
       flags.tls || !flags.ca_file.empty() || !flags.cert_file.empty() || !flags.server_name.empty();
   security.server_name = flags.server_name;
-  for (const auto& [flag, path, content] :
-       {std::tuple{"--tls-ca", flags.ca_file, &security.ssl.pem_root_certs},
-        std::tuple{"--tls-cert", flags.cert_file, &security.ssl.pem_cert_chain},
-        std::tuple{"--tls-key", flags.key_file, &security.ssl.pem_private_key}}) {
+  for (const auto& [flag, path, content, label] :
+       {std::tuple{"--tls-ca", flags.ca_file, &security.ssl.pem_root_certs, "CERTIFICATE"},
+        std::tuple{"--tls-cert", flags.cert_file, &security.ssl.pem_cert_chain, "CERTIFICATE"},
+        std::tuple{"--tls-key", flags.key_file, &security.ssl.pem_private_key, "PRIVATE KEY"}}) {
     if (absl::Status read = ReadInto(flag, path, *content); !read.ok()) return read;
+    // gRPC would find out only when it connects, and say "empty address list".
+    if (!path.empty() && !HoldsPemBlock(*content, label)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " ", path, ": holds no PEM ", absl::AsciiStrToLower(label)));
+    }
   }
   absl::StatusOr<std::optional<std::string>> token = LoadToken(flags.token_file, token_variable);
   if (!token.ok()) return token.status();

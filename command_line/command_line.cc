@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 #include <utility>
 
@@ -169,6 +170,14 @@ absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const*
   const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
   if (absl::Status status = parser.ParseArguments(args, "", 0); !status.ok()) return status;
   return parser.TakePositional();
+}
+
+Environment ProcessEnvironment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return value;
+  };
 }
 
 }  // namespace nqueens::command_line

@@ -33,6 +33,9 @@ namespace nqueens::command_line {
 // Looks up an environment variable; nullopt when unset.
 using Environment = std::function<std::optional<std::string>(const std::string& name)>;
 
+// This process's environment (getenv).
+Environment ProcessEnvironment();
+
 struct FlagSources {
   // The flags that `environment` may set: those defined in this source file
   // (a suffix of its path, e.g. "server/main.cc"), each as PREFIX_NAME.

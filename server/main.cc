@@ -292,11 +292,7 @@ int main(int argc, char** argv) {
   nqueens::command_line::FlagSources sources;
   sources.defined_in = "server/main.cc";
   sources.environment_prefix = "NQUEENS";
-  sources.environment = [](const std::string& name) -> std::optional<std::string> {
-    const char* value = std::getenv(name.c_str());
-    if (value == nullptr) return std::nullopt;
-    return value;
-  };
+  sources.environment = nqueens::command_line::ProcessEnvironment();
   const absl::StatusOr<std::vector<std::string>> positional =
       nqueens::command_line::ParseFlags(argc, argv, sources);
   if (!positional.ok()) return Usage(positional.status().message());

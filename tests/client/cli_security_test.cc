@@ -137,6 +137,16 @@ TEST_F(CliTlsTest, BadTlsFlagsAreUsageErrors) {
     EXPECT_EQ(endless.exit_code, kExitUsage) << flag;
     ExpectOneErrorLine(endless, absl::StrCat(flag, " /dev/zero: larger than 1 MiB"));
   }
+  // A file without PEM blocks is named at once, not "empty address list"
+  // when the channel connects.
+  const std::string not_pem = ca_.directory() + "/not-a-certificate.pem";
+  ReplaceFile(not_pem, "garbage\n");
+  const ProcessResult garbage = Solve8(server, {"--tls-ca", not_pem});
+  EXPECT_EQ(garbage.exit_code, kExitUsage);
+  ExpectOneErrorLine(garbage, "--tls-ca " + not_pem + ": holds no PEM certificate");
+  const ProcessResult key_as_ca = Solve8(server, {"--tls-ca", server_identity_.key_file});
+  EXPECT_EQ(key_as_ca.exit_code, kExitUsage);
+  ExpectOneErrorLine(key_as_ca, ": holds no PEM certificate");
 }
 
 class CliTokenTest : public ::testing::Test {

@@ -600,6 +600,12 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{{"draw", "8"}, "", "unknown command draw"},
         UsageCase{{"solve", "8", "9"}, "", "unexpected argument 9"},
         UsageCase{{"solve"}, "", "solve needs N"},
+        // Checked before the board is solved, not after.
+        UsageCase{{"solve", "8", "--output", "/nonexistent/out.q"},
+                  "",
+                  "cannot open /nonexistent/out.q (--output): No such file or directory"},
+        UsageCase{
+            {"solve", "8", "--picture", "/"}, "", "cannot open / (--picture): Is a directory"},
         UsageCase{{"--symmetry", "9", "solve", "8"}, "", "--symmetry must be 0..7, not 9"},
         UsageCase{{"--method", "formula", "--variant", "99", "solve", "8"},
                   "",
@@ -722,6 +728,23 @@ TEST(CliCompletionTest, WritesZshAndRefusesOtherShells) {
   const ProcessResult fish = Cli({"completion", "fish"});
   EXPECT_EQ(fish.exit_code, 2);
   EXPECT_THAT(fish.err, HasSubstr("no script for shell \"fish\" (expected bash or zsh)"));
+}
+
+// NQUEENS_ and a flag's name in capitals sets the flag; the command line
+// wins; a bad value names the variable.
+TEST(CliEnvironmentTest, FlagsComeFromTheEnvironmentTooAndTheCommandLineWins) {
+  const ProcessResult local =
+      testing::Run({"/usr/bin/env", "NQUEENS_LOCAL=true", "NQUEENS_SYMMETRY=1", NQUEENS_CLI_PATH,
+                    "--quiet", "solve", "8"});
+  EXPECT_EQ(local.exit_code, 0) << local.err;
+  EXPECT_EQ(Validate(ParseDense(local.out))->complete, true);
+  const ProcessResult wins = testing::Run({"/usr/bin/env", "NQUEENS_SYMMETRY=9", NQUEENS_CLI_PATH,
+                                           "--local", "--symmetry", "0", "solve", "8"});
+  EXPECT_EQ(wins.exit_code, 0) << wins.err;
+  const ProcessResult bad =
+      testing::Run({"/usr/bin/env", "NQUEENS_LOCAL=maybe", NQUEENS_CLI_PATH, "solve", "8"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("NQUEENS_LOCAL"));
 }
 
 // `script` (util-linux) runs the CLI on a pseudo-terminal.
