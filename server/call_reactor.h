@@ -83,10 +83,9 @@ class CallReactor : public Base {
         writing ? absl::InfiniteFuture() : call_.CallTimeLimit());
   }
 
-  // The call's one path for outgoing messages: holds `message` until gRPC
-  // has taken it, watched as a write. The reactor's OnWriteDone calls
-  // Written.
-  // grpc::ByteBuffer copies share the slices: the copy costs a reference.
+  // The call's one path for outgoing messages: holds `message` (a copy of a
+  // grpc::ByteBuffer shares its slices) until gRPC has taken it, watched as
+  // a write. The reactor's OnWriteDone calls Written.
   void Send(const grpc::ByteBuffer& message) {
     Watch(Watching::kWrite, true);
     out_ = message;
