@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """A Python client of the nqueens-server binary.
 
-Generates Python stubs from nqueens.proto at test time, starts the server on
-127.0.0.1 port 0, calls all six RPCs (the streams with small chunks) and checks
-every board with its own O(n) validator, never trusting the server's.
+Uses the bare stubs committed in clients/python/nqueens/v1/ (the package's
+client is tested by tests/clients), starts the server on 127.0.0.1 port 0,
+calls the six board RPCs (the streams with small chunks) and checks every
+board with its own O(n) validator, never trusting the server's.
 
 Run by CTest:
-  python_client_test.py --server PATH --protoc PATH --proto-dir DIR
+  python_client_test.py --server PATH --source-dir DIR
 """
 import argparse
 import importlib
@@ -14,25 +15,18 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import grpc
 
-GRPC_PYTHON_PLUGIN = "/usr/bin/grpc_python_plugin"
 CHUNK_SIZE = 7
 OPTIONS = None  # the parsed command line
 
 
-def generate_stubs(out_dir):
-    """Writes nqueens/v1/nqueens_pb2{,_grpc}.py under out_dir and imports them."""
-    subprocess.run(
-        [OPTIONS.protoc, f"--proto_path={OPTIONS.proto_dir}",
-         f"--python_out={out_dir}", f"--grpc_out={out_dir}",
-         f"--plugin=protoc-gen-grpc={GRPC_PYTHON_PLUGIN}",
-         os.path.join(OPTIONS.proto_dir, "nqueens/v1/nqueens.proto")],
-        check=True)
-    sys.path.insert(0, out_dir)
+def import_stubs():
+    """nqueens/v1/nqueens_pb2{,_grpc} from the checkout's clients/python."""
+    sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
+    sys.path.insert(0, os.path.join(OPTIONS.source_dir, "clients", "python"))
     return (importlib.import_module("nqueens.v1.nqueens_pb2"),
             importlib.import_module("nqueens.v1.nqueens_pb2_grpc"))
 
@@ -80,8 +74,7 @@ class NQueensClientTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.stub_dir = tempfile.TemporaryDirectory()
-        cls.pb, pb_grpc = generate_stubs(cls.stub_dir.name)
+        cls.pb, pb_grpc = import_stubs()
         cls.server = subprocess.Popen(
             [OPTIONS.server, "--listen=127.0.0.1:0", "--log-level=warn"],
             stdout=subprocess.PIPE, text=True)
@@ -99,7 +92,6 @@ class NQueensClientTest(unittest.TestCase):
         cls.server.send_signal(signal.SIGTERM)
         exit_code = cls.server.wait()
         cls.server.stdout.close()
-        cls.stub_dir.cleanup()
         if exit_code != 0:
             raise AssertionError(f"the server exited with {exit_code} after SIGTERM")
 
@@ -232,8 +224,7 @@ def main():
     global OPTIONS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="the nqueens-server binary")
-    parser.add_argument("--protoc", default="protoc")
-    parser.add_argument("--proto-dir", required=True, help="the directory holding nqueens/v1/")
+    parser.add_argument("--source-dir", required=True, help="the repository's top directory")
     OPTIONS, unittest_args = parser.parse_known_args()
     unittest.main(argv=[sys.argv[0]] + unittest_args)
 

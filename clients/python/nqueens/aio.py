@@ -1,0 +1,187 @@
+"""nqueens.aio.Client: nqueens.Client on grpc.aio, for asyncio programs.
+
+The same methods, arguments and answers; each is a coroutine, except
+enumerate() and complete_batch(), which return async iterators.
+"""
+import contextlib
+from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional,
+                    Sequence, Tuple, Union)
+
+import grpc
+import grpc.aio
+
+from nqueens import channel as channels
+from nqueens import requests, results
+from nqueens.errors import raised_as_error, request_id_in
+from nqueens.requests import STREAMING_THRESHOLD, Board, Limits, Metadata, uint
+from nqueens.results import BatchAnswer, Count, Result, Validation
+from nqueens.v1 import nqueens_pb2 as pb
+from nqueens.v1 import nqueens_pb2_grpc as pb_grpc
+
+CallArguments = Dict[str, Any]  # a stub call's timeout and metadata
+
+
+class Client:
+    """As nqueens.Client; interceptors are grpc.aio's client interceptors,
+    and a channel given is a grpc.aio.Channel (with its interceptors set
+    where it was made: grpc.aio takes them only then)."""
+
+    def __init__(self, target: Optional[str] = None, *, tls: channels.Tls = False,
+                 token: Optional[str] = None, options: channels.Options = (),
+                 interceptors: Sequence[grpc.aio.ClientInterceptor] = (),
+                 metadata: Optional[Metadata] = None,
+                 channel: Optional[grpc.aio.Channel] = None):
+        if (target is None) == (channel is None):
+            raise TypeError("give a target or a channel: one of them, not both")
+        if channel is not None and (tls or options or interceptors):
+            raise TypeError("tls, options and interceptors are for the channel the client "
+                            "makes: set them on the channel given instead")
+        self._metadata = channels.client_metadata(token, metadata)
+        self._owned: Optional[grpc.aio.Channel] = None
+        if channel is None:
+            merged = channels.options_with_defaults(options)
+            credentials = channels.credentials(tls)
+            channel = self._owned = (
+                grpc.aio.insecure_channel(target, merged, interceptors=interceptors)
+                if credentials is None else
+                grpc.aio.secure_channel(target, credentials, merged, interceptors=interceptors))
+        self._stub = pb_grpc.NQueensStub(channel)
+        self._health = channel.unary_unary(channels.HEALTH_CHECK)  # bytes in, bytes out
+
+    async def close(self) -> None:
+        """Closes the channel the client made (not one it was given)."""
+        if self._owned is not None:
+            await self._owned.close()
+
+    async def __aenter__(self) -> "Client":
+        return self
+
+    async def __aexit__(self, *exception: object) -> None:
+        await self.close()
+
+    @contextlib.contextmanager
+    def _call(self, timeout: Optional[float], metadata: Optional[Metadata]
+              ) -> Iterator[Tuple[CallArguments, str]]:
+        """A call's arguments and request id; a failure in the block (awaits
+        included) raises Error with that id."""
+        timeout = requests.timeout_of(timeout)
+        sent, request_id = requests.call_metadata(metadata, self._metadata)
+        with raised_as_error(request_id):
+            yield {"timeout": timeout, "metadata": sent}, request_id
+
+    async def solve(self, n: int, method: str = "constructive", *, seed: Optional[int] = None,
+                    variant: int = 0, symmetry: int = 0, limits: Optional[Limits] = None,
+                    numpy: bool = False, timeout: Optional[float] = None,
+                    metadata: Optional[Metadata] = None) -> Result:
+        """As nqueens.Client.solve."""
+        request = requests.solve_request(n, method, seed, variant, symmetry, limits)
+        with self._call(timeout, metadata) as (call, _):
+            if request.n <= STREAMING_THRESHOLD:
+                response = await self._stub.Solve(request, **call)
+                return results.result_of(response, response.columns, request.n, numpy)
+            stream = results.ResultStream(request.n, numpy)
+            async for message in self._stub.SolveStream(request, **call):
+                stream.add(message)
+            return stream.result()
+
+    async def complete(self, board: Board, method: str = "pipeline", *,
+                       seed: Optional[int] = None, limits: Optional[Limits] = None,
+                       want_certificate: bool = False, numpy: Optional[bool] = None,
+                       timeout: Optional[float] = None,
+                       metadata: Optional[Metadata] = None) -> Result:
+        """As nqueens.Client.complete."""
+        columns, was_array = requests.columns_of(board)
+        options = requests.complete_options(method, seed, limits, want_certificate)
+        numpy = was_array if numpy is None else numpy
+        n = len(columns)
+        with self._call(timeout, metadata) as (call, _):
+            if n <= STREAMING_THRESHOLD:
+                response = await self._stub.Complete(pb.CompleteRequest(
+                    n=n, **requests.board_fields(columns), **options), **call)
+                return results.result_of(response, response.columns, n, numpy)
+            stream = results.ResultStream(n, numpy)
+            async for message in self._stub.CompleteStream(
+                    requests.complete_stream(columns, options), **call):
+                stream.add(message)
+            return stream.result()
+
+    async def validate(self, board: Board, *, max_conflicts: int = 0,
+                       timeout: Optional[float] = None,
+                       metadata: Optional[Metadata] = None) -> Validation:
+        """As nqueens.Client.validate."""
+        columns, _ = requests.columns_of(board)
+        max_conflicts = uint("max_conflicts", max_conflicts, 32)
+        with self._call(timeout, metadata) as (call, _):
+            if len(columns) <= STREAMING_THRESHOLD:
+                response = await self._stub.Validate(pb.ValidateRequest(
+                    n=len(columns), max_conflicts=max_conflicts,
+                    **requests.board_fields(columns)), **call)
+            else:
+                response = await self._stub.ValidateStream(
+                    requests.validate_stream(columns, max_conflicts), **call)
+        return results.validation_of(response)
+
+    async def count(self, n_or_board: Union[int, Board], *,
+                    progress: Optional[Callable[[float], None]] = None,
+                    progress_seconds: float = 0.0, timeout: Optional[float] = None,
+                    metadata: Optional[Metadata] = None) -> Count:
+        """As nqueens.Client.count; progress is called on the event loop."""
+        request = requests.count_request(n_or_board, progress_seconds)
+        result = None
+        with self._call(timeout, metadata) as (call, request_id):
+            async for message in self._stub.Count(request, **call):
+                if message.WhichOneof("part") == "result":
+                    result = message.result
+                elif progress is not None:
+                    progress(message.progress.fraction_done)
+        return results.count_of(result, request_id)
+
+    def enumerate(self, n_or_board: Union[int, Board], *, limit: int = 0,
+                  timeout: Optional[float] = None,
+                  metadata: Optional[Metadata] = None) -> AsyncIterator[List[int]]:
+        """As nqueens.Client.enumerate: `async for board in client.enumerate(8)`."""
+        request = requests.enumerate_request(n_or_board, limit)
+        requests.timeout_of(timeout)  # checked now, not at the first iteration
+        return self._enumerate(request, timeout, metadata)
+
+    async def _enumerate(self, request: pb.EnumerateRequest, timeout: Optional[float],
+                         metadata: Optional[Metadata]) -> AsyncIterator[List[int]]:
+        with self._call(timeout, metadata) as (call, _):
+            responses = self._stub.Enumerate(request, **call)
+            try:
+                async for message in responses:
+                    for board in message.boards:
+                        yield list(board.columns)
+            finally:
+                responses.cancel()  # a no-op once the stream has ended
+
+    def complete_batch(self, boards: Iterable[Board], method: str = "pipeline", *,
+                       seed: Optional[int] = None, limits: Optional[Limits] = None,
+                       want_certificate: bool = False, timeout: Optional[float] = None,
+                       metadata: Optional[Metadata] = None) -> AsyncIterator[BatchAnswer]:
+        """As nqueens.Client.complete_batch: `async for answer in ...`."""
+        options = requests.complete_options(method, seed, limits, want_certificate)
+        messages, items = requests.batch_requests(boards, options)
+        requests.timeout_of(timeout)
+        return self._complete_batch(messages, items, timeout, metadata)
+
+    async def _complete_batch(self, messages: List[pb.CompleteBatchRequest],
+                              items: List[Tuple[int, bool]], timeout: Optional[float],
+                              metadata: Optional[Metadata]) -> AsyncIterator[BatchAnswer]:
+        with self._call(timeout, metadata) as (call, request_id):
+            responses = self._stub.CompleteBatch(iter(messages), **call)
+            try:
+                async for message in responses:
+                    request_id = request_id_in(await responses.initial_metadata(),
+                                               request_id)
+                    for answer in results.batch_answers(message, items, request_id):
+                        yield answer
+            finally:
+                responses.cancel()
+
+    async def health(self, service: str = "", *, timeout: Optional[float] = None,
+                     metadata: Optional[Metadata] = None) -> str:
+        """As nqueens.Client.health."""
+        request = channels.health_request(service)
+        with self._call(timeout, metadata) as (call, _):
+            return channels.health_status(await self._health(request, **call))

@@ -1,0 +1,183 @@
+"""The service's answers as plain typed objects: Result, Stats, Validation,
+Count, BatchAnswer. Shared by the blocking and the asyncio client."""
+import dataclasses
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple, Union
+
+from nqueens.errors import Error, malformed, status_code
+from nqueens.v1 import nqueens_pb2 as pb
+
+if TYPE_CHECKING:
+    import numpy.typing
+
+# A board that came back: a list, or a uint32 numpy array when asked for.
+BoardOut = Union[List[int], "numpy.typing.NDArray[Any]"]
+Square = Tuple[int, int]  # (row, column), 1-based
+
+
+@dataclasses.dataclass(frozen=True)
+class BlockStats:
+    block: str  # a name of nqueens.v1.Block: "PROJECTION", "EXACT", ...
+    backtracks_to: int  # backtracks that returned to this block
+    seconds: float  # time spent in this block
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats:
+    """How the server found a result (proto: nqueens.v1.Stats)."""
+    seed: int  # the seed used: pass it back to reproduce the run
+    method: str  # what ran: a Method or CompleteMethod name
+    total_seconds: float
+    queens_given: int
+    start_block: str
+    backtracks: int
+    restarts: int
+    blocks: List[BlockStats]
+    exact_nodes: int
+    exact_runs: int
+    exact_explored: float
+    lowered_limits: List[str]  # the limits the server lowered to its maximum
+    search_nodes: int  # BACKTRACKING
+    generations: int  # GENETIC
+    repairs: int  # MIN_CONFLICTS: queen moves
+    formula: str  # FORMULA: the family and its parameters
+
+    @classmethod
+    def from_proto(cls, stats: pb.Stats) -> "Stats":
+        return cls(
+            seed=stats.seed, method=stats.method, total_seconds=stats.total_seconds,
+            queens_given=stats.queens_given, start_block=pb.Block.Name(stats.start_block),
+            backtracks=stats.backtracks, restarts=stats.restarts,
+            blocks=[BlockStats(pb.Block.Name(block.block), block.backtracks_to, block.seconds)
+                    for block in stats.blocks],
+            exact_nodes=stats.exact_nodes, exact_runs=stats.exact_runs,
+            exact_explored=stats.exact_explored, lowered_limits=list(stats.lowered_limits),
+            search_nodes=stats.search_nodes, generations=stats.generations,
+            repairs=stats.repairs, formula=stats.formula)
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """What solve() and complete() answer."""
+    outcome: str  # "SOLVED", "UNSOLVABLE" (proved) or "UNDECIDED" (limits reached)
+    board: Optional[BoardOut]  # the full board when SOLVED, else None
+    stats: Stats
+    certificate: bytes = b""  # complete(want_certificate=True), UNSOLVABLE
+    certificate_missing: str = ""  # why there is no certificate
+
+
+@dataclasses.dataclass(frozen=True)
+class Validation:
+    valid: bool  # no two queens attack each other
+    complete: bool  # valid and a queen in every row
+    queen_count: int
+    attacking_pairs: int
+    # The first few: (square, square, line), line "COLUMN", "DIAGONAL" or
+    # "ANTI_DIAGONAL".
+    conflicts: List[Tuple[Square, Square, str]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Count:
+    solutions: int
+    fundamental: Optional[int]  # up to symmetry; for the empty board only
+    nodes: int
+    elapsed_seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchAnswer:
+    """One item of complete_batch(): its result, or its own error (the
+    other items go on)."""
+    index: int  # of the board in the boards given, from 0
+    result: Optional[Result]
+    error: Optional[Error]
+
+
+def board_out(columns: Iterable[int], n: int, numpy: bool) -> BoardOut:
+    if not numpy:
+        return list(columns)
+    import numpy as np  # only for callers who use arrays: numpy is optional
+    return np.fromiter(columns, dtype=np.uint32, count=n)
+
+
+def result_of(message: Union[pb.SolveResponse, pb.CompleteResponse, pb.ResultHeader],
+              columns: Iterable[int], n: int, numpy: bool,
+              request_id: Optional[str] = None) -> Result:
+    if message.outcome == pb.OUTCOME_UNSPECIFIED:
+        raise malformed("no outcome", request_id)
+    board = None
+    if message.outcome == pb.SOLVED:
+        columns = list(columns)
+        if len(columns) != n:
+            raise malformed(f"a board of {len(columns)} rows for n = {n}", request_id)
+        board = board_out(columns, n, numpy)
+    return Result(
+        outcome=pb.Outcome.Name(message.outcome), board=board,
+        stats=Stats.from_proto(message.stats),
+        # SolveResponse has no certificate fields.
+        certificate=getattr(message, "certificate", b""),
+        certificate_missing=getattr(message, "certificate_missing", ""))
+
+
+class ResultStream:
+    """Assembles a SolveStream or CompleteStream answer: a header, then the
+    board in chunks when SOLVED."""
+
+    def __init__(self, n: int, numpy: bool):
+        self.n, self.numpy = n, numpy
+        self.header: Optional[pb.ResultHeader] = None
+        self.board: List[int] = []
+
+    def add(self, message: Union[pb.SolveStreamResponse, pb.CompleteStreamResponse]) -> None:
+        if message.WhichOneof("part") == "header":
+            if self.header is not None:
+                raise malformed("a second result header")
+            self.header = message.header
+        elif self.header is None or self.header.outcome != pb.SOLVED:
+            raise malformed("a board chunk without a SOLVED header")
+        elif message.chunk.offset != len(self.board):
+            raise malformed(f"a chunk at row {message.chunk.offset + 1}, "
+                            f"expected row {len(self.board) + 1}")
+        else:
+            self.board.extend(message.chunk.columns)
+
+    def result(self) -> Result:
+        if self.header is None:
+            raise malformed("no result header")
+        return result_of(self.header, self.board, self.n, self.numpy)
+
+
+def validation_of(response: pb.ValidateResponse) -> Validation:
+    return Validation(
+        valid=response.valid, complete=response.complete,
+        queen_count=response.queen_count, attacking_pairs=response.attacking_pairs,
+        conflicts=[((c.first.row, c.first.column), (c.second.row, c.second.column),
+                    pb.Line.Name(c.line)) for c in response.conflicts])
+
+
+def count_of(result: Optional[pb.CountResult], request_id: str) -> Count:
+    if result is None:
+        raise malformed("no count", request_id)
+    return Count(
+        solutions=result.solutions,
+        fundamental=result.fundamental if result.HasField("fundamental") else None,
+        nodes=result.nodes, elapsed_seconds=result.elapsed_seconds)
+
+
+def batch_answers(message: pb.CompleteBatchResponse, items: List[Tuple[int, bool]],
+                  request_id: str) -> List[BatchAnswer]:
+    """A CompleteBatch message's answers; items: each item's n and whether
+    its board was a numpy array."""
+    answers = []
+    for answer in message.answers:
+        if answer.index >= len(items):
+            raise malformed(f"an answer to item {answer.index} of {len(items)}", request_id)
+        n, numpy = items[answer.index]
+        if answer.WhichOneof("result") == "error":
+            error = Error(status_code(answer.error.code), answer.error.message, request_id)
+            answers.append(BatchAnswer(answer.index, None, error))
+        else:
+            response = answer.response
+            answers.append(BatchAnswer(answer.index, result_of(
+                response, response.columns, n, numpy, request_id), None))
+    return answers
