@@ -1,97 +1,194 @@
 // nqueens-check-certificate BOARD CERTIFICATE: checks an UNSOLVABLE
 // certificate (format in certificate_check.h) against the composition it
-// was written for. BOARD is a text file in the CLI's `q` format (the column
-// of each row's queen, 0 for an empty row) or its `sparse` format (n on the
-// first line, then one `row column` pair per line); `#` starts a comment.
-// Exit status 0: the certificate proves that the board has no completion;
-// 1: it does not (the reason on stderr); 2: a file cannot be read.
+// was written for. See kAbout for the board formats and exit statuses.
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include "absl/strings/string_view.h"
 #include "checker/certificate_check.h"
+#include "command_line/command_line.h"
+
+ABSL_FLAG(bool, help, false, "print this help and exit (also -h)");
+ABSL_FLAG(bool, version, false, "print the version and exit");
 
 namespace {
 
-bool ReadFile(const char* path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream content;
-  content << in.rdbuf();
-  text = content.str();
-  return true;
+constexpr int kExitProof = 0;
+constexpr int kExitNotAProof = 1;
+constexpr int kExitUsage = 2;
+
+// The largest board the checker reads: the CLI's and the server's (the core's
+// kMaxBoardSize, restated: the checker links no code of the core).
+constexpr uint64_t kMaxN = (uint64_t{1} << 31) - 1;
+
+constexpr char kAbout[] = R"(usage: nqueens-check-certificate [flags] BOARD CERTIFICATE
+
+Checks that CERTIFICATE, written by `nqueens complete --certificate FILE` when
+it answered UNSOLVABLE, proves that the composition in BOARD has no
+completion. The checker shares no code with the search that wrote it: it
+replays the certificate's tree of cases and recomputes every open cell from
+the board.
+
+BOARD is a text file in the q format (the column, 1..N, of each row's queen,
+0 for an empty row, separated by spaces, commas or line breaks) or the sparse
+format (N alone on the first line, then one "row column" line per queen);
+'#' starts a comment. Boards have at most {max n} rows.
+
+exit status: 0 the certificate is a proof (a line on stdout says so), 1 it is
+not (stderr names the certificate's line and what is wrong there), 2 a usage
+error or a file that cannot be read or is not a board (stderr names the file,
+its line and the limit).
+
+flags:
+)";
+
+int UsageError(absl::string_view message) {
+  std::fprintf(stderr, "nqueens-check-certificate: %s (see nqueens-check-certificate --help)\n",
+               std::string(message).c_str());
+  return kExitUsage;
 }
 
-// The numbers of a text board, lines without comments, by line.
-std::vector<std::vector<uint64_t>> Numbers(const std::string& text, bool& ok) {
-  std::vector<std::vector<uint64_t>> lines;
-  ok = true;
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return absl::NotFoundError(absl::StrCat("cannot read ", path, ": ", std::strerror(errno)));
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path, ": read error"));
+  return content.str();
+}
+
+// A board file's numbers, by line (lines without numbers left out), each
+// with its 1-based line number.
+struct NumberLine {
+  size_t line;
+  std::vector<uint64_t> numbers;
+};
+
+absl::StatusOr<std::vector<NumberLine>> Numbers(const std::string& path, const std::string& text) {
+  std::vector<NumberLine> lines;
+  size_t line_number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
     line = line.substr(0, line.find('#'));
-    std::vector<uint64_t> numbers;
+    NumberLine numbers{line_number, {}};
     for (absl::string_view token :
          absl::StrSplit(line, absl::ByAnyChar(" \t\r,"), absl::SkipEmpty())) {
       uint64_t x = 0;
-      ok = ok && absl::SimpleAtoi(token, &x) && x <= UINT32_MAX;
-      numbers.push_back(x);
+      if (!absl::SimpleAtoi(token, &x)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ":", line_number, ": \"", token, "\" is not a number"));
+      }
+      if (x > kMaxN) {
+        return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": ", x,
+                                                       " is over the largest board size, ", kMaxN));
+      }
+      numbers.numbers.push_back(x);
     }
-    if (!numbers.empty()) lines.push_back(std::move(numbers));
+    if (!numbers.numbers.empty()) lines.push_back(std::move(numbers));
   }
   return lines;
 }
 
-// The board's columns: sparse when the first line is n alone and every other
+// The board's columns: sparse when the first line is N alone and every other
 // line a pair (as the CLI detects it), else a Q array.
-bool ParseBoard(const std::string& text, std::vector<uint32_t>& columns) {
-  bool ok = true;
-  const std::vector<std::vector<uint64_t>> lines = Numbers(text, ok);
-  if (!ok || lines.empty()) return false;
-  bool sparse = lines.front().size() == 1;
-  for (size_t i = 1; i < lines.size(); ++i) sparse = sparse && lines[i].size() == 2;
+absl::StatusOr<std::vector<uint32_t>> ParseBoard(const std::string& path, const std::string& text) {
+  absl::StatusOr<std::vector<NumberLine>> lines = Numbers(path, text);
+  if (!lines.ok()) return lines.status();
+  if (lines->empty())
+    return absl::InvalidArgumentError(absl::StrCat(path, ": no board (no numbers)"));
+  bool sparse = lines->front().numbers.size() == 1;
+  for (size_t i = 1; i < lines->size(); ++i) sparse = sparse && (*lines)[i].numbers.size() == 2;
+  std::vector<uint32_t> columns;
   if (sparse) {
-    const uint64_t n = lines.front().front();
+    const uint64_t n = lines->front().numbers.front();
     columns.assign(n, 0);
-    for (size_t i = 1; i < lines.size(); ++i) {
-      const uint64_t row = lines[i][0], column = lines[i][1];
-      if (row < 1 || row > n || columns[row - 1] != 0) return false;
+    for (size_t i = 1; i < lines->size(); ++i) {
+      const NumberLine& line = (*lines)[i];
+      const uint64_t row = line.numbers[0], column = line.numbers[1];
+      if (row < 1 || row > n) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ":", line.line, ": row ", row, " is off the board of ", n, " rows"));
+      }
+      if (columns[row - 1] != 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ":", line.line, ": row ", row, " has a queen already"));
+      }
       columns[row - 1] = static_cast<uint32_t>(column);
     }
-    return true;
+    return columns;
   }
-  for (const std::vector<uint64_t>& line : lines) {
-    for (uint64_t x : line) columns.push_back(static_cast<uint32_t>(x));
+  for (const NumberLine& line : *lines) {
+    for (uint64_t x : line.numbers) {
+      if (columns.size() == kMaxN) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ":", line.line, ": more rows than the largest board size, ", kMaxN));
+      }
+      columns.push_back(static_cast<uint32_t>(x));
+    }
   }
-  return true;
+  return columns;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: nqueens-check-certificate BOARD CERTIFICATE\n");
-    return 2;
+  nqueens::command_line::FlagSources sources;
+  sources.defined_in = "checker/main.cc";
+  const absl::StatusOr<std::vector<std::string>> arguments =
+      nqueens::command_line::ParseFlags(argc, argv, sources);
+  if (!arguments.ok()) return UsageError(arguments.status().message());
+  if (absl::GetFlag(FLAGS_help)) {
+    const std::string help =
+        absl::StrCat(absl::StrReplaceAll(kAbout, {{"{max n}", absl::StrCat(kMaxN)}}),
+                     nqueens::command_line::FlagHelp("checker/main.cc"));
+    std::fputs(help.c_str(), stdout);
+    return kExitProof;
   }
-  std::string board_text, certificate;
-  std::vector<uint32_t> columns;
-  if (!ReadFile(argv[1], board_text) || !ParseBoard(board_text, columns)) {
-    std::fprintf(stderr, "cannot read a board from %s\n", argv[1]);
-    return 2;
+  if (absl::GetFlag(FLAGS_version)) {
+    std::printf("%s\n", nqueens::command_line::VersionLine("nqueens-check-certificate").c_str());
+    return kExitProof;
   }
-  if (!ReadFile(argv[2], certificate)) {
-    std::fprintf(stderr, "cannot read %s\n", argv[2]);
-    return 2;
+  if (arguments->size() != 2) {
+    return UsageError(absl::StrCat("expected BOARD CERTIFICATE, got ", arguments->size(),
+                                   arguments->size() == 1 ? " argument" : " arguments"));
   }
-  const absl::Status status = nqueens::checker::CheckCertificate(columns, certificate);
+  const std::string& board_path = (*arguments)[0];
+  const std::string& certificate_path = (*arguments)[1];
+  absl::StatusOr<std::vector<uint32_t>> columns;
+  absl::StatusOr<std::string> board_text = ReadFile(board_path);
+  if (board_text.ok()) columns = ParseBoard(board_path, *board_text);
+  const absl::Status board = board_text.ok() ? columns.status() : board_text.status();
+  if (!board.ok()) {
+    std::fprintf(stderr, "nqueens-check-certificate: %s\n", std::string(board.message()).c_str());
+    return kExitUsage;
+  }
+  const absl::StatusOr<std::string> certificate = ReadFile(certificate_path);
+  if (!certificate.ok()) {
+    std::fprintf(stderr, "nqueens-check-certificate: %s\n",
+                 std::string(certificate.status().message()).c_str());
+    return kExitUsage;
+  }
+  const absl::Status status = nqueens::checker::CheckCertificate(*columns, *certificate);
   if (!status.ok()) {
-    std::fprintf(stderr, "%s: not a proof: %s\n", argv[2], std::string(status.message()).c_str());
-    return 1;
+    std::fprintf(stderr, "nqueens-check-certificate: %s: not a proof: %s\n",
+                 certificate_path.c_str(), std::string(status.message()).c_str());
+    return kExitNotAProof;
   }
-  std::printf("%s proves that %s has no completion\n", argv[2], argv[1]);
-  return 0;
+  std::printf("%s proves that %s has no completion\n", certificate_path.c_str(),
+              board_path.c_str());
+  return kExitProof;
 }
