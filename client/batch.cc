@@ -87,6 +87,11 @@ absl::Status CheckJsonShape(absl::string_view json) {
   return absl::OkStatus();
 }
 
+// An answer's error line, which names the input line it answers.
+std::string ErrorJsonOfLine(uint64_t line, const absl::Status& error) {
+  return ErrorJson(error.code(), absl::StrCat("line ", line, ": ", error.message()), "");
+}
+
 // The lines of the input in order: each either refused while reading (its
 // error line) or sent to the backend (nullopt, until its answer comes).
 // Reading runs on the backend's thread, answers on this one.
@@ -105,21 +110,22 @@ class BatchLines {
                                     ", more than any item takes: the rest is not read");
         return std::nullopt;
       }
-      if (absl::StripAsciiWhitespace(line).empty()) continue;
       v1::CompleteRequest request;
-      absl::Status parsed = CheckJsonShape(line);
+      // A blank line is answered too (as an error): the answers stay one per
+      // input line, so that the n-th answer is the n-th line's.
+      absl::Status parsed = absl::StripAsciiWhitespace(line).empty()
+                                ? absl::InvalidArgumentError("an empty line, not a CompleteRequest")
+                                : CheckJsonShape(line);
       if (parsed.ok()) {
         const auto json = google::protobuf::util::JsonStringToMessage(line, &request);
         if (!json.ok()) parsed = absl::InvalidArgumentError(json.message().as_string());
       }
       absl::MutexLock lock(&mutex_);
       if (parsed.ok()) {
-        pending_.push_back(std::nullopt);
+        pending_.push_back({line_number_, std::nullopt});
         return request;
       }
-      pending_.push_back(ErrorJson(absl::StatusCode::kInvalidArgument,
-                                   absl::StrCat("line ", line_number_, ": ", parsed.message()),
-                                   ""));
+      pending_.push_back({line_number_, ErrorJsonOfLine(line_number_, parsed)});
     }
     return std::nullopt;
   }
@@ -129,12 +135,13 @@ class BatchLines {
     absl::MutexLock lock(&mutex_);
     WriteErrorsLocked();
     if (pending_.empty()) return;  // a backend that answers too much
+    const uint64_t line = pending_.front().line;
     pending_.pop_front();
     if (answer.ok()) {
       Write(ResponseJson(*answer));
     } else {
       refused_ = true;
-      Write(ErrorJson(answer.status().code(), answer.status().message(), ""));
+      Write(ErrorJsonOfLine(line, answer.status()));
     }
   }
 
@@ -155,9 +162,9 @@ class BatchLines {
 
  private:
   void WriteErrorsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    while (!pending_.empty() && pending_.front().has_value()) {
+    while (!pending_.empty() && pending_.front().error.has_value()) {
       refused_ = true;
-      Write(*pending_.front());
+      Write(*pending_.front().error);
       pending_.pop_front();
     }
   }
@@ -168,7 +175,12 @@ class BatchLines {
   std::string input_error_;
   std::FILE* const output_;
   mutable absl::Mutex mutex_;
-  std::deque<std::optional<std::string>> pending_ ABSL_GUARDED_BY(mutex_);
+  // An input line waiting for its answer, or its error line.
+  struct Pending {
+    uint64_t line;
+    std::optional<std::string> error;
+  };
+  std::deque<Pending> pending_ ABSL_GUARDED_BY(mutex_);
   bool refused_ ABSL_GUARDED_BY(mutex_) = false;
 };
 

@@ -5,7 +5,11 @@
 namespace nqueens::client {
 
 // The backoff starts short: a refusal during a server's shutdown is retried
-// on another server at once, and a lone server's restart gets ~3 s.
+// on another server at once. Five attempts are four retries, each after a
+// random wait of at most 0.1, 0.2, 0.4 and 0.8 s (gRPC's retry design, gRFC
+// A6: the n-th waits up to initialBackoff * backoffMultiplier^(n-1), capped
+// by maxBackoff, which these never reach), so a lone server's restart gets at
+// most 1.5 s of waits before the call fails.
 // CANCELLED too: a server that shuts down cancels the calls it had received
 // but not yet handed to a handler (grpc/grpc#41785), which a client cannot
 // tell from a refusal; a call the client itself cancels is never retried.

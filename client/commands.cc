@@ -183,7 +183,14 @@ ExitCode ExitCodeFor(Outcome outcome) {
 }
 
 ExitCode ExitCodeFor(const absl::Status& backend_error) {
-  return backend_error.code() == absl::StatusCode::kInvalidArgument ? kExitRejected : kExitFailure;
+  switch (backend_error.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      return kExitRejected;
+    case absl::StatusCode::kResourceExhausted:
+      return kExitLimit;
+    default:
+      return kExitFailure;
+  }
 }
 
 int ReportError(ExitCode code, absl::string_view message) {

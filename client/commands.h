@@ -16,20 +16,24 @@
 namespace nqueens::client {
 
 enum ExitCode : int {
-  kExitOk = 0,         // SOLVED; validate: no attacks
+  kExitOk = 0,         // SOLVED; validate: no attacks; health: SERVING
   kExitRejected = 1,   // UNSOLVABLE; validate: attacks; complete: the input
-                       // has attacking queens (the backend's INVALID_ARGUMENT)
+                       // has attacking queens (the backend's INVALID_ARGUMENT);
+                       // health: NOT_SERVING
   kExitUsage = 2,      // bad flags or arguments, unreadable or unparsable
                        // input, output that cannot be written
   kExitFailure = 3,    // the server is unreachable or failed, a deadline
                        // passed, any other backend error
   kExitUndecided = 4,  // UNDECIDED
+  kExitLimit = 5,      // RESOURCE_EXHAUSTED: beyond a limit that the CLI or
+                       // the server chose (and names), or the server is busy
 };
 
 ExitCode ExitCodeFor(Outcome outcome);
 // For an error a backend returned: kExitRejected for INVALID_ARGUMENT (input
 // shape errors are caught while parsing, so what the backend rejects is the
-// position itself), kExitFailure for everything else.
+// position itself), kExitLimit for RESOURCE_EXHAUSTED, kExitFailure for
+// everything else.
 ExitCode ExitCodeFor(const absl::Status& backend_error);
 
 struct CommandOptions {

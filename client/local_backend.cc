@@ -47,8 +47,7 @@ SolveOptions ToSolveOptions(const RunOptions& options) {
 
 // One item of a batch, on its own thread (the items run side by side).
 Backend::BatchAnswer CompleteItem(const v1::CompleteRequest& request, const RunOptions& options) {
-  absl::Status size = CheckBoardSize(request.n());
-  if (!size.ok()) return size;
+  if (absl::Status size = wire::CheckBatchItemSize(request.n()); !size.ok()) return size;
   absl::StatusOr<Columns> board =
       wire::BoardFromRequest(request.n(), request.columns(), request.queens());
   if (!board.ok()) return board.status();
@@ -129,13 +128,12 @@ class LocalBackend : public Backend {
     count.stop.deadline = absl::Now() + options.deadline;
     count.threads.count = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
-    uint64_t shown = 0;
     count.on_progress = [&](const CountProgress& progress) {
-      const auto done = static_cast<uint64_t>(progress.fraction_done * kProgressSteps);
-      if (done > shown) counting.Advance(done - shown);
-      shown = std::max(shown, done);
+      counting.AdvanceTo(static_cast<uint64_t>(progress.fraction_done * kProgressSteps));
     };
-    return CountSolutions(std::move(composition.columns), count);
+    absl::StatusOr<CountResult> result = CountSolutions(std::move(composition.columns), count);
+    if (result.ok()) counting.Complete();
+    return result;
   }
 
   absl::StatusOr<uint64_t> Enumerate(Board composition, uint64_t limit, const RunOptions& options,

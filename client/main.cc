@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
@@ -27,12 +29,13 @@
 #include "client/board_io.h"
 #include "client/channel.h"
 #include "client/commands.h"
-#include "client/completion.h"
 #include "client/health.h"
 #include "client/json_output.h"
 #include "client/progress.h"
 #include "client/security.h"
 #include "command_line/command_line.h"
+#include "command_line/completion.h"
+#include "command_line/host_port.h"
 
 ABSL_FLAG(std::string, server, "",
           "nqueens-server address (empty: localhost:50051), or a gRPC target naming several "
@@ -108,33 +111,62 @@ int UsageError(absl::string_view message) {
   return ReportError(kExitUsage, absl::StrCat(message, " (see nqueens --help)"));
 }
 
-// A command: what it runs, its argument and what it does, for the help.
+// A command: what it runs, its argument, what it does (for the help) and the
+// flags it takes besides kConnectionFlags and, for those with a backend,
+// kBackendFlags. Any other flag given with it is refused, not ignored.
 struct CommandEntry {
   const char* name;
   Command run;
   const char* argument;
   const char* description;
+  const char* flags;  // space-separated, as defined: max_backtracks
 };
 
+constexpr char kConnectionFlags[] =
+    "server deadline json tls tls_ca tls_cert tls_key tls_server_name auth_token_file";
+constexpr char kBackendFlags[] = "local quiet output";
+constexpr char kSearchFlags[] = "seed max_backtracks max_exact_seconds max_exact_nodes param";
+
 constexpr CommandEntry kCommands[] = {
-    {"solve", RunSolve, "N", "a full solution of the N x N board"},
+    {"solve", RunSolve, "N", "a full solution of the N x N board",
+     "method variant symmetry output_format picture"},
     {"complete", RunComplete, "FILE",
-     "extend the composition in FILE (\"-\" for stdin) to a solution"},
-    {"validate", RunValidate, "FILE", "check the board in FILE for attacking queens"},
+     "extend the composition in FILE (\"-\" for stdin) to a solution",
+     "method format output_format picture certificate batch"},
+    {"validate", RunValidate, "FILE", "check the board in FILE for attacking queens",
+     "format picture"},
     {"count", RunCount, "N|FILE",
      "the number of solutions of the N x N board, or of completions of the composition in "
      "FILE (at most 64 free rows), on stdout; with the fundamental solutions (up to the "
-     "symmetries of the square) for the empty board"},
-    {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array"},
+     "symmetries of the square) for the empty board",
+     "format"},
+    {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array",
+     "format limit"},
     // These two run without a backend (RunHealth, RunCompletion).
     {"health", nullptr, "[SERVICE]",
      "the gRPC health check of --server (grpc.health.v1): prints SERVING and exits 0, or what "
-     "the server says and exits 3; SERVICE: the server as a whole (default) or "
-     "nqueens.v1.NQueens"},
+     "the server says (NOT_SERVING) and exits 1; exits 3 when it cannot ask; SERVICE: the "
+     "server as a whole (default) or nqueens.v1.NQueens",
+     ""},
     {"completion", nullptr, "bash|zsh",
      "print the shell's completion script for nqueens (commands, flags, methods, formats); "
-     "installed packages carry both"},
+     "installed packages carry both",
+     ""},
 };
+
+// The flags `command` takes (as defined: max_backtracks).
+std::set<std::string> FlagsOf(const CommandEntry& command) {
+  std::set<std::string> flags = absl::StrSplit(command.flags, ' ', absl::SkipEmpty());
+  const absl::string_view name = command.name;
+  if (name == "completion") return flags;
+  flags.merge(std::set<std::string>(absl::StrSplit(kConnectionFlags, ' ')));
+  if (command.run != nullptr)
+    flags.merge(std::set<std::string>(absl::StrSplit(kBackendFlags, ' ')));
+  if (name == "solve" || name == "complete") {
+    flags.merge(std::set<std::string>(absl::StrSplit(kSearchFlags, ' ')));
+  }
+  return flags;
+}
 
 const CommandEntry* FindCommand(absl::string_view name) {
   for (const CommandEntry& command : kCommands) {
@@ -158,9 +190,11 @@ formats (docs/examples/README.md has the details):
   binary   the array Q as unsigned 32-bit little-endian integers, 4 bytes per
            row, N = file size / 4; the fastest for large boards
 
-exit status: 0 solved / valid, 1 unsolvable / invalid board, 2 usage or input
-error, 3 server or transport error (TLS and authentication failures
-included, or deadline exceeded), 4 undecided, 130 interrupted (Ctrl-C).
+exit status: 0 solved / valid / serving, 1 unsolvable / invalid board / not
+serving, 2 usage or input error, 3 server or transport error (TLS and
+authentication failures included, or deadline exceeded), 4 undecided, 5 a
+limit reached (the board or the call is beyond a limit of the CLI or the
+server, which names it, or the server is busy), 130 interrupted (Ctrl-C).
 
 flags:
 )";
@@ -177,26 +211,89 @@ std::string MethodList(absl::Span<const MethodInfo<Method>> methods) {
   return list;
 }
 
-// The whole help, or (`command` given) that command's usage line and what
-// it does.
-std::string Help(const CommandEntry* command) {
-  std::string help;
+// The usage lines of every command, or of `command` alone.
+std::string UsageLines(const CommandEntry* command) {
+  std::string usage;
   for (const CommandEntry& entry : kCommands) {
     if (command != nullptr && command != &entry) continue;
-    absl::StrAppend(&help, help.empty() ? "usage: " : "       ", "nqueens [flags] ", entry.name,
+    absl::StrAppend(&usage, usage.empty() ? "usage: " : "       ", "nqueens [flags] ", entry.name,
                     " ", entry.argument, "\n");
   }
-  absl::StrAppend(&help, "\n");
+  if (command == nullptr) absl::StrAppend(&usage, "       nqueens help [COMMAND]\n");
+  return usage;
+}
+
+// The whole help, or (`command` given) that command's usage, what it does
+// and the flags it takes.
+std::string Help(const CommandEntry* command) {
+  std::string help = absl::StrCat(UsageLines(command), "\n");
   for (const CommandEntry& entry : kCommands) {
     if (command != nullptr && command != &entry) continue;
-    absl::StrAppend(&help, "  ", entry.name, " ", entry.argument, ": ", entry.description, "\n");
+    absl::StrAppend(&help, "  ", entry.name, " ", entry.argument, "\n",
+                    command_line::Wrap(entry.description, "      "));
   }
-  if (command != nullptr) return absl::StrCat(help, "\nflags: see nqueens --help\n");
+  if (command == nullptr) {
+    absl::StrAppend(
+        &help, "  help [COMMAND]\n",
+        command_line::Wrap("this help, or a command's usage and the flags it takes", "      "),
+        kAbout);
+  } else {
+    absl::StrAppend(&help, "\nflags:\n");
+  }
+  const std::set<std::string> flags =
+      command == nullptr ? std::set<std::string>{} : FlagsOf(*command);
   return absl::StrCat(
-      help, kAbout,
-      command_line::FlagHelp("client/main.cc",
-                             {{"{solve methods}", MethodList(SolveMethods())},
-                              {"{complete methods}", MethodList(CompleteMethods())}}));
+      help, command_line::FlagHelp("client/main.cc",
+                                   {{"{solve methods}", MethodList(SolveMethods())},
+                                    {"{complete methods}", MethodList(CompleteMethods())}},
+                                   command == nullptr ? nullptr : &flags));
+}
+
+std::string Dashed(absl::string_view flag) {
+  return absl::StrCat("--", absl::StrReplaceAll(flag, {{"_", "-"}}));
+}
+
+// Refuses a flag that the command line (not the environment: NQUEENS_*
+// variables hold settings for every command) gives to a command that does not
+// take it, and pairs of flags that exclude each other: ignoring them would
+// let a misunderstanding (--limit on solve) pass silently.
+absl::Status CheckFlagsApply(const CommandEntry& command, const std::set<std::string>& given) {
+  const std::set<std::string> takes = FlagsOf(command);
+  for (const std::string& flag : given) {
+    if (flag == "help" || flag == "version" || takes.count(flag) != 0) continue;
+    std::vector<std::string> takers;
+    for (const CommandEntry& entry : kCommands) {
+      if (FlagsOf(entry).count(flag) != 0) takers.push_back(entry.name);
+    }
+    if (takers.empty()) {  // a flag that kCommands does not list yet
+      return absl::InvalidArgumentError(
+          absl::StrCat(Dashed(flag), " does not apply to ", command.name));
+    }
+    const std::string last = takers.back();
+    takers.pop_back();
+    const std::string list =
+        takers.empty() ? last : absl::StrCat(absl::StrJoin(takers, ", "), " and ", last);
+    return absl::InvalidArgumentError(
+        absl::StrCat(Dashed(flag), " applies to ", list, ", not to ", command.name));
+  }
+  if (given.count("variant") != 0 && absl::GetFlag(FLAGS_method) != "formula") {
+    return absl::InvalidArgumentError(
+        "--variant picks one of the explicit formulas: it needs --method formula");
+  }
+  if (absl::GetFlag(FLAGS_batch)) {
+    for (const char* flag : {"picture", "certificate", "output_format"}) {
+      if (given.count(flag) == 0) continue;
+      return absl::InvalidArgumentError(absl::StrCat(
+          Dashed(flag), " does not apply to complete --batch, whose answers are JSON lines"));
+    }
+  }
+  if (absl::string_view(command.name) == "enumerate" &&
+      FormatFromPath(absl::GetFlag(FLAGS_output)) == BoardFormat::kBinary) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("enumerate writes text, one Q array per line: --output ",
+                     absl::GetFlag(FLAGS_output), " names a binary file"));
+  }
+  return absl::OkStatus();
 }
 
 // nqueens help [COMMAND].
@@ -204,7 +301,7 @@ int RunHelp(const std::vector<std::string>& arguments) {
   const CommandEntry* command = nullptr;
   if (arguments.size() > 2) return UsageError("expected help or help COMMAND");
   if (arguments.size() == 2 && (command = FindCommand(arguments[1])) == nullptr) {
-    return UsageError(absl::StrCat("no command ", arguments[1]));
+    return UsageError(absl::StrCat("unknown command ", arguments[1]));
   }
   std::fputs(Help(command).c_str(), stdout);
   return kExitOk;
@@ -364,6 +461,19 @@ absl::StatusOr<ClientSecurity> SecurityFromFlags() {
   return LoadClientSecurity(flags, std::getenv("NQUEENS_AUTH_TOKEN"));
 }
 
+// --server as HOST:PORT is checked here: gRPC would take a missing port as
+// 443 and 99999 as 34463. Targets with a scheme (dns:///, ipv4:, unix:) are
+// gRPC's to judge.
+absl::Status CheckServerFlag() {
+  const std::string server = absl::GetFlag(FLAGS_server);
+  if (server.empty() || absl::StrContains(server, "://") || absl::StartsWith(server, "ipv4:") ||
+      absl::StartsWith(server, "ipv6:") || absl::StartsWith(server, "unix:") ||
+      absl::StartsWith(server, "dns:")) {
+    return absl::OkStatus();
+  }
+  return command_line::CheckHostPort("--server", server);
+}
+
 std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
   if (absl::GetFlag(FLAGS_local)) return MakeLocalBackend();
   const std::string server = absl::GetFlag(FLAGS_server);
@@ -371,11 +481,13 @@ std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
 }
 
 // What the completion scripts complete (completion.h).
-CompletionWords CompletionWordsOfTheCli() {
-  CompletionWords words;
+command_line::CompletionWords CompletionWordsOfTheCli() {
+  command_line::CompletionWords words;
+  words.program = "nqueens";
   std::vector<std::string> command_names = {"help"};
   for (const CommandEntry& entry : kCommands) {
-    CompletionWords::Command command{entry.name, absl::StrContains(entry.argument, "FILE"), {}};
+    command_line::CompletionWords::Command command{
+        entry.name, absl::StrContains(entry.argument, "FILE"), {}};
     if (command.name == "health") command.words = {"nqueens.v1.NQueens"};
     if (command.name == "completion") command.words = {"bash", "zsh"};
     words.commands.push_back(std::move(command));
@@ -402,7 +514,7 @@ CompletionWords CompletionWordsOfTheCli() {
 int RunCompletion(const std::vector<std::string>& arguments) {
   if (arguments.size() != 2) return UsageError("expected completion bash or completion zsh");
   const absl::StatusOr<std::string> script =
-      CompletionScript(arguments[1], CompletionWordsOfTheCli());
+      command_line::CompletionScript(arguments[1], CompletionWordsOfTheCli());
   if (!script.ok()) return UsageError(script.status().message());
   std::fputs(script->c_str(), stdout);
   return kExitOk;
@@ -411,7 +523,6 @@ int RunCompletion(const std::vector<std::string>& arguments) {
 // nqueens health [SERVICE].
 int RunHealth(const std::vector<std::string>& arguments) {
   if (arguments.size() > 2) return UsageError("expected health or health SERVICE");
-  if (absl::GetFlag(FLAGS_local)) return UsageError("health asks a server: not with --local");
   const absl::StatusOr<ClientSecurity> security = SecurityFromFlags();
   if (!security.ok()) return UsageError(security.status().message());
   std::string target = absl::GetFlag(FLAGS_server);
@@ -430,7 +541,7 @@ int RunHealth(const std::vector<std::string>& arguments) {
   }
   const std::string answer = absl::GetFlag(FLAGS_json) ? HealthJson(*health) : *health + "\n";
   std::fputs(answer.c_str(), stdout);
-  return *health == "SERVING" ? kExitOk : kExitFailure;
+  return *health == "SERVING" ? kExitOk : kExitRejected;
 }
 
 // gRPC logs a failed TLS handshake on stderr (as "E1123 ... Handshake
@@ -447,8 +558,9 @@ int Main(int argc, char** argv) {
   // server's do.
   const command_line::FlagSources sources = {"client/main.cc", "NQUEENS",
                                              command_line::ProcessEnvironment()};
+  std::set<std::string> given;
   absl::StatusOr<std::vector<std::string>> arguments =
-      command_line::ParseFlags(argc, argv, sources);
+      command_line::ParseFlags(argc, argv, sources, &given);
   if (!arguments.ok()) return UsageError(arguments.status().message());
   ReportErrorsAsJson(absl::GetFlag(FLAGS_json));
   if (absl::GetFlag(FLAGS_help)) return RunHelp({"help"});
@@ -456,16 +568,22 @@ int Main(int argc, char** argv) {
     std::puts(command_line::VersionLine("nqueens").c_str());
     return kExitOk;
   }
-  if (!arguments->empty() && (*arguments)[0] == "help") return RunHelp(*arguments);
-  if (!arguments->empty() && (*arguments)[0] == "health")
-    ExitWithoutTeardown(RunHealth(*arguments));
-  if (!arguments->empty() && (*arguments)[0] == "completion") return RunCompletion(*arguments);
   if (arguments->empty()) {
     return UsageError(
-        "expected solve N, complete FILE, validate FILE, count N|FILE or enumerate N|FILE");
+        "expected solve N, complete FILE, validate FILE, count N|FILE, enumerate N|FILE, health, "
+        "completion bash|zsh or help");
   }
+  if ((*arguments)[0] == "help") return RunHelp(*arguments);
   const CommandEntry* command = FindCommand((*arguments)[0]);
   if (command == nullptr) return UsageError(absl::StrCat("unknown command ", (*arguments)[0]));
+  if (absl::Status applies = CheckFlagsApply(*command, given); !applies.ok()) {
+    return UsageError(applies.message());
+  }
+  if (absl::Status server = CheckServerFlag(); !server.ok()) return UsageError(server.message());
+  if (command->run == nullptr && absl::string_view(command->name) == "health") {
+    ExitWithoutTeardown(RunHealth(*arguments));
+  }
+  if (command->run == nullptr) return RunCompletion(*arguments);
   if (arguments->size() != 2) {
     return UsageError(arguments->size() == 1
                           ? absl::StrCat(command->name, " needs ", command->argument)

@@ -160,7 +160,7 @@ std::unique_ptr<ProgressBar> MakeStderrProgressBar(bool quiet) {
 
 ProgressPhase::ProgressPhase(ProgressBar* bar, absl::string_view label, uint64_t total,
                              absl::string_view unit)
-    : bar_(bar) {
+    : bar_(bar), total_(total) {
   if (bar_ != nullptr) bar_->Start(label, total, unit);
 }
 

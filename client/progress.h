@@ -114,10 +114,21 @@ class ProgressPhase {
 
   void Advance(uint64_t count) {
     if (bar_ != nullptr) bar_->Advance(count);
+    done_ += count;
   }
+  // Advances to `done` units in all, if that is more than so far (for work
+  // that reports its share done, such as counting).
+  void AdvanceTo(uint64_t done) {
+    if (done > done_) Advance(done - done_);
+  }
+  // The work ended well: the bar ends full even if the last report of its
+  // share came before the end.
+  void Complete() { AdvanceTo(total_); }
 
  private:
   ProgressBar* bar_;
+  uint64_t total_;
+  uint64_t done_ = 0;
 };
 
 }  // namespace nqueens::client

@@ -305,18 +305,17 @@ class RemoteBackend : public Backend {
     CallContext context(options, security_.token);
     auto stream = stub_->Count(context.get(), request);
     ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
-    uint64_t shown = 0;
     std::optional<v1::CountResult> result;
     v1::CountResponse message;
     while (stream->Read(&message)) {
       if (message.has_result()) result = message.result();
-      const auto done = static_cast<uint64_t>(message.progress().fraction_done() * kProgressSteps);
-      if (done > shown) counting.Advance(done - shown);
-      shown = std::max(shown, done);
+      counting.AdvanceTo(
+          static_cast<uint64_t>(message.progress().fraction_done() * kProgressSteps));
     }
     const grpc::Status status = stream->Finish();
     if (!status.ok()) return CallError(status, context);
     if (!result.has_value()) return MalformedResult("no count");
+    counting.Complete();
     return wire::CountResultFromProto(*result);
   }
 

@@ -68,6 +68,11 @@ std::string ValidationText(const ValidationReport& report) {
   for (const Conflict& conflict : report.conflicts) {
     absl::StrAppend(&text, "conflict: ", DescribeConflict(conflict), "\n");
   }
+  if (report.attacking_pairs > report.conflicts.size()) {
+    absl::StrAppend(&text,
+                    "conflicts not listed: ", report.attacking_pairs - report.conflicts.size(),
+                    " (the first ", report.conflicts.size(), " are)\n");
+  }
   return text;
 }
 

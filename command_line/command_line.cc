@@ -48,6 +48,34 @@ bool IsPositional(absl::string_view argument) {
 
 // Sets flags from one source after another; a list flag given again within
 // argv (flag files included) adds to its list.
+// What a value of `flag`'s type looks like, for the error when Abseil gives
+// no reason of its own.
+std::string ExpectedValue(const absl::CommandLineFlag& flag) {
+  if (flag.IsOfType<absl::Duration>()) return "a duration with a unit: 10s, 500ms, 2m, or inf";
+  if (flag.IsOfType<bool>()) return "true or false";
+  if (flag.IsOfType<double>()) return "a number";
+  if (flag.IsOfType<std::string>() || IsList(flag)) return "";
+  return "a whole number in the flag's range";
+}
+
+// Sets `flag` from `text` (`value` as the user wrote it, which `source`
+// named). The error is one sentence: Abseil's own starts "Illegal value 'X'
+// specified for flag 'x'", which repeats what this one already says.
+absl::Status ParseInto(absl::CommandLineFlag& flag, const std::string& text,
+                       absl::string_view value, absl::string_view source) {
+  std::string error;
+  if (flag.ParseFrom(text, &error)) return absl::OkStatus();
+  absl::string_view reason = error;
+  if (absl::StartsWith(reason, "Illegal value")) {
+    const size_t end = reason.find("'; ");
+    reason = end == absl::string_view::npos ? "" : reason.substr(end + 3);
+  }
+  std::string why(reason);
+  if (why.empty() && !ExpectedValue(flag).empty()) why = "expected " + ExpectedValue(flag);
+  return absl::InvalidArgumentError(
+      absl::StrCat("invalid value \"", value, "\" for ", source, why.empty() ? "" : ": ", why));
+}
+
 class Parser {
  public:
   absl::Status ParseEnvironment(const FlagSources& sources);
@@ -56,6 +84,7 @@ class Parser {
   absl::Status ParseArguments(const std::vector<std::string>& args, const std::string& where,
                               int depth);
   std::vector<std::string> TakePositional() { return std::move(positional_); }
+  const std::set<std::string>& given() const { return given_; }
 
  private:
   absl::Status Set(absl::CommandLineFlag& flag, absl::string_view value,
@@ -63,24 +92,18 @@ class Parser {
   absl::Status ReadFlagfile(const std::string& path, int depth);
 
   std::set<std::string> listed_;  // list flags set from argv so far
+  std::set<std::string> given_;   // every flag set from argv or a flag file
   std::vector<std::string> positional_;
 };
 
 absl::Status Parser::Set(absl::CommandLineFlag& flag, absl::string_view value,
                          absl::string_view typed_name) {
   std::string text(value);
+  given_.insert(std::string(flag.Name()));
   if (IsList(flag) && !listed_.insert(std::string(flag.Name())).second) {
     text = absl::StrCat(flag.CurrentValue(), ",", value);
   }
-  std::string error;
-  if (!flag.ParseFrom(text, &error)) {
-    if (flag.IsOfType<absl::Duration>()) {
-      absl::StrAppend(&error, " (a duration needs a unit: 10s, 500ms, 2m, or inf)");
-    }
-    return absl::InvalidArgumentError(
-        absl::StrCat("invalid value \"", value, "\" for ", typed_name, ": ", error));
-  }
-  return absl::OkStatus();
+  return ParseInto(flag, text, value, typed_name);
 }
 
 absl::Status Parser::ParseEnvironment(const FlagSources& sources) {
@@ -91,11 +114,7 @@ absl::Status Parser::ParseEnvironment(const FlagSources& sources) {
         absl::AsciiStrToUpper(absl::StrCat(sources.environment_prefix, "_", name));
     const std::optional<std::string> value = sources.environment(variable);
     if (!value.has_value()) continue;
-    std::string error;
-    if (!flag->ParseFrom(*value, &error)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("invalid value \"", *value, "\" for ", variable, ": ", error));
-    }
+    if (absl::Status set = ParseInto(*flag, *value, *value, variable); !set.ok()) return set;
   }
   return absl::OkStatus();
 }
@@ -164,11 +183,13 @@ absl::Status Parser::ParseArguments(const std::vector<std::string>& args, const 
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const* argv,
-                                                    const FlagSources& sources) {
+                                                    const FlagSources& sources,
+                                                    std::set<std::string>* given) {
   Parser parser;
   if (absl::Status status = parser.ParseEnvironment(sources); !status.ok()) return status;
   const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
   if (absl::Status status = parser.ParseArguments(args, "", 0); !status.ok()) return status;
+  if (given != nullptr) *given = parser.given();
   return parser.TakePositional();
 }
 

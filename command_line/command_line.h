@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,16 +48,24 @@ struct FlagSources {
 // Sets the flags from the environment (see FlagSources), then from argv[1..]
 // and returns the positional arguments in order. INVALID_ARGUMENT naming the
 // argument (or variable, or file and line) for an unknown flag, a missing or
-// unparsable value.
+// unparsable value. `given`, unless null, receives the names (max_n) of the
+// flags that argv and its flag files set, the environment's left out: for a
+// program whose commands take different flags.
 absl::StatusOr<std::vector<std::string>> ParseFlags(int argc, const char* const* argv,
-                                                    const FlagSources& sources = {});
+                                                    const FlagSources& sources = {},
+                                                    std::set<std::string>* given = nullptr);
 
 // The flags defined in `defined_in` (as for FlagSources), sorted by name, as
 // help lines: "  --max-n N  largest board accepted ... (default: 100000000)",
 // the help text wrapped at 79 columns, each of `values`' keys in it replaced
 // by its value (lists the program builds from a table, such as method names).
 using HelpValues = std::vector<std::pair<std::string, std::string>>;
-std::string FlagHelp(absl::string_view defined_in, const HelpValues& values = {});
+// `only`, when given, keeps the flags whose names (max_n) it holds.
+std::string FlagHelp(absl::string_view defined_in, const HelpValues& values = {},
+                     const std::set<std::string>* only = nullptr);
+
+// `text` wrapped at 79 columns, each line after `indent`.
+std::string Wrap(absl::string_view text, absl::string_view indent);
 
 // The flags defined in `defined_in`, sorted, dashed: "--max-n".
 std::vector<std::string> FlagNames(absl::string_view defined_in);

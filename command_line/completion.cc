@@ -1,4 +1,4 @@
-#include "client/completion.h"
+#include "command_line/completion.h"
 
 #include <string>
 #include <vector>
@@ -8,13 +8,14 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 
-namespace nqueens::client {
+namespace nqueens::command_line {
 namespace {
 
 // Both scripts take the word to complete, after the flag before it (a
 // value), after the command (its argument), or else a flag or a command.
-constexpr char kBash[] = R"(# bash completion for nqueens (written by `nqueens completion bash`)
-_nqueens() {
+constexpr char kBash[] =
+    R"(# bash completion for @PROGRAM@ (written by `@PROGRAM@ @COMPLETION@ bash`)
+@FUNCTION@() {
   local cur=${COMP_WORDS[COMP_CWORD]}
   local prev=${COMP_WORDS[COMP_CWORD-1]}
   if [[ $cur == = ]]; then
@@ -35,12 +36,12 @@ _nqueens() {
   done
   COMPREPLY=($(compgen -W "@COMMANDS@" -- "$cur"))
 }
-complete -F _nqueens nqueens
+complete -F @FUNCTION@ @PROGRAM@
 )";
 
-constexpr char kZsh[] = R"(#compdef nqueens
-# zsh completion for nqueens (written by `nqueens completion zsh`)
-_nqueens() {
+constexpr char kZsh[] = R"(#compdef @PROGRAM@
+# zsh completion for @PROGRAM@ (written by `@PROGRAM@ @COMPLETION@ zsh`)
+@FUNCTION@() {
   local -a commands flags
   commands=(@COMMANDS@)
   flags=(@FLAGS@)
@@ -57,7 +58,7 @@ _nqueens() {
   done
   compadd -a commands
 }
-_nqueens "$@"
+@FUNCTION@ "$@"
 )";
 
 // A case of either shell's `case` statement: `pattern) action ;;`.
@@ -97,10 +98,16 @@ std::string Script(const char* script, const Actions& actions, const CompletionW
                                                        : actions.words(command.words);
     command_cases += Case("      ", command.name, action);
   }
-  return absl::StrReplaceAll(script, {{"@VALUE_CASES@", value_cases},
-                                      {"@COMMAND_CASES@", command_cases},
-                                      {"@FLAGS@", Words(words.flags)},
-                                      {"@COMMANDS@", Words(names)}});
+  // A program without commands is asked for its script by a flag.
+  const std::string completion = words.commands.empty() ? "--completion" : "completion";
+  return absl::StrReplaceAll(
+      script, {{"@PROGRAM@", words.program},
+               {"@FUNCTION@", absl::StrCat("_", absl::StrReplaceAll(words.program, {{"-", "_"}}))},
+               {"@COMPLETION@", completion},
+               {"@VALUE_CASES@", value_cases},
+               {"@COMMAND_CASES@", command_cases},
+               {"@FLAGS@", Words(words.flags)},
+               {"@COMMANDS@", Words(names)}});
 }
 
 }  // namespace
@@ -115,4 +122,4 @@ absl::StatusOr<std::string> CompletionScript(absl::string_view shell,
       absl::StrCat("completion: no script for shell \"", shell, "\" (expected bash or zsh)"));
 }
 
-}  // namespace nqueens::client
+}  // namespace nqueens::command_line

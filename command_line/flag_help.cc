@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,20 +17,6 @@ namespace {
 constexpr size_t kWidth = 79;
 constexpr char kIndent[] = "      ";
 
-// `text` wrapped at kWidth after kIndent, one line per "\n"-ended line.
-std::string Wrapped(absl::string_view text) {
-  std::string out;
-  std::string line = kIndent;
-  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    if (line.size() > sizeof(kIndent) - 1 && line.size() + 1 + word.size() > kWidth) {
-      absl::StrAppend(&out, line, "\n");
-      line = kIndent;
-    }
-    absl::StrAppend(&line, line.size() > sizeof(kIndent) - 1 ? " " : "", word);
-  }
-  return absl::StrCat(out, line, "\n");
-}
-
 // The flags defined in `defined_in`, sorted by name.
 std::vector<const absl::CommandLineFlag*> FlagsDefinedIn(absl::string_view defined_in) {
   std::vector<const absl::CommandLineFlag*> flags;
@@ -45,12 +32,27 @@ std::string Dashed(absl::string_view name) { return absl::StrReplaceAll(name, {{
 
 }  // namespace
 
-std::string FlagHelp(absl::string_view defined_in, const HelpValues& values) {
+std::string Wrap(absl::string_view text, absl::string_view indent) {
+  std::string out;
+  std::string line(indent);
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (line.size() > indent.size() && line.size() + 1 + word.size() > kWidth) {
+      absl::StrAppend(&out, line, "\n");
+      line = std::string(indent);
+    }
+    absl::StrAppend(&line, line.size() > indent.size() ? " " : "", word);
+  }
+  return absl::StrCat(out, line, "\n");
+}
+
+std::string FlagHelp(absl::string_view defined_in, const HelpValues& values,
+                     const std::set<std::string>* only) {
   std::string help;
   for (const absl::CommandLineFlag* flag : FlagsDefinedIn(defined_in)) {
+    if (only != nullptr && only->count(std::string(flag->Name())) == 0) continue;
     const std::string value = flag->DefaultValue();
     absl::StrAppend(&help, "  --", Dashed(flag->Name()), "=", value.empty() ? "\"\"" : value, "\n",
-                    Wrapped(absl::StrReplaceAll(flag->Help(), values)));
+                    Wrap(absl::StrReplaceAll(flag->Help(), values), kIndent));
   }
   return help;
 }

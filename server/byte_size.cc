@@ -33,16 +33,37 @@ std::optional<int> SuffixPower(absl::string_view suffix) {
 std::optional<uint64_t> ParseByteSize(absl::string_view text) {
   text = absl::StripAsciiWhitespace(text);
   size_t digits = 0;
-  while (digits < text.size() && absl::ascii_isdigit(text[digits])) ++digits;
+  while (digits < text.size() && (absl::ascii_isdigit(text[digits]) || text[digits] == '.')) {
+    ++digits;
+  }
+  // "1.5G": a fraction of the unit, rounded down to whole bytes.
+  const absl::string_view number = text.substr(0, digits);
+  const size_t point = number.find('.');
+  const absl::string_view whole = number.substr(0, point);
+  const absl::string_view fraction =
+      point == absl::string_view::npos ? "" : number.substr(point + 1);
   uint64_t value = 0;
-  if (digits == 0 || !absl::SimpleAtoi(text.substr(0, digits), &value)) return std::nullopt;
+  if (whole.empty() || !absl::SimpleAtoi(whole, &value)) return std::nullopt;
+  if (point != absl::string_view::npos &&
+      (fraction.empty() || fraction.size() > 6 || fraction.find('.') != absl::string_view::npos)) {
+    return std::nullopt;
+  }
   const std::optional<int> power = SuffixPower(text.substr(digits));
-  if (!power.has_value()) return std::nullopt;
+  if (!power.has_value() || (*power == 0 && !fraction.empty())) return std::nullopt;
+  uint64_t numerator = 0;  // the fraction's digits, over 10^fraction.size()
+  uint64_t denominator = 1;
+  for (const char digit : fraction) {
+    numerator = numerator * 10 + static_cast<uint64_t>(digit - '0');
+    denominator *= 10;
+  }
   for (int i = 0; i < *power; ++i) {
     if (value > std::numeric_limits<uint64_t>::max() / 1024) return std::nullopt;
     value *= 1024;
+    numerator *= 1024;  // below 10^6 * 1024^4 < 2^64
   }
-  return value;
+  const uint64_t part = numerator / denominator;
+  if (value > std::numeric_limits<uint64_t>::max() - part) return std::nullopt;
+  return value + part;
 }
 
 std::string ByteSizeFlagText(uint64_t bytes) {

@@ -10,9 +10,10 @@
 
 namespace nqueens::server {
 
-// A whole number with an optional suffix K, M, G or T (powers of 1024; the
+// A number with an optional suffix K, M, G or T (powers of 1024; the
 // Kubernetes spellings Ki, Mi, Gi, Ti and a trailing B are accepted too),
-// case-insensitive. nullopt for anything else or a value above 2^64 - 1.
+// case-insensitive; a fraction such as 1.5G is rounded down to whole bytes,
+// and needs a suffix. nullopt for anything else or a value above 2^64 - 1.
 std::optional<uint64_t> ParseByteSize(absl::string_view text);
 
 // The shortest exact form ParseByteSize() reads back: "4G", "1536M", "1000".

@@ -12,6 +12,7 @@
 #include "nqueens/seed.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "server/byte_size.h"
+#include "server/health_port.h"
 #include "server/logging.h"
 #include "server/memory_estimate.h"
 #include "server/worker_pool.h"
@@ -97,6 +98,11 @@ absl::Status Call::Enter() {
 }
 
 absl::Status Call::Admit() {
+  // Before the token: the client is told, and the log and counters say,
+  // that this port serves no NQueens call, whatever the call carries.
+  if (service_.options.health_port) {
+    if (absl::Status port = CheckNotHealthPort(*context_); !port.ok()) return port;
+  }
   if (absl::Status metadata = CheckMetadataSize(); !metadata.ok()) return metadata;
   const absl::StatusOr<std::string> client = IdentifyClient();
   if (!client.ok()) return client.status();
@@ -268,7 +274,7 @@ uint64_t Call::ClientReceiveBytes() const {
 StopCondition Call::Stop() const {
   StopCondition stop;
   stop.deadline = std::min(deadline_, server_deadline_);
-  stop.cancelled = [this] { return cancelled(); };
+  stop.cancelled = [this] { return cancelled() || service_.in_flight.grace_over(); };
   return stop;
 }
 

@@ -222,12 +222,7 @@ namespace {
 absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
                                                   const v1::CompleteRequest& request) {
   const uint64_t n = request.n();
-  if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
-  if (n > wire::kStreamingThreshold) {
-    return absl::InvalidArgumentError(absl::StrCat("a batch item has at most ",
-                                                   wire::kStreamingThreshold, " rows, not n = ", n,
-                                                   "; send larger boards with CompleteStream"));
-  }
+  if (absl::Status size = wire::CheckBatchItemSize(n); !size.ok()) return size;
   if (n > call.service().options.max_n) {
     return absl::ResourceExhaustedError(absl::StrCat("n = ", n, " is above this server's limit of ",
                                                      call.service().options.max_n, " (--max-n)"));

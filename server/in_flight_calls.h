@@ -13,6 +13,7 @@
 #define NQUEENS_SERVER_IN_FLIGHT_CALLS_H_
 
 #include <algorithm>
+#include <atomic>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -81,8 +82,17 @@ class InFlightCalls {
     }
   }
 
+  // Once the grace period is over: the running calls' stop conditions ask
+  // this, so that their jobs stop and the calls end with the shutdown's reason
+  // (Call::StoppedStatus) before gRPC cancels them with its own words
+  // ("Cancelling all calls").
+  void EndGrace() { grace_over_.store(true, std::memory_order_relaxed); }
+  bool grace_over() const { return grace_over_.load(std::memory_order_relaxed); }
+
  private:
   bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return running_ == 0; }
+
+  std::atomic<bool> grace_over_{false};
 
   mutable absl::Mutex mutex_;
   int running_ ABSL_GUARDED_BY(mutex_) = 0;

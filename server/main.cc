@@ -22,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "command_line/command_line.h"
+#include "command_line/completion.h"
 #include "server/byte_size.h"
 #include "server/descriptor_limit.h"
 #include "server/logging.h"
@@ -43,7 +44,7 @@ bool AbslParseFlag(absl::string_view text, MemoryBudgetFlag* flag, std::string* 
   }
   const std::optional<uint64_t> bytes = nqueens::server::ParseByteSize(text);
   if (!bytes.has_value() || *bytes == 0) {
-    *error = "expected \"auto\" or a positive byte count such as 4G, 512M or 1048576";
+    *error = "expected \"auto\" or a positive byte count such as 4G, 1.5G, 512M or 1048576";
     return false;
   }
   flag->bytes = *bytes;
@@ -138,6 +139,9 @@ ABSL_FLAG(absl::Duration, max_connection_age_grace, kConnections.max_age_grace,
           "how long the calls of a connection told to go may still run; inf: no limit");
 ABSL_FLAG(bool, help, false, "print this help and exit (also -h)");
 ABSL_FLAG(bool, version, false, "print the version and exit");
+ABSL_FLAG(std::string, completion, "",
+          "bash or zsh: print that shell's completion script for nqueens-server (flags and "
+          "their values) and exit; installed packages carry both");
 
 namespace {
 
@@ -147,7 +151,9 @@ absl::StatusOr<spdlog::level::level_enum> LogLevelFromFlag() {
   const std::string name = absl::GetFlag(FLAGS_log_level);
   const spdlog::level::level_enum level = spdlog::level::from_str(name);
   if (level == spdlog::level::off && name != "off") {
-    return absl::InvalidArgumentError("unknown --log-level " + name);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "invalid value \"", name,
+        "\" for --log-level: expected trace, debug, info, warn, error, critical or off"));
   }
   return level;
 }
@@ -156,7 +162,8 @@ absl::StatusOr<nqueens::server::LogFormat> LogFormatFromFlag() {
   const std::string name = absl::GetFlag(FLAGS_log_format);
   const std::optional<nqueens::server::LogFormat> format = nqueens::server::ParseLogFormat(name);
   if (!format.has_value()) {
-    return absl::InvalidArgumentError("unknown --log-format " + name + " (expected text or json)");
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid value \"", name, "\" for --log-format: expected text or json"));
   }
   return *format;
 }
@@ -272,6 +279,20 @@ or is larger than 1 MiB, a certificate that has expired or is not valid yet).
 flags:
 )";
 
+// What the completion scripts complete (command_line/completion.h).
+nqueens::command_line::CompletionWords CompletionWordsOfTheServer() {
+  nqueens::command_line::CompletionWords words;
+  words.program = "nqueens-server";
+  words.flags = nqueens::command_line::FlagNames("server/main.cc");
+  words.file_flags = {"--tls-cert", "--tls-key", "--tls-client-ca", "--auth-token-file",
+                      "--flagfile"};
+  words.flag_values = {
+      {"--log-level", {"trace", "debug", "info", "warn", "error", "critical", "off"}},
+      {"--log-format", {"text", "json"}},
+      {"--completion", {"bash", "zsh"}}};
+  return words;
+}
+
 // Exit statuses: 0 after a shutdown on SIGINT or SIGTERM; 2 for a usage
 // error or a failure to start (kAbout lists them for users).
 constexpr int kExitUsage = 2;
@@ -302,6 +323,13 @@ int main(int argc, char** argv) {
   }
   if (absl::GetFlag(FLAGS_version)) {
     std::cout << nqueens::command_line::VersionLine("nqueens-server") << "\n";
+    return 0;
+  }
+  if (const std::string shell = absl::GetFlag(FLAGS_completion); !shell.empty()) {
+    const absl::StatusOr<std::string> script =
+        nqueens::command_line::CompletionScript(shell, CompletionWordsOfTheServer());
+    if (!script.ok()) return Usage(script.status().message());
+    std::cout << *script;
     return 0;
   }
   if (!positional->empty()) {

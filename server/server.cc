@@ -12,10 +12,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "command_line/host_port.h"
 #include "nqueens/params.h"
 #include "server/byte_size.h"
 #include "server/call.h"
 #include "server/health_port.h"
+#include "server/listen_probe.h"
 #include "server/memory_estimate.h"
 #include "server/metrics.h"
 #include "server/process_metrics.h"
@@ -157,6 +159,15 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
   if (options.listen_addresses.empty()) {
     return absl::InvalidArgumentError("--listen needs at least one HOST:PORT");
   }
+  for (const auto& [flag, addresses] :
+       {std::pair{"--listen", &options.listen_addresses},
+        std::pair{"--health-listen", &options.health_listen_addresses}}) {
+    for (const std::string& address : *addresses) {
+      absl::Status checked =
+          command_line::CheckHostPort(flag, address, command_line::PortZero::kAllowed);
+      if (!checked.ok()) return checked;
+    }
+  }
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
   }
@@ -174,6 +185,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     return absl::InvalidArgumentError(
         "--health-listen is for servers with TLS (--tls-cert): without it, probes can use the "
         "main port");
+  }
+  for (const auto* addresses : {&options.listen_addresses, &options.health_listen_addresses}) {
+    for (const std::string& address : *addresses) {
+      if (absl::Status free = ProbeListenAddress(address); !free.ok()) return free;
+    }
   }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(options.tls);

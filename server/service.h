@@ -56,9 +56,14 @@ class NQueensService final : public RawNQueensService {
   // Refuses new calls (UNAVAILABLE) and waits until the running and queued
   // ones ended or the deadline passed, then until none ended or was refused
   // for kShutdownQuiet, kShutdownQuietAtMost at most (see
-  // in_flight_calls.h). True when no call is left.
+  // in_flight_calls.h). Past the deadline, the calls' jobs are stopped and
+  // the calls get kStopAtMost to end with the shutdown's reason. True when
+  // no call is left.
   bool Drain(absl::Time deadline) {
-    if (!state_.in_flight.CloseAndWait(deadline)) return false;
+    if (!state_.in_flight.CloseAndWait(deadline)) {
+      state_.in_flight.EndGrace();
+      return state_.in_flight.AwaitIdle(absl::Now() + kStopAtMost);
+    }
     state_.in_flight.AwaitQuiet(kShutdownQuiet,
                                 std::min(deadline, absl::Now() + kShutdownQuietAtMost));
     return true;
@@ -70,6 +75,9 @@ class NQueensService final : public RawNQueensService {
   // Clients that keep calling (they learn of the shutdown only from gRPC's
   // GOAWAY, which comes after this) are refused for no longer than this.
   static constexpr absl::Duration kShutdownQuietAtMost = absl::Milliseconds(500);
+  // A stopped job notices within milliseconds (the core polls its stop
+  // condition); a call waiting on its client does not, and gRPC cancels it.
+  static constexpr absl::Duration kStopAtMost = absl::Milliseconds(500);
 
  private:
   ServiceState state_;

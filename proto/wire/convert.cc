@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "wire/limits.h"
 
 namespace nqueens::wire {
 namespace {
@@ -48,6 +49,15 @@ void QueenToProto(const Queen& queen, v1::Queen* out) {
 void QueensToProto(const std::vector<Queen>& queens, ProtoQueens* out) {
   out->Reserve(static_cast<int>(queens.size()));
   for (const Queen& queen : queens) QueenToProto(queen, out->Add());
+}
+
+absl::Status CheckBatchItemSize(uint64_t n) {
+  if (absl::Status size = CheckBoardSize(n); !size.ok()) return size;
+  if (n <= kStreamingThreshold) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("a batch item has at most ", kStreamingThreshold,
+                                                 " rows, not n = ", n,
+                                                 "; complete larger boards on their own "
+                                                 "(CompleteStream)"));
 }
 
 absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens) {

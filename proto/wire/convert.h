@@ -33,6 +33,11 @@ absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns
                                          const ProtoQueens& queens);
 // The sparse form alone (stream headers).
 absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens);
+
+// A CompleteBatch item's n: a board of nqueens/board.h's sizes with at most
+// kStreamingThreshold rows (larger ones go through CompleteStream), the same
+// for the server and the CLI's --local batches. INVALID_ARGUMENT naming both.
+absl::Status CheckBatchItemSize(uint64_t n);
 void QueensToProto(const std::vector<Queen>& queens, ProtoQueens* out);
 
 // --- Requests. ---

@@ -3,6 +3,7 @@
 // parsed back and checked with nqueens::Validate.
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
+#include <grpcpp/grpcpp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -27,6 +29,7 @@
 #include "gtest/gtest.h"
 #include "nqueens/params.h"
 #include "nqueens/solver.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 #include "server_process.h"
@@ -231,11 +234,15 @@ TEST_P(CliTest, DrawsPictures) {
 
 TEST_P(CliTest, CompletesABatchInInputOrder) {
   // Compositions of the explicit solution of each n, every third row kept;
-  // line 5 is no JSON and line 9 has attacking queens.
+  // line 5 is no JSON, line 9 has attacking queens, line 12 is blank and
+  // the last line is a board too large for a batch item: one answer per
+  // line, each error naming its line, and the same refusals in-process as
+  // on a server.
   std::string input;
   std::vector<Columns> compositions;
   for (uint32_t n = 8; n < 40; ++n) {
     if (compositions.size() == 4) input += "{not json}\n";
+    if (compositions.size() == 10) input += "\n";
     Columns composition = nqueens::Solve(n, SolveMethod::kConstructive, {})->columns;
     for (uint32_t row = 0; row < n; ++row) {
       if (row % 3 != 0) composition[row] = kEmptyRow;
@@ -245,24 +252,28 @@ TEST_P(CliTest, CompletesABatchInInputOrder) {
         absl::StrCat("{\"n\": ", n, ", \"columns\": [", absl::StrJoin(composition, ","), "]}\n");
     compositions.push_back(composition);
   }
+  input += "{\"n\": 100000}\n";
   const ProcessResult result = Nqueens({"complete", "--batch", "-"}, input);
-  EXPECT_EQ(result.exit_code, 1) << result.err;  // two lines refused
+  EXPECT_EQ(result.exit_code, 1) << result.err;  // four lines refused
   const std::vector<std::string> lines = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
-  ASSERT_EQ(lines.size(), compositions.size() + 1);
+  ASSERT_EQ(lines.size(), compositions.size() + 3);
+  const std::map<size_t, std::string> errors = {
+      {5, "line 5: "},
+      {9, "\"message\":\"line 9: two queens attack each other"},
+      {12, "line 12: an empty line, not a CompleteRequest"},
+      {lines.size(), "line 35: a batch item has at most 65536 rows, not n = 100000"}};
   size_t item = 0;
-  for (size_t line = 0; line < lines.size(); ++line) {
-    SCOPED_TRACE(lines[line]);
-    if (line == 4) {
-      EXPECT_THAT(lines[line], StartsWith("{\"error\":"));
-      EXPECT_THAT(lines[line], HasSubstr("line 5: "));
+  for (size_t line = 1; line <= lines.size(); ++line) {
+    const std::string& answer = lines[line - 1];
+    SCOPED_TRACE(answer);
+    if (errors.count(line) != 0) {
+      EXPECT_THAT(answer, StartsWith("{\"error\":"));
+      EXPECT_THAT(answer, HasSubstr(errors.at(line)));
+      EXPECT_THAT(answer, HasSubstr("\"code\":\"INVALID_ARGUMENT\""));
+      item += line == 9 ? 1 : 0;
       continue;
     }
-    if (item == 7) {
-      EXPECT_THAT(lines[line], HasSubstr("INVALID_ARGUMENT"));
-      ++item;
-      continue;
-    }
-    const auto response = FromJson<v1::CompleteResponse>(lines[line]);
+    const auto response = FromJson<v1::CompleteResponse>(answer);
     EXPECT_EQ(response.outcome(), v1::SOLVED);
     EXPECT_TRUE(IsSolutionExtending(Columns(response.columns().begin(), response.columns().end()),
                                     compositions[item++]));
@@ -309,6 +320,13 @@ TEST_P(CliTest, CountsSolutionsAndCompletions) {
   const ProcessResult completions = Nqueens({"count", "-"}, "1 0 0 0 0 0 0 0\n");
   EXPECT_EQ(completions.exit_code, 0) << completions.err;
   EXPECT_EQ(completions.out, "4\n");
+  // Beyond the counters' limit: the exit status of a limit, in words.
+  const ProcessResult too_free = Nqueens({"count", "70"});
+  EXPECT_EQ(too_free.exit_code, 5);
+  EXPECT_THAT(too_free.err, HasSubstr("limit exceeded: counting and enumerating take boards of "
+                                      "at most 64 free rows (rows without a queen); this board "
+                                      "has 70"));
+  EXPECT_THAT(too_free.err, Not(HasSubstr("kCount")));
 }
 
 TEST_P(CliTest, EnumeratesSolutionsOnePerLine) {
@@ -445,6 +463,16 @@ TEST_P(CliTest, ValidateReportsAttacks) {
             "n: 8\nvalid: no\ncomplete: no\nqueens: 2\nattacking pairs: 1\n"
             "conflict: queens at (row 2, column 3) and (row 5, column 6) "
             "share a diagonal\n");
+}
+
+// The report lists the first conflicts and says how many it left out.
+TEST_P(CliTest, ValidateSaysHowManyConflictsItLeftOut) {
+  const ProcessResult result = Nqueens({"validate", "-"}, "1 1 1 1 1 1 1 1 1 1 1 1\n");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.out, HasSubstr("attacking pairs: 66\n"));  // 12 * 11 / 2
+  const std::vector<std::string> listed = absl::StrSplit(result.out, "conflict: ");
+  EXPECT_EQ(listed.size(), 11u);  // the text before the first, and ten
+  EXPECT_THAT(result.out, ::testing::EndsWith("conflicts not listed: 56 (the first 10 are)\n"));
 }
 
 TEST_P(CliTest, WritesEachOutputFormat) {
@@ -627,12 +655,31 @@ INSTANTIATE_TEST_SUITE_P(
                   "",
                   "--param: parameter genetic_population must be in 2..10000, not 1"},
         UsageCase{{"solve", "8", "--param", "speed=11"}, "", "--param: unknown parameter speed"},
-        UsageCase{{"solve", "8", "--format", "csv"}, "", "unknown board format"},
+        UsageCase{{"complete", "-", "--format", "csv"}, "", "unknown board format"},
         UsageCase{{"solve", "8", "--output-format", "csv"}, "", "--output-format must be"},
         UsageCase{{"solve", "eight"}, "", "N must be a positive integer"},
         UsageCase{{"solve", "-5"}, "", "N must be a positive integer, not \"-5\""},
         UsageCase{{"--server", "x:1", "solve", "8"}, "", "--local and --server exclude each other"},
-        UsageCase{{"help", "draw"}, "", "no command draw"},
+        UsageCase{{"help", "draw"}, "", "unknown command draw"},
+        // Flags a command does not take are refused, not ignored.
+        UsageCase{{"solve", "8", "--limit", "3"}, "", "--limit applies to enumerate, not to solve"},
+        UsageCase{{"validate", "-", "--output-format", "matrix"},
+                  "",
+                  "--output-format applies to solve and complete, not to validate"},
+        UsageCase{
+            {"solve", "8", "--variant", "1"}, "", "--variant picks one of the explicit formulas"},
+        UsageCase{{"complete", "--batch", "-", "--picture", "p.svg"},
+                  "",
+                  "--picture does not apply to complete --batch"},
+        UsageCase{{"enumerate", "6", "--output", "boards.bin"},
+                  "",
+                  "enumerate writes text, one Q array per line: --output boards.bin names a "
+                  "binary file"},
+        UsageCase{{"health", "--limit", "3"}, "", "--limit applies to enumerate, not to health"},
+        UsageCase{{"solve", "8", "--deadline", "abc"},
+                  "",
+                  "invalid value \"abc\" for --deadline: expected a duration with a unit: 10s, "
+                  "500ms, 2m, or inf"},
         UsageCase{
             {"complete", "--batch", "/dev/zero"}, "", "/dev/zero: line 1 is longer than 16 MiB"},
         UsageCase{{"--flagfile", "/dev/zero", "solve", "8"},
@@ -673,6 +720,27 @@ TEST(CliHelpTest, AnswersDashHAndHelpCommands) {
   EXPECT_EQ(complete.exit_code, 0);
   EXPECT_THAT(complete.out, StartsWith("usage: nqueens [flags] complete FILE\n"));
   EXPECT_THAT(complete.out, Not(HasSubstr("solve N")));
+}
+
+// help COMMAND lists the flags that command takes and no other; every line
+// of the help fits 80 columns.
+TEST(CliHelpTest, HelpOfACommandListsItsFlags) {
+  const ProcessResult enumerate = Cli({"help", "enumerate"});
+  EXPECT_EQ(enumerate.exit_code, 0);
+  EXPECT_THAT(enumerate.out, HasSubstr("\n  --limit=0\n"));
+  EXPECT_THAT(enumerate.out, HasSubstr("\n  --server=\"\"\n"));
+  EXPECT_THAT(enumerate.out, Not(HasSubstr("--method")));
+  const ProcessResult solve = Cli({"help", "solve"});
+  EXPECT_THAT(solve.out, HasSubstr("\n  --method=\"\"\n"));
+  EXPECT_THAT(solve.out, Not(HasSubstr("--limit")));
+  EXPECT_THAT(solve.out, Not(HasSubstr("--certificate")));
+  const ProcessResult all = Cli({"--help"});
+  EXPECT_THAT(all.out, HasSubstr("\n       nqueens help [COMMAND]\n"));
+  for (const ProcessResult* help : {&enumerate, &solve, &all}) {
+    for (absl::string_view line : absl::StrSplit(help->out, '\n')) {
+      EXPECT_LE(line.size(), 80u) << line;
+    }
+  }
 }
 
 TEST(CliHelpTest, VersionNamesTheReleaseAndRevision) {
@@ -811,11 +879,41 @@ TEST(CliHealthTest, SaysServingOrWhyNot) {
   ExpectOneErrorLine(closed, "UNAVAILABLE");
 }
 
-TEST(CliRemoteErrorTest, ServerLimitExitsWithThree) {
+// While a shutdown drains a long call (a Count of n = 20, about 20 minutes),
+// the server answers health checks NOT_SERVING: exit 1, apart from the 3 of
+// a server that cannot be asked.
+TEST(CliHealthTest, NotServingExitsWithOne) {
+  ServerProcess server({"--grace=60s"});
+  ASSERT_FALSE(server.address().empty());
+  auto stub = v1::NQueens::NewStub(
+      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+  v1::CountRequest request;
+  request.set_n(20);
+  request.set_progress_seconds(0.01);
+  grpc::ClientContext context;
+  auto reader = stub->Count(&context, request);
+  v1::CountResponse message;
+  ASSERT_TRUE(reader->Read(&message));  // counting
+
+  server.Terminate();
+  ProcessResult health;
+  for (int attempt = 0; attempt < 100; ++attempt) {  // until the shutdown has begun
+    health = Cli({"--server", server.address(), "health"});
+    if (health.out != "SERVING\n") break;
+  }
+  EXPECT_EQ(health.out, "NOT_SERVING\n");
+  EXPECT_EQ(health.exit_code, 1) << health.err;
+  context.TryCancel();
+  while (reader->Read(&message)) {
+  }
+  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
+}
+
+TEST(CliRemoteErrorTest, ServerLimitExitsWithFive) {
   ServerProcess server({"--max-n", "1000"});
   ASSERT_FALSE(server.address().empty());
   const ProcessResult result = Cli({"--server", server.address(), "solve", "2000"});
-  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(result.exit_code, 5);
   ExpectOneErrorLine(result, "limit exceeded");
 }
 
@@ -825,7 +923,7 @@ TEST(CliRemoteErrorTest, ErrorsNameTheRequestId) {
   ServerProcess server({"--max-n", "1000"});
   ASSERT_FALSE(server.address().empty());
   const ProcessResult result = Cli({"--server", server.address(), "solve", "2000"});
-  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(result.exit_code, 5);
   ExpectOneErrorLine(result, "limit exceeded");
   EXPECT_THAT(result.err, ::testing::ContainsRegex("\\(request id [0-9a-f]{32}\\)\n$"));
 }

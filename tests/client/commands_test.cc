@@ -79,7 +79,7 @@ TEST_F(RunCommandTest, BackendErrorsMapToExitStatuses) {
   EXPECT_EQ(Solve(absl::InvalidArgumentError("queens attack")), 1);
   EXPECT_EQ(Solve(absl::UnavailableError("cannot reach server")), 3);
   EXPECT_EQ(Solve(absl::DeadlineExceededError("late")), 3);
-  EXPECT_EQ(Solve(absl::ResourceExhaustedError("n above --max-n")), 3);
+  EXPECT_EQ(Solve(absl::ResourceExhaustedError("n above --max-n")), 5);
   EXPECT_EQ(Solve(absl::InternalError("bug")), 3);
 }
 
@@ -98,6 +98,7 @@ TEST(ExitCodeTest, MapsEveryOutcomeAndErrorClass) {
   EXPECT_EQ(ExitCodeFor(absl::InvalidArgumentError("")), kExitRejected);
   EXPECT_EQ(ExitCodeFor(absl::CancelledError("")), kExitFailure);
   EXPECT_EQ(ExitCodeFor(absl::UnknownError("")), kExitFailure);
+  EXPECT_EQ(ExitCodeFor(absl::ResourceExhaustedError("")), kExitLimit);
 }
 
 }  // namespace

@@ -175,5 +175,27 @@ TEST(ProgressPhaseTest, FinishesItsPhaseWhenItEnds) {
   EXPECT_THAT(screen, EndsWith("100% 4/4 rows 1.0s\n"));
 }
 
+// Work that reports its share done (counting) ends full once it succeeded,
+// though its last report came earlier; one that failed ends where it was.
+TEST(ProgressPhaseTest, ACompletedPhaseEndsFull) {
+  std::string screen;
+  absl::Time now = absl::UnixEpoch();
+  ProgressBar bar([&](absl::string_view text) { absl::StrAppend(&screen, text); },
+                  [&] { return now; });
+  for (const bool completed : {true, false}) {
+    screen.clear();
+    {
+      ProgressPhase phase(&bar, "counting", 1000);
+      phase.AdvanceTo(600);
+      phase.AdvanceTo(500);  // never backwards
+      now += absl::Seconds(1);
+      bar.Tick();
+      if (completed) phase.Complete();
+    }
+    EXPECT_THAT(screen, EndsWith(completed ? "100% 1000/1000 1.0s\n" : " 60% 600/1000 1.0s\n"))
+        << screen;
+  }
+}
+
 }  // namespace
 }  // namespace nqueens::client

@@ -3,6 +3,7 @@
 #ifndef NQUEENS_TESTS_CLIENT_SERVER_PROCESS_H_
 #define NQUEENS_TESTS_CLIENT_SERVER_PROCESS_H_
 
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ class ServerProcess {
 
   // "127.0.0.1:PORT", or empty when the server did not announce itself.
   const std::string& address() const { return address_; }
+
+  // Sends SIGTERM: the server starts its shutdown (the destructor waits).
+  void Terminate() { process_.Signal(SIGTERM); }
 
  private:
   Subprocess process_;

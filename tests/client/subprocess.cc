@@ -157,6 +157,10 @@ void Subprocess::DiscardStdout() {
   });
 }
 
+void Subprocess::Signal(int signal) {
+  if (pid_ > 0) kill(pid_, signal);
+}
+
 int Subprocess::Wait() {
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0) Check(errno == EINTR, "waitpid");

@@ -40,6 +40,8 @@ class Subprocess {
   // From now on reads and drops stdout in the background, so that a child
   // that keeps printing never blocks on a full pipe.
   void DiscardStdout();
+  // Sends `signal` to the child, if it still runs; the destructor reaps it.
+  void Signal(int signal);
 
  private:
   int Wait();

@@ -101,7 +101,7 @@ TEST_F(ParseFlagsTest, ADurationWithoutUnitSaysOneIsNeeded) {
   const auto parsed = Parse({"--test-wait", "10"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_THAT(std::string(parsed.status().message()),
-              ::testing::HasSubstr("a duration needs a unit"));
+              ::testing::HasSubstr("expected a duration with a unit"));
 }
 
 // A flag file named after the running test: CTest runs tests side by side.

@@ -34,9 +34,17 @@ TEST(ByteSizeTest, ParsesSuffixesAsPowersOf1024) {
   EXPECT_EQ(ParseByteSize("100B"), 100u);
 }
 
+TEST(ByteSizeTest, TakesAFractionOfAUnitRoundedDownToBytes) {
+  EXPECT_EQ(ParseByteSize("1.5G"), 1536 * kMiB);
+  EXPECT_EQ(ParseByteSize("0.5Gi"), 512 * kMiB);
+  EXPECT_EQ(ParseByteSize("2.25M"), 2304u * 1024);
+  EXPECT_EQ(ParseByteSize("1.1K"), 1126u);  // 1126.4 bytes
+  EXPECT_EQ(ParseByteSize("0.000001T"), 1099511u);
+}
+
 TEST(ByteSizeTest, RejectsAnythingElse) {
-  for (const char* text : {"", "G", "-1", "4X", "1.5G", "4 G", "4iB", "4GG", "auto",
-                           "99999999999999999999", "16777216T"}) {
+  for (const char* text : {"", "G", "-1", "4X", "1.5", "1.G", ".5G", "1.2.3G", "1.0000001G", "4 G",
+                           "4iB", "4GG", "auto", "99999999999999999999", "16777216T"}) {
     EXPECT_EQ(ParseByteSize(text), std::nullopt) << text;
   }
 }

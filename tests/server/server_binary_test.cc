@@ -233,14 +233,63 @@ TEST(ServerBinaryTest, ListensOnEveryAddressGiven) {
   ExpectCleanExitOnSigterm(server);
 }
 
+// --completion bash writes a script that completes the flags and the values
+// of those that take one of a list.
+TEST(ServerBinaryTest, WritesShellCompletionScripts) {
+  Subprocess bash({NQUEENS_SERVER_PATH, "--completion=bash"});
+  const std::string script = bash.ReadAll();
+  EXPECT_EQ(bash.Wait(), 0);
+  const std::string path = ::testing::TempDir() + "/nqueens-server.bash";
+  std::ofstream(path) << script;
+  Subprocess completes({"/bin/bash", "-c",
+                        absl::StrCat("source ", path,
+                                     "; COMP_WORDS=(nqueens-server --log-level w); COMP_CWORD=2; "
+                                     "_nqueens_server; echo \"${COMPREPLY[*]}\"; "
+                                     "COMP_WORDS=(nqueens-server --max-q); COMP_CWORD=1; "
+                                     "_nqueens_server; echo \"${COMPREPLY[*]}\"")});
+  EXPECT_EQ(completes.ReadAll(), "warn\n--max-queued\n");
+  Subprocess zsh({NQUEENS_SERVER_PATH, "--completion=zsh"});
+  EXPECT_THAT(zsh.ReadAll(), ::testing::StartsWith("#compdef nqueens-server\n"));
+  Subprocess fish({NQUEENS_SERVER_PATH, "--completion=fish"}, /*capture_stderr=*/true);
+  const int status = fish.Wait();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_THAT(fish.ReadStderr(), ::testing::HasSubstr("no script for shell \"fish\""));
+}
+
 TEST(ServerBinaryTest, ATakenAddressIsAnErrorAtOnce) {
   Subprocess first = StartServer({});
   const std::string address = ReadListeningAddress(first);
-  Subprocess second({NQUEENS_SERVER_PATH, "--listen=" + address, "--log-level=warn"});
+  Subprocess second({NQUEENS_SERVER_PATH, "--listen=" + address, "--log-level=warn"},
+                    /*capture_stderr=*/true);
   EXPECT_EQ(second.ReadLine(), "");  // no "listening on" line
   const int status = second.Wait();
   ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
   EXPECT_NE(WEXITSTATUS(status), 0);
+  // One line naming the address and the kernel's reason, not gRPC's log.
+  EXPECT_EQ(second.ReadStderr(), absl::StrCat("nqueens-server: cannot listen on ", address,
+                                              ": Address already in use\n"));
+}
+
+// gRPC would listen on 443 for a missing port and on 99999 % 65536 for a
+// port out of range: both are refused, naming the flag and the address.
+TEST(ServerBinaryTest, AListenAddressNeedsAPortInRange) {
+  for (const auto& [flag, why] : std::vector<std::pair<std::string, std::string>>{
+           {"--listen=localhost", "--listen localhost: no port"},
+           {"--listen=127.0.0.1:99999",
+            "--listen 127.0.0.1:99999: the port must be a number "
+            "from 0 to 65535, not \"99999\""},
+           {"--listen=::1:5", "write an IPv6 address in brackets"},
+           {"--health-listen=127.0.0.1:65536", "--health-listen 127.0.0.1:65536: the port"}}) {
+    Subprocess server({NQUEENS_SERVER_PATH, flag}, /*capture_stderr=*/true);
+    EXPECT_EQ(server.ReadLine(), "") << flag;
+    const int status = server.Wait();
+    ASSERT_TRUE(WIFEXITED(status)) << flag;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << flag;
+    const std::string error = server.ReadStderr();
+    EXPECT_THAT(error, ::testing::HasSubstr(why));
+    EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+  }
 }
 
 // An open connection with no call in flight does not hold the server for its
@@ -291,7 +340,11 @@ TEST(ServerBinaryTest, SigtermWithALongCallInFlightExitsWithinTheGracePlusASecon
   EXPECT_EQ(WEXITSTATUS(status), 0);
   while (reader->Read(&message)) {
   }
-  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::UNAVAILABLE);
+  // The server's reason, not gRPC's "Cancelling all calls".
+  const grpc::Status finished = reader->Finish();
+  EXPECT_EQ(finished.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(finished.error_message(), ::testing::HasSubstr("the server shut down"));
+  EXPECT_THAT(finished.error_message(), ::testing::HasSubstr("--grace"));
 }
 
 // A blocking TCP connection to 127.0.0.1:`port`, sending nothing; -1 when
@@ -468,7 +521,7 @@ TEST(ServerBinaryTest, TheReadmesFlagTablesStateEveryFlagWithItsDefault) {
     ASSERT_NE(equals, absl::string_view::npos) << line;
     defaults[std::string(line.substr(2, equals - 2))] = std::string(line.substr(equals + 1));
   }
-  for (const char* not_in_the_table : {"--help", "--version", "--flagfile"}) {
+  for (const char* not_in_the_table : {"--help", "--version", "--flagfile", "--completion"}) {
     defaults.erase(not_in_the_table);
   }
   ASSERT_GT(defaults.size(), 20u);

@@ -55,9 +55,10 @@ absl::StatusOr<Residual> MakeResidual(Columns composition) {
   const auto free_rows =
       static_cast<uint64_t>(std::count(composition.begin(), composition.end(), kEmptyRow));
   if (free_rows > kCountMaxFreeRows) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("counting and enumerating take at most ", kCountMaxFreeRows,
-                     " free rows (kCountMaxFreeRows); this board has ", free_rows));
+    // A limit of the counters' bitboards, not a fault of the board.
+    return absl::ResourceExhaustedError(
+        absl::StrCat("counting and enumerating take boards of at most ", kCountMaxFreeRows,
+                     " free rows (rows without a queen); this board has ", free_rows));
   }
   return ResidualOf(std::move(composition));
 }
