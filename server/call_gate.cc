@@ -2,6 +2,7 @@
 
 #include <grpc/grpc.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,11 @@
 namespace nqueens::server {
 namespace {
 
+// Added to the received metadata of a call a gate refused, under a key no
+// client can send (gRPC takes only lower-case keys from the wire): later
+// gates leave the call alone, so that it is refused and logged once.
+constexpr char kRefusedKey[] = "Refused-By-A-Gate";
+
 class GateInterceptor final : public grpc::experimental::Interceptor {
  public:
   GateInterceptor(const GateCheck& check, grpc::experimental::ServerRpcInfo& call)
@@ -19,9 +25,21 @@ class GateInterceptor final : public grpc::experimental::Interceptor {
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
     using grpc::experimental::InterceptionHookPoints;
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
-      const absl::Status allowed =
-          check_(*call_.server_context(), *methods->GetRecvInitialMetadata());
-      if (!allowed.ok()) Refuse(allowed);
+      ClientMetadata& metadata = *methods->GetRecvInitialMetadata();
+      if (metadata.find(kRefusedKey) == metadata.end()) {
+        const absl::Status allowed = check_(*call_.server_context(), metadata);
+        if (!allowed.ok()) {
+          Refuse(allowed);
+          metadata.emplace(kRefusedKey, "");
+        }
+      }
+    }
+    // The handler, which found its call cancelled, ends it with a status of
+    // its own, which the client never sees: the interceptors after this one
+    // (the metrics') see the refusal instead.
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS) &&
+        refusal_.has_value()) {
+      methods->ModifySendStatus(*refusal_);
     }
     methods->Proceed();
   }
@@ -37,10 +55,12 @@ class GateInterceptor final : public grpc::experimental::Interceptor {
                  absl::StatusCodeToString(status.code()), message);
     grpc_call_cancel_with_status(context.c_call(), static_cast<grpc_status_code>(status.code()),
                                  message.c_str(), nullptr);
+    refusal_.emplace(static_cast<grpc::StatusCode>(status.code()), message);
   }
 
   const GateCheck& check_;
   grpc::experimental::ServerRpcInfo& call_;
+  std::optional<grpc::Status> refusal_;
 };
 
 class GateFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {

@@ -27,7 +27,9 @@ using GateCheck =
     std::function<absl::Status(grpc::ServerContextBase& context, const ClientMetadata& metadata)>;
 
 // Runs `check` on every call of a method that `gated` picks, once its
-// metadata is in (the call's transport and peer are known by then).
+// metadata is in (the call's transport and peer are known by then), unless
+// an earlier gate refused it. A refused call ends with the refusal's status,
+// which the interceptors after the gate see too.
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> CallGate(GatedMethod gated,
                                                                                 GateCheck check);
 

@@ -24,14 +24,21 @@ bool ArrivedInPlaintext(grpc::ServerContextBase& context) {
 
 }  // namespace
 
+absl::Status CheckNotHealthPort(grpc::ServerContextBase& context) {
+  if (!ArrivedInPlaintext(context)) return absl::OkStatus();
+  return absl::UnimplementedError(
+      "this is the plaintext health port (--health-listen): it serves "
+      "grpc.health.v1.Health only; call the TLS port");
+}
+
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> HealthPortInterceptors() {
   return CallGate(
-      [](absl::string_view method) { return !absl::StartsWith(method, "/grpc.health.v1.Health/"); },
+      [](absl::string_view method) {
+        return !absl::StartsWith(method, "/grpc.health.v1.Health/") &&
+               !absl::StartsWith(method, "/nqueens.v1.NQueens/");
+      },
       [](grpc::ServerContextBase& context, const ClientMetadata&) {
-        if (!ArrivedInPlaintext(context)) return absl::OkStatus();
-        return absl::UnimplementedError(
-            "this is the plaintext health port (--health-listen): it serves "
-            "grpc.health.v1.Health only; call the TLS port");
+        return CheckNotHealthPort(context);
       });
 }
 

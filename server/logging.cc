@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "server/tls.h"
 #include "spdlog/pattern_formatter.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/sinks/stdout_sinks.h"
@@ -57,6 +58,11 @@ std::shared_ptr<spdlog::sinks::sink> JsonStderrSink(const std::string& rest) {
 }
 
 void LogGrpcMessage(gpr_log_func_args* message) {
+  // A client's doing, and nothing in gRPC's source to look at.
+  if (const std::optional<std::string> handshake = ClientHandshakeFailure(message->message)) {
+    spdlog::warn("{}", *handshake);
+    return;
+  }
   const spdlog::level::level_enum level =
       message->severity == GPR_LOG_SEVERITY_ERROR  ? spdlog::level::err
       : message->severity == GPR_LOG_SEVERITY_INFO ? spdlog::level::info
@@ -108,8 +114,10 @@ void LogToStderr(LogFormat format, spdlog::level::level_enum level) {
     call_log.logger->set_level(level);
   }
   spdlog::set_level(level);
-  gpr_set_log_function(&LogGrpcMessage);
+  RouteGrpcLog();
 }
+
+void RouteGrpcLog() { gpr_set_log_function(&LogGrpcMessage); }
 
 void LogCall(const CallRecord& call) {
   const CallLog& call_log = TheCallLog();

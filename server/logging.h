@@ -28,6 +28,11 @@ std::optional<LogFormat> ParseLogFormat(absl::string_view name);
 // "code", "message" (the status message, empty when OK) and "seconds".
 void LogToStderr(LogFormat format, spdlog::level::level_enum level);
 
+// Sends gRPC's messages to spdlog's default logger, as "grpc: MESSAGE
+// (FILE:LINE)" at their level; a client's failed TLS handshake as one warn
+// line without gRPC's source path (tls.h). LogToStderr does this too.
+void RouteGrpcLog();
+
 // The call's line, at info.
 void LogCall(const CallRecord& call);
 

@@ -2,19 +2,17 @@
 
 #include <prometheus/client_metric.h>
 #include <prometheus/family.h>
+#include <prometheus/gauge.h>
 #include <prometheus/metric_type.h>
 
 #include <utility>
 
-#include "absl/status/status.h"
+#include "absl/strings/str_split.h"
+#include "command_line/command_line.h"
 
 namespace nqueens::server {
 namespace {
 
-// From a small call's milliseconds to --max-call-seconds' default of 120 s.
-prometheus::Histogram::BucketBoundaries CallSecondsBuckets() {
-  return {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120};
-}
 // A free worker takes a call within microseconds; a saturated server makes
 // calls wait as long as the calls ahead of them run.
 prometheus::Histogram::BucketBoundaries QueueWaitBuckets() {
@@ -26,59 +24,60 @@ prometheus::Histogram::BucketBoundaries BoardRowsBuckets() {
   return {10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
 }
 
-CallMetrics::Method MethodSeries(const std::string& name,
-                                 prometheus::Family<prometheus::Counter>& calls,
-                                 prometheus::Family<prometheus::Histogram>& seconds,
-                                 prometheus::Family<prometheus::Histogram>& board_rows) {
-  CallMetrics::Method method;
-  for (int code = 0; code < kStatusCodeCount; ++code) {
-    method.calls_by_code[code] =
-        &calls.Add({{"method", name},
-                    {"code", absl::StatusCodeToString(static_cast<absl::StatusCode>(code))}});
-  }
-  method.seconds = &seconds.Add({{"method", name}}, CallSecondsBuckets());
-  method.board_rows = &board_rows.Add({{"method", name}}, BoardRowsBuckets());
-  return method;
-}
-
 absl::flat_hash_map<std::string, CallMetrics::Method> MethodSeriesByName(
     const std::vector<std::string>& methods, prometheus::Registry& registry) {
-  auto& calls = prometheus::BuildCounter()
-                    .Name("nqueens_calls_total")
-                    .Help("Calls ended, by method and status code.")
-                    .Register(registry);
-  auto& seconds = prometheus::BuildHistogram()
-                      .Name("nqueens_call_seconds")
-                      .Help("Time from a call's arrival to its end, queueing included.")
-                      .Register(registry);
   auto& board_rows = prometheus::BuildHistogram()
                          .Name("nqueens_board_rows")
                          .Help("Board size n of the calls whose request gave one.")
                          .Register(registry);
   absl::flat_hash_map<std::string, CallMetrics::Method> series;
   for (const std::string& name : methods) {
-    series.emplace(name, MethodSeries(name, calls, seconds, board_rows));
+    series.emplace(name,
+                   CallMetrics::Method{&board_rows.Add({{"method", name}}, BoardRowsBuckets())});
   }
   return series;
 }
 
-// By CallOutcome; none for kNone.
+bool IsValidation(CallOutcome outcome) {
+  return outcome == CallOutcome::kComplete || outcome == CallOutcome::kValid ||
+         outcome == CallOutcome::kInvalid;
+}
+
+// By CallOutcome; none for kNone. Completions' outcomes and validations'
+// verdicts apart: neither is a share of the other's calls.
 std::array<prometheus::Counter*, kCallOutcomeCount> OutcomeCounters(
     prometheus::Registry& registry) {
-  auto& outcomes = prometheus::BuildCounter()
-                       .Name("nqueens_outcomes_total")
-                       .Help(
-                           "What the calls' work concluded: SOLVED, UNSOLVABLE or UNDECIDED for "
-                           "completions, complete, valid or invalid for validations.")
-                       .Register(registry);
+  auto& completions = prometheus::BuildCounter()
+                          .Name("nqueens_completion_outcomes_total")
+                          .Help(
+                              "What completions (Solve, Complete and their streams) concluded: "
+                              "SOLVED, UNSOLVABLE or UNDECIDED.")
+                          .Register(registry);
+  auto& validations = prometheus::BuildCounter()
+                          .Name("nqueens_validation_outcomes_total")
+                          .Help(
+                              "What validations (Validate, ValidateStream) found: complete, valid "
+                              "or invalid.")
+                          .Register(registry);
   std::array<prometheus::Counter*, kCallOutcomeCount> counters{};
   for (int outcome = 0; outcome < kCallOutcomeCount; ++outcome) {
     const CallOutcome known = static_cast<CallOutcome>(outcome);
     if (known != CallOutcome::kNone) {
-      counters[outcome] = &outcomes.Add({{"outcome", CallOutcomeName(known)}});
+      counters[outcome] = &(IsValidation(known) ? validations : completions)
+                               .Add({{"outcome", CallOutcomeName(known)}});
     }
   }
   return counters;
+}
+
+// nqueens_build_info{version,revision} 1.
+void AddBuildInfo(const BuildInfo& build, prometheus::Registry& registry) {
+  prometheus::BuildGauge()
+      .Name("nqueens_build_info")
+      .Help("Always 1: the version and git revision of this server's build.")
+      .Register(registry)
+      .Add({{"version", build.version}, {"revision", build.revision}})
+      .Set(1);
 }
 
 class ServiceLoadGauges final : public prometheus::Collectable {
@@ -108,9 +107,27 @@ class ServiceLoadGauges final : public prometheus::Collectable {
 
 }  // namespace
 
-CallMetrics::CallMetrics(const std::vector<std::string>& methods)
+prometheus::Histogram::BucketBoundaries CallSecondsBuckets() {
+  return {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120};
+}
+
+BuildInfo ParseVersionLine(absl::string_view line) {
+  BuildInfo build{"unknown", "unknown"};
+  const std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
+  if (words.size() >= 2) build.version = std::string(words[1]);
+  const size_t git = line.find("(git ");
+  if (git != absl::string_view::npos) {
+    const absl::string_view rest = line.substr(git + 5);
+    const absl::string_view revision = rest.substr(0, rest.find_first_of(",)"));
+    if (!revision.empty()) build.revision = std::string(revision);
+  }
+  return build;
+}
+
+CallMetrics::CallMetrics(const std::vector<std::string>& methods, const std::string& service)
     : registry_(std::make_shared<prometheus::Registry>()),
       methods_(MethodSeriesByName(methods, *registry_)),
+      grpc_(*registry_, {service, "grpc.health.v1.Health"}),
       outcome_counters_(OutcomeCounters(*registry_)),
       exact_nodes_(&prometheus::BuildCounter()
                         .Name("nqueens_exact_nodes_total")
@@ -121,11 +138,11 @@ CallMetrics::CallMetrics(const std::vector<std::string>& methods)
                        .Name("nqueens_queue_wait_seconds")
                        .Help("Time the calls that ran waited for a worker.")
                        .Register(*registry_)
-                       .Add({}, QueueWaitBuckets())) {}
+                       .Add({}, QueueWaitBuckets())) {
+  AddBuildInfo(ParseVersionLine(command_line::VersionLine("nqueens-server")), *registry_);
+}
 
 void CallMetrics::RecordCall(const Method& method, const CallRecord& call) {
-  method.calls_by_code[static_cast<int>(call.status.code())]->Increment();
-  method.seconds->Observe(absl::ToDoubleSeconds(call.duration));
   if (call.n != 0) method.board_rows->Observe(static_cast<double>(call.n));
   if (call.outcome != CallOutcome::kNone) {
     outcome_counters_[static_cast<int>(call.outcome)]->Increment();

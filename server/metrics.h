@@ -1,12 +1,15 @@
-// The service's Prometheus metrics. Calls feed them at two points: when a
-// call leaves the worker queue (its wait) and when it ends (Call's
-// destructor: its method, status, time, board size, outcome and exact-search
-// nodes). The gauges of the service's state (calls in flight and queued,
-// memory) are read when scraped instead of kept up to date by every call.
+// The service's Prometheus metrics. Every call of the server is counted, by
+// method and status code, with its time and messages, by one interceptor
+// (metrics_grpc.h: the standard grpc_server_* series). Our own calls feed
+// the rest at two points: when a call leaves the worker queue (its wait) and
+// when it finishes (Call::MarkFinished: its board size, outcome and
+// exact-search nodes). The gauges of the service's state (calls in flight
+// and queued, memory) are read when scraped instead of kept up to date by
+// every call. Only counters, gauges and histograms: a scrape never shows NaN.
 //
-// Every series a call touches is created up front, so recording a call is a
-// few atomic adds and prometheus-cpp's per-histogram mutex: no allocation,
-// hashing or lock of ours.
+// Every series one of our calls touches is created up front, so recording a
+// call is a few atomic adds and prometheus-cpp's per-histogram mutex: no
+// allocation, hashing or lock of ours.
 #ifndef NQUEENS_SERVER_METRICS_H_
 #define NQUEENS_SERVER_METRICS_H_
 
@@ -27,23 +30,35 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "server/call_record.h"
+#include "server/metrics_grpc.h"
 
 namespace nqueens::server {
 
-// absl::StatusCode runs from kOk (0) to kUnauthenticated (16).
-inline constexpr int kStatusCodeCount = 17;
+// The buckets of the calls' seconds: from a small call's milliseconds to
+// --max-call-seconds' default of 120 s.
+prometheus::Histogram::BucketBoundaries CallSecondsBuckets();
+
+// What nqueens_build_info shows: "0.1.0" and the git revision.
+struct BuildInfo {
+  std::string version;
+  std::string revision;
+};
+// From a version line "PROGRAM VERSION (git REVISION, BUILD_TYPE build)";
+// "unknown" for what it does not hold.
+BuildInfo ParseVersionLine(absl::string_view line);
 
 class CallMetrics {
  public:
-  // The series of one method.
+  // The series of one of our methods (the grpc_server_* ones are grpc()'s).
   struct Method {
-    std::array<prometheus::Counter*, kStatusCodeCount> calls_by_code{};
-    prometheus::Histogram* seconds = nullptr;
     prometheus::Histogram* board_rows = nullptr;
   };
 
-  // `methods`: every method a call may name, e.g. "Solve".
-  explicit CallMetrics(const std::vector<std::string>& methods);
+  // `methods`: every method a call may name, e.g. "Solve"; `service`: their
+  // service's full name, "nqueens.v1.NQueens". The build info is this
+  // binary's.
+  CallMetrics(const std::vector<std::string>& methods,
+              const std::string& service = "nqueens.v1.NQueens");
 
   CallMetrics(const CallMetrics&) = delete;
   CallMetrics& operator=(const CallMetrics&) = delete;
@@ -55,6 +70,9 @@ class CallMetrics {
   // How long a call waited for a worker.
   void RecordQueueWait(absl::Duration wait) { queue_wait_->Observe(absl::ToDoubleSeconds(wait)); }
 
+  // The grpc_server_* series and the interceptor that feeds them.
+  const GrpcServerMetrics& grpc() const { return grpc_; }
+
   // What a scrape reads.
   std::shared_ptr<prometheus::Collectable> collectable() const { return registry_; }
 
@@ -63,7 +81,9 @@ class CallMetrics {
   const std::shared_ptr<prometheus::Registry> registry_;
   // Filled once: the references ForMethod gives stay valid.
   const absl::flat_hash_map<std::string, Method> methods_;
-  const std::array<prometheus::Counter*, kCallOutcomeCount> outcome_counters_;  // by CallOutcome
+  const GrpcServerMetrics grpc_;
+  // By CallOutcome: completions' and validations' in two families.
+  const std::array<prometheus::Counter*, kCallOutcomeCount> outcome_counters_;
   prometheus::Counter* const exact_nodes_;
   prometheus::Histogram* const queue_wait_;
 };

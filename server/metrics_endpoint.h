@@ -30,8 +30,9 @@ inline constexpr absl::Duration kMetricsRequestTimeout = absl::Seconds(5);
 class MetricsEndpoint {
  public:
   // Serves `collectables` on `address` (HOST:PORT, HOST an IPv4 address; port
-  // 0 picks a free port). INVALID_ARGUMENT when `address` is not HOST:PORT,
-  // UNAVAILABLE, naming it, when it cannot be served.
+  // 0 picks a free port). INVALID_ARGUMENT when `address` is not HOST:PORT;
+  // UNAVAILABLE when it cannot be served, in one line that names the address
+  // and why: "cannot serve metrics on 127.0.0.1:9100 (--metrics-listen): address in use".
   static absl::StatusOr<std::unique_ptr<MetricsEndpoint>> Start(
       const std::string& address,
       std::vector<std::shared_ptr<prometheus::Collectable>> collectables);

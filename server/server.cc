@@ -102,12 +102,19 @@ std::vector<std::string> AddPorts(const ServerOptions& options,
   return listen;
 }
 
-// The interceptors that refuse calls before any handler (call_gate.h).
-void SetGates(const ServerOptions& options, BearerTokens* tokens, grpc::ServerBuilder& builder) {
-  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> gates;
-  if (tokens != nullptr) gates.push_back(TokenInterceptors(*tokens));
-  if (!options.health_listen_addresses.empty()) gates.push_back(HealthPortInterceptors());
-  if (!gates.empty()) builder.experimental().SetInterceptorCreators(std::move(gates));
+// The interceptors: those that refuse calls before any handler (call_gate.h),
+// then the one that counts every call (metrics_grpc.h). gRPC runs a server's
+// interceptors in this order on what is sent, in reverse on what is
+// received: the health port's gate sees a call before the token's (a call
+// there is told it is on the wrong port, not that it lacks a token), and the
+// metrics see the status a refused call ends with.
+void SetInterceptors(const ServerOptions& options, BearerTokens* tokens, const CallMetrics& metrics,
+                     grpc::ServerBuilder& builder) {
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  if (tokens != nullptr) interceptors.push_back(TokenInterceptors(*tokens));
+  if (!options.health_listen_addresses.empty()) interceptors.push_back(HealthPortInterceptors());
+  interceptors.push_back(metrics.grpc().Interceptors());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
 }
 
 absl::Status CheckConnectionLimits(const ConnectionLimits& limits) {
@@ -197,7 +204,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::StatusOr<std::unique_ptr<BearerTokens>> tokens = LoadTokens(options.auth_token_file);
   if (!tokens.ok()) return tokens.status();
 
-  auto service = std::make_unique<NQueensService>(options.service, tokens->get());
+  ServiceOptions service_options = options.service;
+  service_options.health_port = !options.health_listen_addresses.empty();
+  auto service = std::make_unique<NQueensService>(service_options, tokens->get());
   const ServiceState& state = service->state();
   if (!state.worker_memory.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -217,7 +226,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   grpc::ServerBuilder builder;
   std::vector<int> ports;
   const std::vector<std::string> listen = AddPorts(options, *credentials, ports, builder);
-  SetGates(options, tokens->get(), builder);
+  SetInterceptors(options, tokens->get(), state.metrics, builder);
   SetConnectionLimits(options.connections, builder);
   // Without this, a second server on a taken port would start and share its
   // calls with the first.

@@ -41,6 +41,9 @@ struct ServiceOptions {
   // RESOURCE_EXHAUSTED. 0: no limit.
   int max_calls_per_client = 256;
   CallLimits limits;
+  // Set by Server::Start for --health-listen: a call that arrived in
+  // plaintext came through the health port (health_port.h).
+  bool health_port = false;
 };
 
 }  // namespace nqueens::server

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <ctime>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "command_line/flag_file.h"
 #include "spdlog/spdlog.h"
@@ -138,6 +140,16 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(
     tls.set_cert_request_type(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
   }
   return grpc::experimental::TlsServerCredentials(tls);
+}
+
+std::optional<std::string> ClientHandshakeFailure(absl::string_view grpc_message) {
+  absl::string_view detail = grpc_message;
+  if (!absl::ConsumePrefix(&detail, "Handshake failed")) return std::nullopt;
+  absl::ConsumePrefix(&detail, " with");
+  detail = absl::StripAsciiWhitespace(detail);
+  absl::ConsumeSuffix(&detail, ".");
+  if (detail.empty()) return "TLS handshake with a client failed";
+  return absl::StrCat("TLS handshake with a client failed: ", detail);
 }
 
 }  // namespace nqueens::server

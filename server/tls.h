@@ -12,9 +12,11 @@
 #include <grpcpp/security/server_credentials.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
 namespace nqueens::server {
@@ -37,6 +39,14 @@ struct TlsOptions {
 // gives its dates). Logs a warning when it expires within 7 days.
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(
     const TlsOptions& options);
+
+// When `grpc_message`, one of gRPC's log messages, reports a client's failed
+// TLS handshake ("Handshake failed with fatal error SSL_ERROR_SSL: ...", at
+// error, with gRPC's source path): the one line to log instead, at warn, e.g.
+// "TLS handshake with a client failed: fatal error SSL_ERROR_SSL:
+// error:0A000418:SSL routines::tlsv1 alert unknown ca". A client that
+// speaks plaintext or distrusts our certificate causes it, not the server.
+std::optional<std::string> ClientHandshakeFailure(absl::string_view grpc_message);
 
 }  // namespace nqueens::server
 

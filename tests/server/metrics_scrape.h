@@ -13,7 +13,7 @@
 namespace nqueens::testing {
 
 // Sample values by series as the text format writes them, labels included:
-// `nqueens_calls_total{code="OK",method="Solve"}`.
+// `nqueens_board_rows_count{method="Solve"}`.
 using Samples = std::map<std::string, double>;
 
 // The body of GET http://127.0.0.1:PORT/PATH (HTTP/1.0, so the server closes

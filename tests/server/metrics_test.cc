@@ -1,11 +1,14 @@
 // The Prometheus endpoint of a real server, scraped over HTTP before and
-// after real calls on loopback: the counters move by what the calls did, the
-// gauges show the server's state, the process metrics are there, and the
-// endpoint is off unless asked for.
+// after real calls on loopback: the counters move by what the calls did (the
+// standard grpc_server_* series for every service, ours for NQueens calls),
+// the gauges show the server's state, the process metrics are there, no
+// value is NaN, and the endpoint is off unless asked for.
 //
 // A call's metrics are recorded when gRPC is done with it, which can be just
 // after its client has the answer: each scrape first waits (bounded) until
 // no call is in flight, i.e. every call so far has been recorded.
+#include "server/metrics.h"
+
 #include <grpcpp/grpcpp.h>
 #include <prometheus/registry.h>
 
@@ -14,6 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -68,6 +75,15 @@ grpc::Status Solve(v1::NQueens::Stub& stub, uint32_t n, v1::SolveResponse& respo
   return stub.Solve(&context, request, &response);
 }
 
+// A grpc_server_* series of an NQueens method, e.g.
+// Grpc("grpc_server_started_total", "Solve", "unary").
+std::string Grpc(const std::string& name, const std::string& method, const std::string& type,
+                 const std::string& code = "", const std::string& service = "nqueens.v1.NQueens") {
+  return absl::StrCat(name, "{", code.empty() ? "" : absl::StrCat(R"(grpc_code=")", code, R"(",)"),
+                      R"(grpc_method=")", method, R"(",grpc_service=")", service,
+                      R"(",grpc_type=")", type, R"("})");
+}
+
 class MetricsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -113,26 +129,139 @@ TEST_F(MetricsTest, CallsMoveTheCountersByWhatTheyDid) {
   const auto moved = [&](const std::string& series) {
     return ValueOf(after, series) - ValueOf(before, series);
   };
-  EXPECT_EQ(moved(R"(nqueens_calls_total{code="OK",method="Solve"})"), 2);
-  EXPECT_EQ(moved(R"(nqueens_calls_total{code="INVALID_ARGUMENT",method="Solve"})"), 1);
-  EXPECT_EQ(moved(R"(nqueens_calls_total{code="OK",method="Validate"})"), 1);
-  EXPECT_EQ(moved(R"(nqueens_calls_total{code="OK",method="Complete"})"), 0);
-  EXPECT_EQ(moved(R"(nqueens_call_seconds_count{method="Solve"})"), 3);
-  EXPECT_GT(moved(R"(nqueens_call_seconds_sum{method="Solve"})"), 0);
-  EXPECT_EQ(moved(R"(nqueens_call_seconds_bucket{method="Solve",le="+Inf"})"), 3);
+  EXPECT_EQ(moved(Grpc("grpc_server_started_total", "Solve", "unary")), 3);
+  EXPECT_EQ(moved(Grpc("grpc_server_handled_total", "Solve", "unary", "OK")), 2);
+  EXPECT_EQ(moved(Grpc("grpc_server_handled_total", "Solve", "unary", "InvalidArgument")), 1);
+  EXPECT_EQ(moved(Grpc("grpc_server_handled_total", "Validate", "unary", "OK")), 1);
+  EXPECT_EQ(moved(Grpc("grpc_server_handled_total", "Complete", "unary", "OK")), 0);
+  EXPECT_EQ(moved(Grpc("grpc_server_handling_seconds_count", "Solve", "unary")), 3);
+  EXPECT_GT(moved(Grpc("grpc_server_handling_seconds_sum", "Solve", "unary")), 0);
+  EXPECT_EQ(moved(R"(grpc_server_handling_seconds_bucket{grpc_method="Solve",)"
+                  R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary",le="+Inf"})"),
+            3);
+  EXPECT_EQ(moved(Grpc("grpc_server_msg_received_total", "Solve", "unary")), 3);
+  // The refused call answered with its status alone.
+  EXPECT_EQ(moved(Grpc("grpc_server_msg_sent_total", "Solve", "unary")), 2);
   // n = 0 is no board.
   EXPECT_EQ(moved(R"(nqueens_board_rows_count{method="Solve"})"), 2);
   EXPECT_EQ(moved(R"(nqueens_board_rows_sum{method="Solve"})"), 8 + 3);
   EXPECT_EQ(moved(R"(nqueens_board_rows_bucket{method="Solve",le="10"})"), 2);
   EXPECT_EQ(moved(R"(nqueens_board_rows_count{method="Validate"})"), 1);
-  EXPECT_EQ(moved(R"(nqueens_outcomes_total{outcome="SOLVED"})"), 1);
-  EXPECT_EQ(moved(R"(nqueens_outcomes_total{outcome="UNSOLVABLE"})"), 1);
-  EXPECT_EQ(moved(R"(nqueens_outcomes_total{outcome="complete"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_completion_outcomes_total{outcome="SOLVED"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_completion_outcomes_total{outcome="UNSOLVABLE"})"), 1);
+  EXPECT_EQ(moved(R"(nqueens_validation_outcomes_total{outcome="complete"})"), 1);
+  // Completions' outcomes and validations' verdicts are apart.
+  EXPECT_EQ(after.count(R"(nqueens_completion_outcomes_total{outcome="complete"})"), 0u);
+  EXPECT_EQ(after.count(R"(nqueens_validation_outcomes_total{outcome="SOLVED"})"), 0u);
   ASSERT_GT(unsolvable.stats().exact_nodes(), 0u);
   EXPECT_EQ(moved("nqueens_exact_nodes_total"),
             solved.stats().exact_nodes() + unsolvable.stats().exact_nodes());
   // Every call that reached a worker: not the refused one.
   EXPECT_EQ(moved("nqueens_queue_wait_seconds_count"), 3);
+}
+
+// grpc_type follows the proto's shapes, and streams count their messages.
+TEST_F(MetricsTest, StreamsAreTypedByTheirShapeAndCountTheirMessages) {
+  const Samples before = ScrapeSettled(*server_);
+  for (const auto& [method, type] :
+       {std::pair{"Solve", "unary"}, std::pair{"SolveStream", "server_stream"},
+        std::pair{"ValidateStream", "client_stream"}, std::pair{"CompleteStream", "bidi_stream"},
+        std::pair{"CompleteBatch", "bidi_stream"}, std::pair{"Count", "server_stream"}}) {
+    EXPECT_EQ(before.count(Grpc("grpc_server_started_total", method, type)), 1u) << method;
+    EXPECT_EQ(before.count(Grpc("grpc_server_handled_total", method, type, "Unavailable")), 1u)
+        << method;
+  }
+
+  auto stub = StubFor(*server_);
+  int responses = 0;
+  {
+    grpc::ClientContext context;
+    v1::SolveRequest request;
+    request.set_n(8);
+    auto reader = stub->SolveStream(&context, request);
+    v1::SolveStreamResponse response;
+    while (reader->Read(&response)) ++responses;
+    ASSERT_TRUE(reader->Finish().ok());
+  }
+  ASSERT_GE(responses, 2);  // a header and the board
+  {
+    grpc::ClientContext context;
+    v1::ValidateResponse report;
+    auto writer = stub->ValidateStream(&context, &report);
+    v1::ValidateStreamRequest header;
+    header.mutable_header()->set_n(8);
+    ASSERT_TRUE(writer->Write(header));
+    v1::ValidateStreamRequest chunk;
+    for (const uint32_t column : KnownSolution(8)) chunk.mutable_chunk()->add_columns(column);
+    ASSERT_TRUE(writer->Write(chunk));
+    ASSERT_TRUE(writer->WritesDone());
+    ASSERT_TRUE(writer->Finish().ok());
+    ASSERT_TRUE(report.complete());
+  }
+
+  const Samples after = ScrapeSettled(*server_);
+  const auto moved = [&](const std::string& series) {
+    return ValueOf(after, series) - ValueOf(before, series);
+  };
+  EXPECT_EQ(moved(Grpc("grpc_server_handled_total", "SolveStream", "server_stream", "OK")), 1);
+  EXPECT_EQ(moved(Grpc("grpc_server_msg_received_total", "SolveStream", "server_stream")), 1);
+  EXPECT_EQ(moved(Grpc("grpc_server_msg_sent_total", "SolveStream", "server_stream")), responses);
+  EXPECT_EQ(moved(Grpc("grpc_server_handled_total", "ValidateStream", "client_stream", "OK")), 1);
+  EXPECT_EQ(moved(Grpc("grpc_server_msg_received_total", "ValidateStream", "client_stream")), 2);
+  EXPECT_EQ(moved(Grpc("grpc_server_msg_sent_total", "ValidateStream", "client_stream")), 1);
+}
+
+// The standard services' calls are counted as ours are.
+TEST_F(MetricsTest, HealthChecksAreCountedToo) {
+  const Samples before = ScrapeSettled(*server_);
+  const RawResult health =
+      RawCall(grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()),
+              kHealthCheck, Encode(kHealthCheckRequestService, ""));
+  ASSERT_TRUE(health.status.ok()) << health.status.error_message();
+  const Samples after = ScrapeSettled(*server_);
+  const std::string handled =
+      Grpc("grpc_server_handled_total", "Check", "unary", "OK", "grpc.health.v1.Health");
+  EXPECT_EQ(ValueOf(after, handled) - ValueOf(before, handled), 1);
+}
+
+TEST_F(MetricsTest, BuildInfoNamesTheVersionAndRevision) {
+  const Samples samples = ScrapeSettled(*server_);
+  int build_infos = 0;
+  for (const auto& [series, value] : samples) {
+    if (!absl::StartsWith(series, "nqueens_build_info{")) continue;
+    ++build_infos;
+    EXPECT_EQ(value, 1);
+    EXPECT_THAT(series, ::testing::HasSubstr(R"(version="0.)"));
+    EXPECT_THAT(series, ::testing::Not(::testing::HasSubstr(R"(revision="unknown")")));
+  }
+  EXPECT_EQ(build_infos, 1);
+}
+
+TEST(BuildInfoTest, ParsesTheVersionLine) {
+  const server::BuildInfo build =
+      server::ParseVersionLine("nqueens-server 1.2.3 (git 0123abc-dirty, Release build)");
+  EXPECT_EQ(build.version, "1.2.3");
+  EXPECT_EQ(build.revision, "0123abc-dirty");
+  const server::BuildInfo none = server::ParseVersionLine("");
+  EXPECT_EQ(none.version, "unknown");
+  EXPECT_EQ(none.revision, "unknown");
+}
+
+// A fresh server (empty histograms, no call yet) and a used one. Not yet
+// prometheus-cpp's own exposer_request_latencies, a summary whose quantiles
+// it prints as "Nan" while it has no recent scrape: it comes with
+// prometheus::Exposer (see README.md, Metrics).
+TEST_F(MetricsTest, NoValueOfOursIsNaN) {
+  std::unique_ptr<server::Server> fresh = StartServerWithMetrics({});
+  ASSERT_NE(fresh, nullptr);
+  for (const int port : {fresh->metrics_port(), server_->metrics_port()}) {
+    const absl::StatusOr<std::string> page = HttpGet(port, "/metrics");
+    ASSERT_TRUE(page.ok()) << page.status();
+    for (const absl::string_view line : absl::StrSplit(*page, '\n')) {
+      if (absl::StartsWith(line, "exposer_request_latencies{")) continue;
+      EXPECT_FALSE(absl::StrContains(absl::AsciiStrToLower(line), "nan")) << line;
+    }
+  }
 }
 
 TEST_F(MetricsTest, GaugesShowTheIdleServer) {
@@ -173,7 +302,18 @@ TEST_F(MetricsTest, ATakenAddressIsAnError) {
   const absl::StatusOr<std::unique_ptr<server::Server>> second = server::Server::Start(options);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
-  EXPECT_THAT(second.status().message(), ::testing::HasSubstr(server_->metrics_address()));
+  // One line that names the address, not the web server's internals.
+  EXPECT_EQ(second.status().message(),
+            absl::StrCat("cannot serve metrics on ", server_->metrics_address(),
+                         " (--metrics-listen): address in use"));
+}
+
+TEST(MetricsEndpointTest, AnAddressNotOfThisMachineIsNamed) {
+  const auto started = server::MetricsEndpoint::Start("192.0.2.1:0", {});
+  ASSERT_FALSE(started.ok());
+  EXPECT_EQ(
+      started.status().message(),
+      "cannot serve metrics on 192.0.2.1:0 (--metrics-listen): not an address of this machine");
 }
 
 TEST(MetricsEndpointTest, IsOffByDefault) {
@@ -210,7 +350,7 @@ TEST(MetricsEndpointTest, GaugesFollowCallsInFlightAndQueued) {
   const Samples idle = ScrapeSettled(*server);
   EXPECT_EQ(ValueOf(idle, "nqueens_calls_in_flight"), 0);
   EXPECT_EQ(ValueOf(idle, "nqueens_calls_queued"), 0);
-  EXPECT_EQ(ValueOf(idle, R"(nqueens_calls_total{code="CANCELLED",method="Solve"})"), 2);
+  EXPECT_EQ(ValueOf(idle, Grpc("grpc_server_handled_total", "Solve", "unary", "Canceled")), 2);
 }
 
 // An endpoint of its own, serving an empty registry.

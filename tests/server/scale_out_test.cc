@@ -69,8 +69,9 @@ class ScaleOutTest : public ::testing::Test {
   uint64_t ServedBy(int server) const {
     const absl::StatusOr<Samples> samples = Scrape(servers_[server]->metrics_port());
     EXPECT_TRUE(samples.ok()) << samples.status();
-    return static_cast<uint64_t>(
-        ValueOf(samples.value_or(Samples{}), R"(nqueens_calls_total{code="OK",method="Solve"})"));
+    return static_cast<uint64_t>(ValueOf(
+        samples.value_or(Samples{}),
+        R"(grpc_server_handled_total{grpc_code="OK",grpc_method="Solve",grpc_service="nqueens.v1.NQueens",grpc_type="unary"})"));
   }
 
   std::vector<std::unique_ptr<server::Server>> servers_;
@@ -96,6 +97,7 @@ TEST_F(ScaleOutTest, AServerThatStopsLosesNoCall) {
   std::atomic<int> done{0};
   std::atomic<int> failed{0};
   std::vector<std::thread> clients;
+  clients.reserve(kClients);
   for (int c = 0; c < kClients; ++c) {
     clients.emplace_back([&] {
       for (int i = 0; i < kCalls / kClients; ++i) {

@@ -1,18 +1,26 @@
-// TLS, bearer tokens and the per-client limit, against real servers on
-// 127.0.0.1 over real channels (TLS ones where TLS is tested), with
-// certificates made by openssl for each test (test_certificates.h).
+// TLS, bearer tokens, the health port and the per-client limit, against real
+// servers on 127.0.0.1 over real channels (TLS ones where TLS is tested),
+// with certificates made by openssl for each test (test_certificates.h), and
+// what the server logs of them.
 #include <grpcpp/grpcpp.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "metrics_scrape.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "server/logging.h"
+#include "spdlog/sinks/ringbuffer_sink.h"
+#include "spdlog/spdlog.h"
 #include "test_certificates.h"
 #include "test_server.h"
 
@@ -112,10 +120,49 @@ bool Eventually(Attempt attempt) {
 // A file in the test's temporary directory, named after the test.
 std::string WriteTempFile(const std::string& suffix, const std::string& content) {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string path =
+  std::string path =
       absl::StrCat(::testing::TempDir(), test->test_suite_name(), ".", test->name(), suffix);
   ReplaceFile(path, content);
   return path;
+}
+
+// What spdlog's default logger writes while this lives, as "LEVEL MESSAGE"
+// lines: the server's lines, its calls' (no LogToStderr in these tests) and
+// gRPC's (RouteGrpcLog). Make it before the server, so that it outlives it.
+class CapturedLog {
+ public:
+  CapturedLog()
+      : previous_(spdlog::default_logger()),
+        sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000)) {
+    sink_->set_pattern("%l %v");
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", sink_));
+    server::RouteGrpcLog();
+  }
+  ~CapturedLog() { spdlog::set_default_logger(previous_); }
+  CapturedLog(const CapturedLog&) = delete;
+  CapturedLog& operator=(const CapturedLog&) = delete;
+
+  // The lines so far that contain `needle`.
+  std::vector<std::string> LinesWith(const std::string& needle) const {
+    std::vector<std::string> lines;
+    for (const std::string& formatted : sink_->last_formatted()) {
+      const absl::string_view line = absl::StripSuffix(formatted, "\n");
+      if (absl::StrContains(line, needle)) lines.emplace_back(line);
+    }
+    return lines;
+  }
+  // Once a line with `needle` is there, and a moment later: those lines.
+  std::vector<std::string> SettledLinesWith(const std::string& needle) const;
+
+ private:
+  const std::shared_ptr<spdlog::logger> previous_;
+  const std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
+};
+
+std::vector<std::string> CapturedLog::SettledLinesWith(const std::string& needle) const {
+  EXPECT_TRUE(Eventually([&] { return !LinesWith(needle).empty(); })) << needle;
+  absl::SleepFor(absl::Milliseconds(300));
+  return LinesWith(needle);
 }
 
 class TlsTest : public ::testing::Test {
@@ -138,6 +185,21 @@ TEST_F(TlsTest, APlaintextClientFails) {
   const SolveResult result = Solve8(Plaintext(*server));
   EXPECT_EQ(result.status.error_code(), grpc::StatusCode::UNAVAILABLE)
       << result.status.error_message();
+}
+
+// The client's doing, reported once at warn, without gRPC's source paths. (A
+// plaintext client: one that distrusts the CA would log its own side of the
+// handshake in this process too.)
+TEST_F(TlsTest, AFailedHandshakeIsLoggedOnceAtWarn) {
+  CapturedLog log;
+  std::unique_ptr<server::Server> server = StartServer(ServingTls(server_identity_));
+  ASSERT_NE(server, nullptr);
+  EXPECT_EQ(Solve8(Plaintext(*server)).status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  const std::vector<std::string> lines = log.SettledLinesWith("andshake");
+  ASSERT_EQ(lines.size(), 1u) << absl::StrJoin(lines, "\n");
+  EXPECT_THAT(lines[0], ::testing::StartsWith("warning TLS handshake with a client failed: "));
+  EXPECT_THAT(lines[0], Not(HasSubstr(".cc")));
+  EXPECT_THAT(lines[0], Not(HasSubstr("\n")));
 }
 
 TEST_F(TlsTest, AClientThatDoesNotTrustTheCaFails) {
@@ -322,6 +384,55 @@ TEST(HealthPortTest, ServesHealthChecksOnlyInPlaintext) {
 
   const grpc::Status over_tls = Solve8(Connect(*server, Trusting(ca))).status;
   EXPECT_TRUE(over_tls.ok()) << over_tls.error_message();
+}
+
+// An NQueens call on the health port of a server that wants tokens: the
+// client is told UNIMPLEMENTED, and the log, the counters and the metrics
+// say just that, once.
+TEST(HealthPortTest, ACallThereIsLoggedAndCountedOnceAsTheClientSawIt) {
+  CapturedLog log;
+  TestCertificateAuthority ca("nqueens-test-ca");
+  server::ServerOptions options = ServingTls(ca.Issue("server-1"));
+  options.health_listen_addresses = {"127.0.0.1:0"};
+  options.auth_token_file = WriteTempFile(".tokens", "health-port-token\n");
+  options.metrics_listen = "127.0.0.1:0";
+  std::unique_ptr<server::Server> server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  const std::shared_ptr<grpc::Channel> health_port =
+      grpc::CreateChannel(server->health_addresses()[0], grpc::InsecureChannelCredentials());
+  ExpectStatus(Solve8(health_port).status, grpc::StatusCode::UNIMPLEMENTED,
+               "serves grpc.health.v1.Health only");
+
+  const std::vector<std::string> lines = log.SettledLinesWith("Solve");
+  ASSERT_EQ(lines.size(), 1u) << absl::StrJoin(lines, "\n");
+  EXPECT_THAT(lines[0], HasSubstr("status=UNIMPLEMENTED"));
+  EXPECT_EQ(server->counters().calls(absl::StatusCode::kUnimplemented), 1u);
+  EXPECT_EQ(server->counters().calls(absl::StatusCode::kUnauthenticated), 0u);
+  const absl::StatusOr<Samples> samples = Scrape(server->metrics_port());
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  const auto handled = [&](const std::string& code) {
+    return ValueOf(*samples,
+                   absl::StrCat(R"(grpc_server_handled_total{grpc_code=")", code,
+                                R"(",grpc_method="Solve",)"
+                                R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary"})"));
+  };
+  EXPECT_EQ(handled("Unimplemented"), 1);
+  EXPECT_EQ(handled("Unauthenticated"), 0);
+  // Reflection there, refused by the health port's gate (and needing a
+  // token too): the same, once.
+  const RawResult reflection =
+      RawCall(health_port, kReflectionInfo, Encode(kReflectionRequestListServices, "*"));
+  ExpectStatus(reflection.status, grpc::StatusCode::UNIMPLEMENTED, "health port");
+  const std::vector<std::string> refused = log.SettledLinesWith("ServerReflectionInfo");
+  ASSERT_EQ(refused.size(), 1u) << absl::StrJoin(refused, "\n");
+  EXPECT_THAT(refused[0], HasSubstr("status=UNIMPLEMENTED"));
+  const absl::StatusOr<Samples> later = Scrape(server->metrics_port());
+  ASSERT_TRUE(later.ok()) << later.status();
+  EXPECT_EQ(ValueOf(*later, R"(grpc_server_handled_total{grpc_code="Unimplemented",)"
+                            R"(grpc_method="ServerReflectionInfo",)"
+                            R"(grpc_service="grpc.reflection.v1alpha.ServerReflection",)"
+                            R"(grpc_type="bidi_stream"})"),
+            1);
 }
 
 TEST(HealthPortTest, NeedsTls) {

@@ -1,0 +1,190 @@
+#include "server/metrics_grpc.h"
+
+#include <google/protobuf/descriptor.h>
+#include <grpcpp/grpcpp.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "server/metrics.h"
+
+namespace nqueens::server {
+namespace {
+
+using RpcType = grpc::experimental::ServerRpcInfo::Type;
+using grpc::experimental::InterceptionHookPoints;
+
+const char* RpcTypeLabel(RpcType type) {
+  switch (type) {
+    case RpcType::UNARY:
+      break;
+    case RpcType::CLIENT_STREAMING:
+      return "client_stream";
+    case RpcType::SERVER_STREAMING:
+      return "server_stream";
+    case RpcType::BIDI_STREAMING:
+      return "bidi_stream";
+  }
+  return "unary";
+}
+
+RpcType TypeOf(const google::protobuf::MethodDescriptor& method) {
+  if (method.client_streaming()) {
+    return method.server_streaming() ? RpcType::BIDI_STREAMING : RpcType::CLIENT_STREAMING;
+  }
+  return method.server_streaming() ? RpcType::SERVER_STREAMING : RpcType::UNARY;
+}
+
+// "/nqueens.v1.NQueens/Solve" -> {"nqueens.v1.NQueens", "Solve"}.
+std::pair<std::string, std::string> ServiceAndMethod(absl::string_view method) {
+  if (!method.empty() && method.front() == '/') method.remove_prefix(1);
+  const size_t slash = method.find('/');
+  if (slash == absl::string_view::npos) return {"unknown", std::string(method)};
+  return {std::string(method.substr(0, slash)), std::string(method.substr(slash + 1))};
+}
+
+// One call: started when made, handled when its status goes out.
+class MetricsInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit MetricsInterceptor(const GrpcServerMetrics::Method& series)
+      : series_(series), start_(absl::Now()) {
+    series_.started->Increment();
+  }
+  // A call whose status never went through the interceptors (the client
+  // went away first) is counted as cancelled.
+  ~MetricsInterceptor() override {
+    if (!handled_) Handled(static_cast<int>(grpc::StatusCode::CANCELLED));
+  }
+
+  MetricsInterceptor(const MetricsInterceptor&) = delete;
+  MetricsInterceptor& operator=(const MetricsInterceptor&) = delete;
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    // A failed read (the client's end of its stream) brings no message.
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
+        methods->GetRecvMessage() != nullptr) {
+      series_.msg_received->Increment();
+    }
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
+      series_.msg_sent->Increment();
+    }
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS) && !handled_) {
+      Handled(static_cast<int>(methods->GetSendStatus().error_code()));
+    }
+    methods->Proceed();
+  }
+
+ private:
+  void Handled(int code) {
+    handled_ = true;
+    series_.handled[code >= 0 && code < kGrpcCodeCount ? code : 2]->Increment();
+    series_.handling_seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start_));
+  }
+
+  const GrpcServerMetrics::Method& series_;
+  const absl::Time start_;
+  bool handled_ = false;
+};
+
+class MetricsInterceptorFactory final
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit MetricsInterceptorFactory(const GrpcServerMetrics& metrics) : metrics_(metrics) {}
+
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* call) override {
+    return new MetricsInterceptor(metrics_.ForMethod(call->method(), call->type()));
+  }
+
+ private:
+  const GrpcServerMetrics& metrics_;
+};
+
+}  // namespace
+
+const char* GrpcCodeLabel(int code) {
+  static constexpr std::array<const char*, kGrpcCodeCount> kLabels = {
+      "OK",       "Canceled",        "Unknown",          "InvalidArgument",   "DeadlineExceeded",
+      "NotFound", "AlreadyExists",   "PermissionDenied", "ResourceExhausted", "FailedPrecondition",
+      "Aborted",  "OutOfRange",      "Unimplemented",    "Internal",          "Unavailable",
+      "DataLoss", "Unauthenticated",
+  };
+  return code >= 0 && code < kGrpcCodeCount ? kLabels[code] : "Unknown";
+}
+
+GrpcServerMetrics::GrpcServerMetrics(prometheus::Registry& registry,
+                                     const std::vector<std::string>& services)
+    : started_(prometheus::BuildCounter()
+                   .Name("grpc_server_started_total")
+                   .Help("Total number of RPCs started on the server.")
+                   .Register(registry)),
+      handled_(prometheus::BuildCounter()
+                   .Name("grpc_server_handled_total")
+                   .Help("Total number of RPCs completed on the server, regardless of success or "
+                         "failure.")
+                   .Register(registry)),
+      handling_seconds_(prometheus::BuildHistogram()
+                            .Name("grpc_server_handling_seconds")
+                            .Help("Histogram of response latency (seconds) of gRPC that had been "
+                                  "application-level handled by the server.")
+                            .Register(registry)),
+      msg_received_(prometheus::BuildCounter()
+                        .Name("grpc_server_msg_received_total")
+                        .Help("Total number of RPC stream messages received on the server.")
+                        .Register(registry)),
+      msg_sent_(prometheus::BuildCounter()
+                    .Name("grpc_server_msg_sent_total")
+                    .Help("Total number of gRPC stream messages sent by the server.")
+                    .Register(registry)),
+      known_([&] {
+        absl::flat_hash_map<std::string, Method> known;
+        for (const std::string& name : services) {
+          const google::protobuf::ServiceDescriptor* service =
+              google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(name);
+          if (service == nullptr) continue;
+          for (int i = 0; i < service->method_count(); ++i) {
+            const std::string method = absl::StrCat("/", name, "/", service->method(i)->name());
+            known.emplace(method, MakeSeries(method, TypeOf(*service->method(i))));
+          }
+        }
+        return known;
+      }()) {}
+
+const GrpcServerMetrics::Method& GrpcServerMetrics::ForMethod(absl::string_view method,
+                                                              RpcType type) const {
+  if (const auto known = known_.find(method); known != known_.end()) return known->second;
+  absl::MutexLock lock(&others_mutex_);
+  std::unique_ptr<Method>& series = others_[method];
+  if (series == nullptr) series = std::make_unique<Method>(MakeSeries(method, type));
+  return *series;
+}
+
+GrpcServerMetrics::Method GrpcServerMetrics::MakeSeries(absl::string_view method,
+                                                        RpcType type) const {
+  const auto [service_name, method_name] = ServiceAndMethod(method);
+  const prometheus::Labels labels = {
+      {"grpc_type", RpcTypeLabel(type)},
+      {"grpc_service", service_name},
+      {"grpc_method", method_name},
+  };
+  Method series;
+  series.started = &started_.Add(labels);
+  for (int code = 0; code < kGrpcCodeCount; ++code) {
+    prometheus::Labels with_code = labels;
+    with_code.emplace("grpc_code", GrpcCodeLabel(code));
+    series.handled[code] = &handled_.Add(with_code);
+  }
+  series.handling_seconds = &handling_seconds_.Add(labels, CallSecondsBuckets());
+  series.msg_received = &msg_received_.Add(labels);
+  series.msg_sent = &msg_sent_.Add(labels);
+  return series;
+}
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+GrpcServerMetrics::Interceptors() const {
+  return std::make_unique<MetricsInterceptorFactory>(*this);
+}
+
+}  // namespace nqueens::server
