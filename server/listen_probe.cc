@@ -8,7 +8,6 @@
 #include <cstring>
 #include <memory>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 
 namespace nqueens::server {
@@ -28,10 +27,9 @@ int BindError(const addrinfo& address) {
 
 }  // namespace
 
-absl::Status ProbeListenAddress(const std::string& address) {
+std::optional<std::string> WhyCannotListen(const std::string& address) {
   const size_t colon = address.rfind(':');
   const std::string port = address.substr(colon + 1);
-  if (port == "0") return absl::OkStatus();
   absl::string_view host(address.data(), colon);
   if (absl::ConsumePrefix(&host, "[")) absl::ConsumeSuffix(&host, "]");
   addrinfo hints{};
@@ -40,19 +38,15 @@ absl::Status ProbeListenAddress(const std::string& address) {
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* resolved = nullptr;
   const int lookup = getaddrinfo(std::string(host).c_str(), port.c_str(), &hints, &resolved);
-  if (lookup != 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", address, ": ", gai_strerror(lookup)));
-  }
+  if (lookup != 0) return gai_strerror(lookup);
   const std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owned(resolved, freeaddrinfo);
   int first_error = 0;
   for (const addrinfo* entry = resolved; entry != nullptr; entry = entry->ai_next) {
     const int error = BindError(*entry);
-    if (error == 0) return absl::OkStatus();
+    if (error == 0) return std::nullopt;
     if (first_error == 0) first_error = error;
   }
-  return absl::UnavailableError(
-      absl::StrCat("cannot listen on ", address, ": ", std::strerror(first_error)));
+  return std::strerror(first_error);
 }
 
 }  // namespace nqueens::server

@@ -1,11 +1,12 @@
 // The HTTP endpoint Prometheus scrapes (--metrics-listen): GET /metrics in
-// the text format, served by prometheus-cpp's embedded web server on threads
-// and a port of its own, apart from gRPC's.
+// the text format, served by civetweb (the web server prometheus-cpp embeds)
+// on threads and a port of its own, apart from gRPC's. Not prometheus-cpp's
+// Exposer: it adds a summary of its own whose quantiles read "Nan" between
+// scrapes, which stock dashboards and alerts stumble on.
 #ifndef NQUEENS_SERVER_METRICS_ENDPOINT_H_
 #define NQUEENS_SERVER_METRICS_ENDPOINT_H_
 
 #include <prometheus/collectable.h>
-#include <prometheus/exposer.h>
 
 #include <memory>
 #include <string>
@@ -13,6 +14,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+
+class CivetServer;
 
 namespace nqueens::server {
 
@@ -32,22 +35,28 @@ class MetricsEndpoint {
   // Serves `collectables` on `address` (HOST:PORT, HOST an IPv4 address; port
   // 0 picks a free port). INVALID_ARGUMENT when `address` is not HOST:PORT;
   // UNAVAILABLE when it cannot be served, in one line that names the address
-  // and why: "cannot serve metrics on 127.0.0.1:9100 (--metrics-listen): address in use".
+  // and why: "cannot serve metrics on 127.0.0.1:9100 (--metrics-listen):
+  // Address already in use".
   static absl::StatusOr<std::unique_ptr<MetricsEndpoint>> Start(
       const std::string& address,
       std::vector<std::shared_ptr<prometheus::Collectable>> collectables);
+
+  ~MetricsEndpoint();
+  MetricsEndpoint(const MetricsEndpoint&) = delete;
+  MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;
 
   // The port actually bound.
   int port() const { return port_; }
 
  private:
-  MetricsEndpoint(std::vector<std::shared_ptr<prometheus::Collectable>> collectables,
-                  std::unique_ptr<prometheus::Exposer> exposer);
+  class Page;  // GET /metrics
 
-  // Declared before the exposer, which holds only weak pointers to them:
-  // they go after it has stopped serving.
-  const std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
-  const std::unique_ptr<prometheus::Exposer> exposer_;
+  MetricsEndpoint(std::unique_ptr<Page> page, std::unique_ptr<CivetServer> server);
+
+  // Declared before the web server, which serves them: they go after it has
+  // stopped.
+  const std::unique_ptr<Page> page_;
+  const std::unique_ptr<CivetServer> server_;
   const int port_;
 };
 

@@ -195,7 +195,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   for (const auto* addresses : {&options.listen_addresses, &options.health_listen_addresses}) {
     for (const std::string& address : *addresses) {
-      if (absl::Status free = ProbeListenAddress(address); !free.ok()) return free;
+      if (const std::optional<std::string> why = WhyCannotListen(address)) {
+        return absl::UnavailableError(absl::StrCat("cannot listen on ", address, ": ", *why));
+      }
     }
   }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =

@@ -10,8 +10,8 @@ checks that
   - every PromQL expression in them (dashboard targets and variables, alert
     rules), and in README's "What to alert on" table, names only series the
     server exports (or Prometheus' own `up`);
-  - README's metrics table lists exactly the series the server exports (but
-    prometheus-cpp's own exposer_*), and its alerts are the rule's alerts;
+  - README's metrics table lists exactly the series the server exports, and
+    its alerts are the rule's alerts;
   - what README says each worker holds of the memory budget, in the metrics
     table and in the Memory section, is what the server says.
 Prints every failed check and exits 1 if there is any.
@@ -109,11 +109,8 @@ def scrape(server):
                 names.update({f"{name}_sum", f"{name}_count"})
         elif line and not line.startswith("#"):
             names.add(re.match(r"[^{ ]+", line).group(0))
-    # prometheus-cpp's own exposer_request_latencies (a summary) prints
-    # "Nan" quantiles while it has no recent scrape; the server's own never.
     for line in page.splitlines():
-        if not line.startswith("exposer_request_latencies{"):
-            check("nan" not in line.lower(), f"the metrics page has no NaN: {line}")
+        check("nan" not in line.lower(), f"the metrics page has no NaN: {line}")
     return names
 
 
@@ -233,8 +230,7 @@ def check_readme(readme, exported, alerts, mib):
         listed.add(name)
         if kind == "histogram":
             listed.update({f"{name}_bucket", f"{name}_sum", f"{name}_count"})
-    ours = {n for n in exported if not n.startswith("exposer_")}
-    for name in sorted(ours - listed):
+    for name in sorted(exported - listed):
         check(False, f"README.md Metrics: the table lacks {name}, which the server exports")
     for name in sorted(listed - exported):
         check(False, f"README.md Metrics: the table lists {name}, which the server does not export")
