@@ -6,21 +6,31 @@
 #                                      packages, Python gRPC for the
 #                                      Python client and its tests, clang and
 #                                      its libFuzzer runtime for fuzz/)
+#   scripts/install-deps.sh --build    only what scripts/build.sh needs (for
+#                                      the container images' build stage)
 #   scripts/install-deps.sh --runtime  only the shared libraries the binaries
 #                                      load (for the slim container images)
 #
 # Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 
+# What scripts/build.sh needs: the binaries, man pages and completions.
 build_packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev libspdlog-dev libgtest-dev
-  # The server's token digests and TLS file checks; the TLS tests make their
-  # certificates with the openssl command.
-  libssl-dev openssl
-  # The server's Prometheus metrics (brings civetweb, zlib and curl's -dev).
-  prometheus-cpp-dev
+  libabsl-dev libspdlog-dev
+  # The server's token digests and TLS file checks.
+  libssl-dev
+  # The server's Prometheus metrics and the web server that serves them.
+  prometheus-cpp-dev libcivetweb-dev
+  # Man pages made from the binaries' --help.
+  help2man
+)
+# The rest of a developer's and CI's needs: tests, tools, packaging.
+test_packages=(
+  libgtest-dev
+  # The TLS tests make their certificates with the openssl command.
+  openssl
   python3 python3-grpcio python3-protobuf python3-yaml
   # The Python client package (clients/python): installed offline into a
   # virtual environment with Debian's setuptools and wheel; its test also
@@ -31,24 +41,27 @@ build_packages=(
   clang libclang-rt-14-dev
   # scripts/test.sh's format and tidy stages.
   clang-format clang-tidy
-  # Man pages made from the binaries' --help; the .deb's dependencies
-  # (dpkg-shlibdeps) for CPack.
-  help2man dpkg-dev
+  # The .deb's dependencies (dpkg-shlibdeps) for CPack.
+  dpkg-dev
+  # tests/packaging: lintian on the .deb, and man (with groff) rendering the
+  # man pages.
+  lintian man-db
 )
 # What `ldd` lists for nqueens-server, by owning package; their own
 # dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.
 # The nqueens CLI needs only the C library (client/CMakeLists.txt).
 runtime_packages=(
   libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623 libspdlog1.10 libfmt9
-  libprometheus-cpp-pull1.0 libprometheus-cpp-core1.0
+  libprometheus-cpp-core1.0 libcivetweb1
 )
 
 usage() {
-  echo "usage: $0 [--runtime]"
+  echo "usage: $0 [--build | --runtime]"
 }
 
 case "${1:-}" in
-  "") packages=("${build_packages[@]}") ;;
+  "") packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  --build) packages=("${build_packages[@]}") ;;
   --runtime) packages=("${runtime_packages[@]}") ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
