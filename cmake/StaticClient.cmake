@@ -3,9 +3,11 @@
 # A gRPC client program: the `nqueens` CLI, and the benchmark's minimal
 # client that measures what any such process costs (bench/client_floor.cc).
 # A client process runs once per board, so its start-up is part of every call
-# it makes. Linked against the shared gRPC, it loads 62 libraries and took
-# 7-9 ms to reach main(); linked statically, ~1 ms (docs/scale.md, CLI at
-# n = 10^3). Bookworm's -dev packages ship the static archives, and
+# it makes. Linked against the shared gRPC it first loads every library
+# gRPC, protobuf and Abseil bring; linked statically it does not. How long
+# a client takes from spawn to main() is in docs/scale.md ("The floor under
+# the CLI", nqueens-scale --mode=floor, whose client is linked as this option
+# says; run it in a build with -DNQUEENS_STATIC_CLI=OFF for the shared link). Bookworm's -dev packages ship the static archives, and
 # pkg-config --static lists them with their own dependencies. libstdc++ and
 # libgcc are linked in too; only the C library stays shared.
 #

@@ -52,10 +52,10 @@ uint64_t SolvePeakBytes(uint64_t n, SolveMethod method, uint32_t symmetry = 0);
 
 // Validate on an n-row board whose queens attack along few lines: the board
 // and 5 bits a row. Every line holding two queens or more takes a hash-table
-// entry, about 50 bytes while the table grows, so a board with many such
-// lines takes far more than a solution (docs/constants.md,
-// ValidatePeakBytes). Validate reports the exact count of attacking pairs,
-// which needs those counts; this estimate does not cover such boards.
+// entry, so a board with many such lines takes far more than a solution
+// (docs/constants.md, ValidatePeakBytes). Validate reports the exact count of
+// attacking pairs, which needs those counts; this estimate does not cover such
+// boards.
 uint64_t ValidatePeakBytes(uint64_t n);
 
 // The free rows up to which the estimates above cover the exact search.

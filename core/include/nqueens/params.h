@@ -98,7 +98,7 @@ struct PipelineParams {
   // The exact search gives up (UNDECIDED) after this many seconds; 0: at the
   // call's deadline (a little before, for the answer to reach the caller), or
   // after kDefaultExactSeconds for a call without one. By time, not nodes: a
-  // node costs 0.1 to 10 microseconds depending on the board, and the hardest
+  // node's cost varies by orders of magnitude with the board, and the hardest
   // boards decided within a minute need up to 10^9 nodes
   // (docs/hard-instances.md). The RPCs' max_exact_seconds.
   double exact_max_seconds = 0;

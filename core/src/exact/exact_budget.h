@@ -1,5 +1,5 @@
 // How long and how far the exact search may run in one call. It decides by
-// time, not nodes: a node costs 0.1 to 10 microseconds depending on the board,
+// time, not nodes: a node's cost varies by orders of magnitude with the board,
 // and the hardest boards decided within a minute take up to 10^9 nodes
 // (docs/hard-instances.md).
 #ifndef NQUEENS_EXACT_EXACT_BUDGET_H_

@@ -23,7 +23,7 @@ constexpr uint64_t kFirstRunBudget = 1024;
 // own budget ends. Restarts rescue satisfiable boards stuck in a hopeless
 // subtree, which the runs below this (about 0.1 s on the word engine) are
 // for; on an unsolvable board each restart only repeats the last run's work,
-// and doubling without end spends about 2.4 times the nodes of the proof.
+// and doubling without end spends several times the nodes of the proof.
 // The size of the last run is measured against 2^23 on Excluded Diagonals
 // boards in docs/hard-instances-log.md, "Last-run sizes and earlier
 // versions".

@@ -154,7 +154,7 @@ absl::StatusOr<std::optional<ProductFit>> Fit(const Columns& composition, uint32
       });
   if (!fits.ok()) return fits.status();
   if (!*fits) return std::nullopt;
-  // n / inner blocks, fresh memory: 480 MB at n = 10^8, made in polled
+  // n / inner blocks, fresh memory: hundreds of MB at n = 10^8, made in polled
   // stretches (docs/constants.md, Fit).
   ProductFit fit{{}, std::move(inner_fit)};
   if (!AppendPolled(fit.blocks, n / inner, BlockQueens(), stop)) return stop.status();
