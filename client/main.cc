@@ -358,6 +358,11 @@ absl::Status ParamsFromFlag(PipelineParams& params) {
         "--max-exact-seconds, --max-exact-nodes)");
   }
   for (const std::string& setting : settings) {
+    if (!absl::StrContains(setting, '=')) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param ", setting, ": expected NAME=VALUE, e.g. ", setting,
+                       "=200 (docs/params.md lists each parameter with its range)"));
+    }
     const std::pair<std::string, std::string> name_value = absl::StrSplit(setting, '=');
     if (absl::Status set = SetParam(params, name_value.first, name_value.second); !set.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--param: ", set.message()));
