@@ -12,6 +12,7 @@
 #include "nqueens/seed.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "server/byte_size.h"
+#include "server/call_origin.h"
 #include "server/health_port.h"
 #include "server/logging.h"
 #include "server/memory_estimate.h"
@@ -69,7 +70,9 @@ Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const ch
   record_.method = method;
   record_.request_id = RequestIdOf(*context);
   // Now: once the call is cancelled, gRPC no longer knows the peer.
-  record_.peer = context->peer();
+  CallOrigin origin = OriginOf(*context);
+  record_.peer = std::move(origin.peer);
+  record_.transport = origin.transport;
 }
 
 Call::~Call() {
@@ -132,7 +135,7 @@ absl::Status Call::CheckMetadataSize() {
 }
 
 absl::StatusOr<std::string> Call::IdentifyClient() const {
-  if (service_.tokens == nullptr) return PeerHost(context_->peer());
+  if (service_.tokens == nullptr) return PeerHost(record_.peer);
   const absl::StatusOr<BearerTokens::Digest> token =
       service_.tokens->Authenticate(context_->client_metadata());
   if (!token.ok()) return token.status();

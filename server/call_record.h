@@ -33,9 +33,10 @@ CallOutcome CallOutcomeOf(Outcome outcome);
 struct CallRecord {
   const char* method = "";  // "Solve", "CompleteStream", ...
   std::string request_id;
-  std::string peer;           // e.g. "ipv4:127.0.0.1:40123"
-  uint64_t n = 0;             // 0 until the request told
-  uint64_t queens_given = 0;  // k
+  std::string peer;                // e.g. "ipv4:127.0.0.1:40123"
+  const char* transport = "grpc";  // or "http" (call_origin.h)
+  uint64_t n = 0;                  // 0 until the request told
+  uint64_t queens_given = 0;       // k
   CallOutcome outcome = CallOutcome::kNone;
   uint64_t exact_nodes = 0;  // visited by the core's exact search
   absl::Status status;

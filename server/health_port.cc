@@ -8,13 +8,17 @@
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "server/call_gate.h"
+#include "server/call_origin.h"
 
 namespace nqueens::server {
 namespace {
 
 // gRPC names the transport "insecure" for plaintext, "tls" (TlsServerCredentials)
-// or "ssl" for TLS; a call it does not name is taken for plaintext.
+// or "ssl" for TLS; a call it does not name is taken for plaintext. The
+// HTTP face's calls come over the in-process channel, which names none: the
+// HTTP port has its own TLS.
 bool ArrivedInPlaintext(grpc::ServerContextBase& context) {
+  if (TransportOf(context.client_metadata()) == absl::string_view("http")) return false;
   const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
   if (auth == nullptr) return true;
   const std::vector<grpc::string_ref> types =

@@ -71,21 +71,21 @@ void LogGrpcMessage(gpr_log_func_args* message) {
 }
 
 std::string TextLine(const CallRecord& call) {
-  return absl::StrFormat("%s request_id=%s peer=%s n=%d k=%d outcome=%s status=%s%s %.3fs",
-                         call.method, call.request_id, call.peer, call.n, call.queens_given,
-                         CallOutcomeName(call.outcome),
-                         absl::StatusCodeToString(call.status.code()),
-                         call.status.ok() ? "" : absl::StrCat(" (", call.status.message(), ")"),
-                         absl::ToDoubleSeconds(call.duration));
+  return absl::StrFormat(
+      "%s request_id=%s peer=%s transport=%s n=%d k=%d outcome=%s status=%s%s %.3fs", call.method,
+      call.request_id, call.peer, call.transport, call.n, call.queens_given,
+      CallOutcomeName(call.outcome), absl::StatusCodeToString(call.status.code()),
+      call.status.ok() ? "" : absl::StrCat(" (", call.status.message(), ")"),
+      absl::ToDoubleSeconds(call.duration));
 }
 
 // The members of the call's JSON object after "time" and "level".
 std::string JsonMembers(const CallRecord& call) {
   return absl::StrFormat(
-      R"("method":%s,"peer":%s,"request_id":%s,"n":%d,"k":%d,"outcome":%s,"code":%s,)"
-      R"("message":%s,"seconds":%.6f)",
-      JsonString(call.method), JsonString(call.peer), JsonString(call.request_id), call.n,
-      call.queens_given,
+      R"("method":%s,"peer":%s,"transport":%s,"request_id":%s,"n":%d,"k":%d,"outcome":%s,)"
+      R"("code":%s,"message":%s,"seconds":%.6f)",
+      JsonString(call.method), JsonString(call.peer), JsonString(call.transport),
+      JsonString(call.request_id), call.n, call.queens_given,
       call.outcome == CallOutcome::kNone ? "null" : JsonString(CallOutcomeName(call.outcome)),
       JsonString(absl::StatusCodeToString(call.status.code())), JsonString(call.status.message()),
       absl::ToDoubleSeconds(call.duration));

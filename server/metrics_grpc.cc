@@ -3,17 +3,22 @@
 #include <google/protobuf/descriptor.h>
 #include <grpcpp/grpcpp.h>
 
+#include <array>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "server/call_origin.h"
 #include "server/metrics.h"
 
 namespace nqueens::server {
 namespace {
 
 using RpcType = grpc::experimental::ServerRpcInfo::Type;
+
+// The transport label's values, as ForMethod indexes them.
+constexpr std::array<const char*, 2> kTransports = {"grpc", "http"};
 using grpc::experimental::InterceptionHookPoints;
 
 const char* RpcTypeLabel(RpcType type) {
@@ -45,13 +50,12 @@ std::pair<std::string, std::string> ServiceAndMethod(absl::string_view method) {
   return {std::string(method.substr(0, slash)), std::string(method.substr(slash + 1))};
 }
 
-// One call: started when made, handled when its status goes out.
+// One call: started once its metadata, which tells its transport, is in;
+// handled when its status goes out.
 class MetricsInterceptor final : public grpc::experimental::Interceptor {
  public:
-  explicit MetricsInterceptor(const GrpcServerMetrics::Method& series)
-      : series_(series), start_(absl::Now()) {
-    series_.started->Increment();
-  }
+  MetricsInterceptor(const GrpcServerMetrics& metrics, grpc::experimental::ServerRpcInfo& call)
+      : metrics_(metrics), call_(call), start_(absl::Now()) {}
   // A call whose status never went through the interceptors (the client
   // went away first) is counted as cancelled.
   ~MetricsInterceptor() override {
@@ -62,13 +66,16 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
   MetricsInterceptor& operator=(const MetricsInterceptor&) = delete;
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
+      Started(TransportOf(*methods->GetRecvInitialMetadata()));
+    }
     // A failed read (the client's end of its stream) brings no message.
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
         methods->GetRecvMessage() != nullptr) {
-      series_.msg_received->Increment();
+      Series().msg_received->Increment();
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
-      series_.msg_sent->Increment();
+      Series().msg_sent->Increment();
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS) && !handled_) {
       Handled(static_cast<int>(methods->GetSendStatus().error_code()));
@@ -77,14 +84,28 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
   }
 
  private:
-  void Handled(int code) {
-    handled_ = true;
-    series_.handled[code >= 0 && code < kGrpcCodeCount ? code : 2]->Increment();
-    series_.handling_seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start_));
+  void Started(absl::string_view transport) {
+    series_ = &metrics_.ForMethod(call_.method(), call_.type(), transport);
+    series_->started->Increment();
   }
 
-  const GrpcServerMetrics::Method& series_;
+  // A call gives its metadata first; one that ended before is a gRPC one.
+  const GrpcServerMetrics::Method& Series() {
+    if (series_ == nullptr) Started("grpc");
+    return *series_;
+  }
+
+  void Handled(int code) {
+    handled_ = true;
+    const GrpcServerMetrics::Method& series = Series();
+    series.handled[code >= 0 && code < kGrpcCodeCount ? code : 2]->Increment();
+    series.handling_seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start_));
+  }
+
+  const GrpcServerMetrics& metrics_;
+  grpc::experimental::ServerRpcInfo& call_;
   const absl::Time start_;
+  const GrpcServerMetrics::Method* series_ = nullptr;
   bool handled_ = false;
 };
 
@@ -95,7 +116,7 @@ class MetricsInterceptorFactory final
 
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* call) override {
-    return new MetricsInterceptor(metrics_.ForMethod(call->method(), call->type()));
+    return new MetricsInterceptor(metrics_, *call);
   }
 
  private:
@@ -139,7 +160,7 @@ GrpcServerMetrics::GrpcServerMetrics(prometheus::Registry& registry,
                     .Help("Total number of gRPC stream messages sent by the server.")
                     .Register(registry)),
       known_([&] {
-        absl::flat_hash_map<std::string, Method> known;
+        absl::flat_hash_map<std::string, Methods> known;
         for (const std::string& name : services) {
           const google::protobuf::ServiceDescriptor* service =
               google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(name);
@@ -153,33 +174,41 @@ GrpcServerMetrics::GrpcServerMetrics(prometheus::Registry& registry,
       }()) {}
 
 const GrpcServerMetrics::Method& GrpcServerMetrics::ForMethod(absl::string_view method,
-                                                              RpcType type) const {
-  if (const auto known = known_.find(method); known != known_.end()) return known->second;
+                                                              RpcType type,
+                                                              absl::string_view transport) const {
+  const size_t index = transport == kTransports[1] ? 1 : 0;
+  if (const auto known = known_.find(method); known != known_.end()) {
+    return known->second[index];
+  }
   absl::MutexLock lock(&others_mutex_);
-  std::unique_ptr<Method>& series = others_[method];
-  if (series == nullptr) series = std::make_unique<Method>(MakeSeries(method, type));
-  return *series;
+  std::unique_ptr<Methods>& series = others_[method];
+  if (series == nullptr) series = std::make_unique<Methods>(MakeSeries(method, type));
+  return (*series)[index];
 }
 
-GrpcServerMetrics::Method GrpcServerMetrics::MakeSeries(absl::string_view method,
-                                                        RpcType type) const {
+GrpcServerMetrics::Methods GrpcServerMetrics::MakeSeries(absl::string_view method,
+                                                         RpcType type) const {
   const auto [service_name, method_name] = ServiceAndMethod(method);
-  const prometheus::Labels labels = {
-      {"grpc_type", RpcTypeLabel(type)},
-      {"grpc_service", service_name},
-      {"grpc_method", method_name},
-  };
-  Method series;
-  series.started = &started_.Add(labels);
-  for (int code = 0; code < kGrpcCodeCount; ++code) {
-    prometheus::Labels with_code = labels;
-    with_code.emplace("grpc_code", GrpcCodeLabel(code));
-    series.handled[code] = &handled_.Add(with_code);
+  Methods by_transport;
+  for (size_t index = 0; index < kTransports.size(); ++index) {
+    const prometheus::Labels labels = {
+        {"grpc_type", RpcTypeLabel(type)},
+        {"grpc_service", service_name},
+        {"grpc_method", method_name},
+        {"transport", kTransports[index]},
+    };
+    Method& series = by_transport[index];
+    series.started = &started_.Add(labels);
+    for (int code = 0; code < kGrpcCodeCount; ++code) {
+      prometheus::Labels with_code = labels;
+      with_code.emplace("grpc_code", GrpcCodeLabel(code));
+      series.handled[code] = &handled_.Add(with_code);
+    }
+    series.handling_seconds = &handling_seconds_.Add(labels, CallSecondsBuckets());
+    series.msg_received = &msg_received_.Add(labels);
+    series.msg_sent = &msg_sent_.Add(labels);
   }
-  series.handling_seconds = &handling_seconds_.Add(labels, CallSecondsBuckets());
-  series.msg_received = &msg_received_.Add(labels);
-  series.msg_sent = &msg_sent_.Add(labels);
-  return series;
+  return by_transport;
 }
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>

@@ -5,7 +5,8 @@
 // grpc_server_msg_sent_total, labelled grpc_type ("unary", "client_stream",
 // "server_stream", "bidi_stream"), grpc_service, grpc_method and, for
 // handled calls, grpc_code (Go's names: "OK", "Canceled", "InvalidArgument",
-// ...).
+// ...); and transport: "http" for the calls of the HTTP face, which reach
+// the service as gRPC calls (call_origin.h), "grpc" for the others.
 //
 // One server interceptor feeds them for every call of every service (ours,
 // health checks, reflection): a call starts when gRPC hands it over, is
@@ -59,17 +60,21 @@ class GrpcServerMetrics {
   GrpcServerMetrics(const GrpcServerMetrics&) = delete;
   GrpcServerMetrics& operator=(const GrpcServerMetrics&) = delete;
 
-  // The series of `method` as gRPC names it ("/nqueens.v1.NQueens/Solve");
-  // `type` labels those made here. The reference stays valid.
-  const Method& ForMethod(absl::string_view method,
-                          grpc::experimental::ServerRpcInfo::Type type) const;
+  // The series of `method` as gRPC names it ("/nqueens.v1.NQueens/Solve")
+  // for calls over `transport` ("grpc" or "http"); `type` labels those made
+  // here. The reference stays valid.
+  const Method& ForMethod(absl::string_view method, grpc::experimental::ServerRpcInfo::Type type,
+                          absl::string_view transport) const;
 
   // For ServerBuilder::experimental().SetInterceptorCreators: counts every
   // call. This object must outlive the server.
   std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> Interceptors() const;
 
  private:
-  Method MakeSeries(absl::string_view method, grpc::experimental::ServerRpcInfo::Type type) const;
+  // A method's series by transport: grpc, then http.
+  using Methods = std::array<Method, 2>;
+
+  Methods MakeSeries(absl::string_view method, grpc::experimental::ServerRpcInfo::Type type) const;
 
   prometheus::Family<prometheus::Counter>& started_;
   prometheus::Family<prometheus::Counter>& handled_;
@@ -77,9 +82,9 @@ class GrpcServerMetrics {
   prometheus::Family<prometheus::Counter>& msg_received_;
   prometheus::Family<prometheus::Counter>& msg_sent_;
   // Filled once, read without a lock.
-  const absl::flat_hash_map<std::string, Method> known_;
+  const absl::flat_hash_map<std::string, Methods> known_;
   mutable absl::Mutex others_mutex_;
-  mutable absl::flat_hash_map<std::string, std::unique_ptr<Method>> others_
+  mutable absl::flat_hash_map<std::string, std::unique_ptr<Methods>> others_
       ABSL_GUARDED_BY(others_mutex_);
 };
 

@@ -75,13 +75,13 @@ grpc::Status Solve(v1::NQueens::Stub& stub, uint32_t n, v1::SolveResponse& respo
   return stub.Solve(&context, request, &response);
 }
 
-// A grpc_server_* series of an NQueens method, e.g.
+// A grpc_server_* series of an NQueens method called over gRPC, e.g.
 // Grpc("grpc_server_started_total", "Solve", "unary").
 std::string Grpc(const std::string& name, const std::string& method, const std::string& type,
                  const std::string& code = "", const std::string& service = "nqueens.v1.NQueens") {
   return absl::StrCat(name, "{", code.empty() ? "" : absl::StrCat(R"(grpc_code=")", code, R"(",)"),
                       R"(grpc_method=")", method, R"(",grpc_service=")", service,
-                      R"(",grpc_type=")", type, R"("})");
+                      R"(",grpc_type=")", type, R"(",transport="grpc"})");
 }
 
 class MetricsTest : public ::testing::Test {
@@ -137,7 +137,8 @@ TEST_F(MetricsTest, CallsMoveTheCountersByWhatTheyDid) {
   EXPECT_EQ(moved(Grpc("grpc_server_handling_seconds_count", "Solve", "unary")), 3);
   EXPECT_GT(moved(Grpc("grpc_server_handling_seconds_sum", "Solve", "unary")), 0);
   EXPECT_EQ(moved(R"(grpc_server_handling_seconds_bucket{grpc_method="Solve",)"
-                  R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary",le="+Inf"})"),
+                  R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary",transport="grpc",)"
+                  R"(le="+Inf"})"),
             3);
   EXPECT_EQ(moved(Grpc("grpc_server_msg_received_total", "Solve", "unary")), 3);
   // The refused call answered with its status alone.

@@ -411,10 +411,10 @@ TEST(HealthPortTest, ACallThereIsLoggedAndCountedOnceAsTheClientSawIt) {
   const absl::StatusOr<Samples> samples = Scrape(server->metrics_port());
   ASSERT_TRUE(samples.ok()) << samples.status();
   const auto handled = [&](const std::string& code) {
-    return ValueOf(*samples,
-                   absl::StrCat(R"(grpc_server_handled_total{grpc_code=")", code,
-                                R"(",grpc_method="Solve",)"
-                                R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary"})"));
+    return ValueOf(*samples, absl::StrCat(R"(grpc_server_handled_total{grpc_code=")", code,
+                                          R"(",grpc_method="Solve",)"
+                                          R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary",)"
+                                          R"(transport="grpc"})"));
   };
   EXPECT_EQ(handled("Unimplemented"), 1);
   EXPECT_EQ(handled("Unauthenticated"), 0);
@@ -431,7 +431,7 @@ TEST(HealthPortTest, ACallThereIsLoggedAndCountedOnceAsTheClientSawIt) {
   EXPECT_EQ(ValueOf(*later, R"(grpc_server_handled_total{grpc_code="Unimplemented",)"
                             R"(grpc_method="ServerReflectionInfo",)"
                             R"(grpc_service="grpc.reflection.v1alpha.ServerReflection",)"
-                            R"(grpc_type="bidi_stream"})"),
+                            R"(grpc_type="bidi_stream",transport="grpc"})"),
             1);
 }
 
