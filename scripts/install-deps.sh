@@ -23,6 +23,9 @@ build_packages=(
   libssl-dev
   # The server's Prometheus metrics and the web server that serves them.
   prometheus-cpp-dev libcivetweb-dev
+  # The server's JSON-over-HTTP face (server/http/), and the TLS library it
+  # speaks TLS with.
+  libmicrohttpd-dev libgnutls28-dev
   # Man pages made from the binaries' --help.
   help2man
 )
@@ -46,13 +49,15 @@ test_packages=(
   # tests/packaging: lintian on the .deb, and man (with groff) rendering the
   # man pages.
   lintian man-db
+  # tests/http: the playground page's test drives a headless Chromium.
+  chromium
 )
 # What `ldd` lists for nqueens-server, by owning package; their own
 # dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.
 # The nqueens CLI needs only the C library (client/CMakeLists.txt).
 runtime_packages=(
   libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623 libspdlog1.10 libfmt9
-  libprometheus-cpp-core1.0 libcivetweb1
+  libprometheus-cpp-core1.0 libcivetweb1 libmicrohttpd12 libgnutls30
 )
 
 usage() {

@@ -32,22 +32,37 @@
 
 namespace {
 
+// --http-max-request-bytes: a byte count ("4M", "64K").
+struct ByteCountFlag {
+  uint64_t bytes = 0;
+};
+
+bool AbslParseFlag(absl::string_view text, ByteCountFlag* flag, std::string* error) {
+  const std::optional<uint64_t> bytes = nqueens::server::ParseByteSize(text);
+  if (!bytes.has_value() || *bytes == 0) {
+    *error = "expected a positive byte count such as 4M, 64K or 1048576";
+    return false;
+  }
+  flag->bytes = *bytes;
+  return true;
+}
+
+std::string AbslUnparseFlag(const ByteCountFlag& flag) {
+  return nqueens::server::ByteSizeFlagText(flag.bytes);
+}
+
 // --memory-budget: a byte count ("4G", "512M") or "auto".
 struct MemoryBudgetFlag {
   uint64_t bytes = 0;  // 0: auto
 };
 
 bool AbslParseFlag(absl::string_view text, MemoryBudgetFlag* flag, std::string* error) {
-  if (text == "auto") {
-    flag->bytes = 0;
-    return true;
-  }
-  const std::optional<uint64_t> bytes = nqueens::server::ParseByteSize(text);
-  if (!bytes.has_value() || *bytes == 0) {
+  ByteCountFlag count;
+  if (text != "auto" && !AbslParseFlag(text, &count, error)) {
     *error = "expected \"auto\" or a positive byte count such as 4G, 1.5G, 512M or 1048576";
     return false;
   }
-  flag->bytes = *bytes;
+  flag->bytes = count.bytes;
   return true;
 }
 
@@ -104,6 +119,12 @@ ABSL_FLAG(
     std::string, metrics_listen, kDefaults.metrics_listen,
     "HOST:PORT to serve Prometheus metrics on, at /metrics (HOST an IPv4 address; port 0 picks "
     "a free one); empty: no metrics endpoint");
+ABSL_FLAG(std::string, http_listen, kDefaults.http_listen,
+          "HOST:PORT to serve JSON over HTTP on (POST /v1/solve, /v1/complete, /v1/validate, "
+          "/v1/count, /v1/enumerate; GET /healthz) and the playground page at /; port 0 picks "
+          "a free one; it takes the same TLS files and tokens as gRPC; empty: off");
+ABSL_FLAG(ByteCountFlag, http_max_request_bytes, ByteCountFlag{kDefaults.http_max_request_bytes},
+          "largest HTTP request body, e.g. 4M (K, M, G: powers of 1024); larger get 413");
 ABSL_FLAG(absl::Duration, grace, kDefaults.grace,
           "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
 ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{kService.memory_budget},
@@ -174,6 +195,8 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   options.health_listen_addresses = absl::GetFlag(FLAGS_health_listen);
   options.grace = absl::GetFlag(FLAGS_grace);
   options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  options.http_listen = absl::GetFlag(FLAGS_http_listen);
+  options.http_max_request_bytes = absl::GetFlag(FLAGS_http_max_request_bytes).bytes;
   nqueens::server::ServiceOptions& service = options.service;
   service.max_n = absl::GetFlag(FLAGS_max_n);
   service.workers = absl::GetFlag(FLAGS_workers);
@@ -359,6 +382,9 @@ int main(int argc, char** argv) {
   if (!server.ok()) return Fail(server.status());
   for (const std::string& address : (*server)->addresses()) {
     std::cout << "listening on " << address << "\n";
+  }
+  if (!(*server)->http_address().empty()) {
+    std::cout << "listening for HTTP on " << (*server)->http_address() << "\n";
   }
   std::cout << std::flush;
   for (const std::string& address : (*server)->health_addresses()) {

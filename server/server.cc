@@ -175,6 +175,14 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
       if (!checked.ok()) return checked;
     }
   }
+  if (!options.http_listen.empty()) {
+    absl::Status checked = command_line::CheckHostPort("--http-listen", options.http_listen,
+                                                       command_line::PortZero::kAllowed);
+    if (!checked.ok()) return checked;
+  }
+  if (options.http_max_request_bytes == 0) {
+    return absl::InvalidArgumentError("--http-max-request-bytes must be positive");
+  }
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
   }
@@ -198,6 +206,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
       if (const std::optional<std::string> why = WhyCannotListen(address)) {
         return absl::UnavailableError(absl::StrCat("cannot listen on ", address, ": ", *why));
       }
+    }
+  }
+  if (!options.http_listen.empty()) {
+    if (const std::optional<std::string> why = WhyCannotListen(options.http_listen)) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot serve HTTP on ", options.http_listen, " (--http-listen): ", *why));
     }
   }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
@@ -259,6 +273,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   std::unique_ptr<Server> server(new Server(*std::move(tokens), std::move(service), options.grace));
   server->grpc_server_ = std::move(grpc_server);
+  if (!options.http_listen.empty()) {
+    absl::Status started = server->StartHttp(options);
+    if (!started.ok()) return started;
+  }
   if (metrics != nullptr) {
     server->metrics_port_ = metrics->port();
     server->metrics_address_ = BoundAddress(options.metrics_listen, metrics->port());
@@ -271,6 +289,21 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         .push_back(BoundAddress(listen[i], ports[i]));
   }
   return server;
+}
+
+absl::Status Server::StartHttp(const ServerOptions& options) {
+  http::GatewayOptions http_options;
+  http_options.listen = options.http_listen;
+  http_options.max_request_bytes = options.http_max_request_bytes;
+  http_options.tls = options.tls;
+  ServiceState& state = service_->state();
+  absl::StatusOr<std::unique_ptr<http::Gateway>> gateway =
+      http::Gateway::Start(http_options, grpc_server_->InProcessChannel(grpc::ChannelArguments()),
+                           state.memory_budget, [&state] { return !state.in_flight.closed(); });
+  if (!gateway.ok()) return gateway.status();
+  http_ = *std::move(gateway);
+  http_address_ = BoundAddress(options.http_listen, http_->port());
+  return absl::OkStatus();
 }
 
 Server::Server(std::unique_ptr<BearerTokens> tokens, std::unique_ptr<NQueensService> service,
@@ -289,6 +322,9 @@ void Server::Shutdown() {
   // handshake, kept the process for the whole grace period. Both steps are
   // idempotent.
   const bool drained = service_->Drain(deadline);
+  // The HTTP face's calls have ended or been cancelled: close its
+  // connections, before the in-process channel they used goes.
+  http_.reset();
   // The metrics' web server is slow to stop (docs/constants.md,
   // Server::Shutdown): meanwhile, not after. It served the drain, and the
   // calls are all counted by now.

@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "server/auth.h"
 #include "server/call_counters.h"
+#include "server/http/gateway.h"
 #include "server/memory_budget.h"
 #include "server/metrics_endpoint.h"
 #include "server/service.h"
@@ -57,6 +58,10 @@ struct ServerOptions {
   std::vector<std::string> health_listen_addresses;
   // Empty: no token needed (see auth.h).
   std::string auth_token_file;
+  // HOST:PORT of the JSON-over-HTTP face and the playground page
+  // (http/gateway.h); empty: none. It takes the TLS files and tokens above.
+  std::string http_listen;
+  uint64_t http_max_request_bytes = uint64_t{4} << 20;
   ConnectionLimits connections;
   ServiceOptions service;
 };
@@ -90,6 +95,8 @@ class Server {
   // port; "" and 0 without one.
   const std::string& metrics_address() const { return metrics_address_; }
   int metrics_port() const { return metrics_port_; }
+  // The same for the HTTP face.
+  const std::string& http_address() const { return http_address_; }
 
   // What the running calls have reserved, out of what capacity.
   const MemoryBudget& memory_budget() const { return service_->state().memory_budget; }
@@ -106,11 +113,17 @@ class Server {
  private:
   Server(std::unique_ptr<BearerTokens> tokens, std::unique_ptr<NQueensService> service,
          absl::Duration grace);
+  // Once gRPC serves: the HTTP face, which calls it in-process.
+  absl::Status StartHttp(const ServerOptions& options);
 
   // Declared before grpc_server_: the server must go first.
   std::unique_ptr<BearerTokens> tokens_;  // null: no token needed
   std::unique_ptr<NQueensService> service_;
   std::unique_ptr<grpc::Server> grpc_server_;
+  // Declared after grpc_server_: its calls go over the server's in-process
+  // channel, so it stops first.
+  std::unique_ptr<http::Gateway> http_;
+  std::string http_address_;
   // Declared after service_: it stops before the state it reads goes.
   std::unique_ptr<MetricsEndpoint> metrics_;
   std::string metrics_address_;

@@ -70,6 +70,7 @@ class NQueensService final : public RawNQueensService {
   }
 
   const ServiceState& state() const { return state_; }
+  ServiceState& state() { return state_; }
 
   static constexpr absl::Duration kShutdownQuiet = absl::Milliseconds(100);
   // Clients that keep calling (they learn of the shutdown only from gRPC's

@@ -1,0 +1,92 @@
+// The HTTP face of the server (--http-listen): the unary calls as JSON
+// routes (routes.h), GET /healthz, and the playground page at GET /, on a
+// port of its own, served by libmicrohttpd with a thread per connection.
+//
+// A request's call goes over the server's in-process channel
+// (forwarded_call.h), so that it is checked, queued, limited, logged and
+// counted as a gRPC call is. What the gateway itself holds (the body, the
+// answer) comes out of the memory budget before it reads the body.
+#ifndef NQUEENS_SERVER_HTTP_GATEWAY_H_
+#define NQUEENS_SERVER_HTTP_GATEWAY_H_
+
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "server/memory_budget.h"
+#include "server/tls.h"
+
+struct MHD_Daemon;
+struct MHD_Connection;
+
+namespace nqueens::server::http {
+
+struct GatewayOptions {
+  // HOST:PORT (IPv4, [IPv6] or a name); port 0 picks a free one.
+  std::string listen;
+  // Larger request bodies get 413.
+  uint64_t max_request_bytes = uint64_t{4} << 20;
+  // With a certificate, the port speaks HTTPS only (and wants a client
+  // certificate signed by client_ca_file when that is set).
+  TlsOptions tls;
+};
+
+// Connections at once; each holds a thread. More wait in the kernel's
+// accept queue.
+inline constexpr unsigned kMaxConnections = 256;
+// A connection that sends nothing for this long is closed.
+inline constexpr unsigned kIdleSeconds = 30;
+inline constexpr absl::Duration kStopAtMost = absl::Seconds(1);
+
+class Gateway {
+ public:
+  // `channel`: the server's in-process channel; `budget`: the server's
+  // memory budget; `serving`: what GET /healthz reports. INVALID_ARGUMENT
+  // for a malformed address or unusable TLS files, UNAVAILABLE naming the
+  // address when it cannot be served.
+  static absl::StatusOr<std::unique_ptr<Gateway>> Start(const GatewayOptions& options,
+                                                        std::shared_ptr<grpc::Channel> channel,
+                                                        MemoryBudget& budget,
+                                                        std::function<bool()> serving);
+  // Accepts no more connections, lets the requests in progress send their
+  // answers for up to kStopAtMost (the server drained their calls first),
+  // then closes the connections and waits for their threads; calls still
+  // going are cancelled.
+  ~Gateway();
+
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
+
+  int port() const { return port_; }
+
+  class Exchange;  // one request, from its headers to its answer
+
+ private:
+  Gateway(const GatewayOptions& options, std::shared_ptr<grpc::Channel> channel,
+          MemoryBudget& budget, std::function<bool()> serving);
+
+  const GatewayOptions options_;
+  const std::shared_ptr<grpc::Channel> channel_;
+  grpc::GenericStub stub_;
+  MemoryBudget& budget_;
+  const std::function<bool()> serving_;
+  // The PEM files, which the daemon reads from memory as long as it runs.
+  std::string cert_pem_, key_pem_, client_ca_pem_;
+  MHD_Daemon* daemon_ = nullptr;
+  int port_ = 0;
+  // Requests between their first byte and the end of their answer.
+  absl::Mutex mutex_;
+  int exchanges_ ABSL_GUARDED_BY(mutex_) = 0;
+};
+
+}  // namespace nqueens::server::http
+
+#endif  // NQUEENS_SERVER_HTTP_GATEWAY_H_
