@@ -1,8 +1,11 @@
 """Checks the rendered deploy/ manifests (a multi-document YAML file).
 
-usage: check_manifests.py RENDERED_YAML
-Prints every failed check and exits 1 if there is any.
+usage: check_manifests.py [--component http] RENDERED_YAML
+With --component http, the manifests are deploy/ with components/http, and
+the HTTP port must be served, declared, exposed and open; without it, it must
+be off. Prints every failed check and exits 1 if there is any.
 """
+import argparse
 import re
 import sys
 
@@ -11,6 +14,7 @@ import yaml
 GRPC_PORT = 50051
 HEALTH_PORT = 50052
 METRICS_PORT = 9090
+HTTP_PORT = 8080
 failures = []
 
 
@@ -35,6 +39,14 @@ def grace_seconds(args):
     return None
 
 
+def container_of(deployment):
+    return deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+def flag_values(args, flag):
+    return [a.split("=", 1)[1] for a in args if a.startswith(flag + "=")]
+
+
 def check_deployment(deployment):
     pod = deployment["spec"]["template"]["spec"]
     check(len(pod["containers"]) == 1, "the pod has exactly one container")
@@ -44,7 +56,11 @@ def check_deployment(deployment):
         grpc = container.get(probe, {}).get("grpc", {})
         check(grpc.get("port") == HEALTH_PORT,
               f"{probe} is a gRPC probe on the plaintext health port {HEALTH_PORT}")
-    ports = {p.get("name"): p.get("containerPort") for p in container.get("ports", [])}
+    declared = container.get("ports", [])
+    ports = {p.get("name"): p.get("containerPort") for p in declared}
+    check(len(ports) == len(declared) and
+          len({p.get("containerPort") for p in declared}) == len(declared),
+          "container ports have distinct names and numbers")
     check(ports.get("grpc") == GRPC_PORT, f"containerPort {GRPC_PORT} is named grpc")
     check(ports.get("health") == HEALTH_PORT, f"containerPort {HEALTH_PORT} is named health")
     check(ports.get("metrics") == METRICS_PORT, f"containerPort {METRICS_PORT} is named metrics")
@@ -90,7 +106,7 @@ def check_secret_files(pod, container, args):
     mounts = {m["mountPath"]: m for m in container.get("volumeMounts", [])
               if m.get("name") in secret_volumes}
     for flag in ("--tls-cert", "--tls-key", "--auth-token-file"):
-        values = [a.split("=", 1)[1] for a in args if a.startswith(flag + "=")]
+        values = flag_values(args, flag)
         check(len(values) == 1, f"{flag} is given once")
         if len(values) != 1:
             continue
@@ -125,6 +141,11 @@ def check_service(service, deployment, headless):
     selector = spec.get("selector", {})
     check(selector and selector.items() <= pod_labels.items(),
           f"{name} selects the Deployment's pods")
+    container_ports = container_of(deployment).get("ports", [])
+    for port in spec.get("ports", []):
+        target = port.get("targetPort", port.get("port"))
+        check(any(target in (p.get("name"), p.get("containerPort")) for p in container_ports),
+              f"{name}'s port {port.get('port')} targets a port of the container ({target})")
 
 
 def allows_port(rule, name, number):
@@ -152,16 +173,54 @@ def check_network_policy(policy, deployment):
           f"only peers named in `from` may reach the metrics port {METRICS_PORT}")
     check(any(allows_port(r, "grpc", GRPC_PORT) and not r.get("from") for r in rules),
           f"every client may reach the gRPC port {GRPC_PORT}")
+    names = {p.get("name") for p in container_of(deployment).get("ports", [])}
+    for rule in rules:
+        for port in rule.get("ports", []):
+            check(not isinstance(port.get("port"), str) or port["port"] in names,
+                  f"the NetworkPolicy's port {port.get('port')} is a port of the container")
+
+
+def check_http(objects, deployment, wanted):
+    """components/http: the server serves HTTP on the port the container
+    declares as "http", the ClusterIP Service exposes it, and every client may
+    reach it, as the gRPC port. Without the component, none of it."""
+    container = container_of(deployment)
+    args = container.get("args", [])
+    listen = flag_values(args, "--http-listen")
+    declared = [p for p in container.get("ports", []) if p.get("name") == "http"]
+    service = named(objects, "Service", "nqueens-server")
+    exposed = [p for p in service["spec"].get("ports", []) if p.get("targetPort") == "http"]
+    if not wanted:
+        check(not listen, "the HTTP face is off by default (no --http-listen)")
+        check(not declared and not exposed, "no port named http without components/http")
+        return
+    check(listen == [f"0.0.0.0:{HTTP_PORT}"],
+          f"the server is given --http-listen=0.0.0.0:{HTTP_PORT}")
+    check(len(declared) == 1 and declared[0].get("containerPort") == HTTP_PORT,
+          f"containerPort {HTTP_PORT} is named http")
+    # With the Deployment's --tls-cert, the HTTP port speaks HTTPS only.
+    protocol = "https" if flag_values(args, "--tls-cert") else "http"
+    check(len(exposed) == 1 and exposed[0].get("port") == HTTP_PORT and
+          exposed[0].get("appProtocol") == protocol,
+          f"nqueens-server exposes {HTTP_PORT} (targetPort http) with appProtocol {protocol}")
+    rules = only(objects, "NetworkPolicy")["spec"].get("ingress", [])
+    check(any(allows_port(r, "http", HTTP_PORT) and not r.get("from") for r in rules),
+          f"every client may reach the HTTP port {HTTP_PORT}")
 
 
 def main():
-    with open(sys.argv[1]) as rendered:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--component", action="append", default=[], choices=["http"])
+    parser.add_argument("rendered")
+    options = parser.parse_args()
+    with open(options.rendered) as rendered:
         objects = [o for o in yaml.safe_load_all(rendered) if o]
     deployment = only(objects, "Deployment")
     check_deployment(deployment)
     check_service(named(objects, "Service", "nqueens-server"), deployment, headless=False)
     check_service(named(objects, "Service", "nqueens-server-headless"), deployment, headless=True)
     check_network_policy(only(objects, "NetworkPolicy"), deployment)
+    check_http(objects, deployment, "http" in options.component)
     for message in failures:
         print(f"FAIL: {message}")
     if failures:

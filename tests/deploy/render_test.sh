@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# usage: render_test.sh DEPLOY_DIR [SERVER_BINARY]
+# usage: render_test.sh [--component NAME] DEPLOY_DIR [SERVER_BINARY]
 # Renders the kustomization in DEPLOY_DIR and checks the manifests with
 # check_manifests.py; with SERVER_BINARY, also starts that server with the
-# Deployment's arguments (server_args_test.py). Exits 77 (skipped) when
-# kubectl is missing, unless CI=true: CI machines have kubectl, so there its
-# absence is a failure.
+# Deployment's arguments (server_args_test.py). With --component NAME, renders
+# instead an overlay of DEPLOY_DIR with DEPLOY_DIR/components/NAME, as a user
+# who turns it on would, and checks what the component adds. Exits 77
+# (skipped) when kubectl is missing, unless CI=true: CI machines have
+# kubectl, so there its absence is a failure.
 set -euo pipefail
 
+components=()
+if [[ ${1:-} == --component ]]; then
+  components=(--component "$2")
+  shift 2
+fi
 deploy_dir=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -19,10 +26,26 @@ if ! command -v kubectl >/dev/null; then
   exit 77
 fi
 
-rendered=$(mktemp)
-trap 'rm -f "$rendered"' EXIT
-kubectl kustomize "$deploy_dir" >"$rendered"
-/usr/bin/python3 "$here/check_manifests.py" "$rendered"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rendered=$work/rendered.yaml
+if [[ ${#components[@]} -gt 0 ]]; then
+  # kustomize takes neither absolute paths nor an overlay inside its base.
+  overlay=$work/overlay
+  mkdir "$overlay"
+  cat >"$overlay/kustomization.yaml" <<YAML
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - $(realpath --relative-to="$overlay" "$deploy_dir")
+components:
+  - $(realpath --relative-to="$overlay" "$deploy_dir/components/${components[1]}")
+YAML
+  kubectl kustomize "$overlay" >"$rendered"
+else
+  kubectl kustomize "$deploy_dir" >"$rendered"
+fi
+/usr/bin/python3 "$here/check_manifests.py" "${components[@]}" "$rendered"
 if [[ -n ${2:-} ]]; then
   /usr/bin/python3 "$here/server_args_test.py" "$rendered" "$2"
 fi
