@@ -730,6 +730,24 @@ class RoutesTest(HttpTestCase):
                 self.assert_error(self.server.post("/v1/solve", body), 400, "INVALID_ARGUMENT",
                                   call_began=False)
 
+    def test_a_body_not_sent_as_json_is_refused(self):
+        # What a page of another site can make a browser send without asking.
+        for content_type in ("application/x-www-form-urlencoded", "text/plain",
+                             "multipart/form-data; boundary=x"):
+            with self.subTest(content_type=content_type):
+                self.assert_error(
+                    self.server.post("/v1/solve", {"n": 8}, {"Content-Type": content_type}),
+                    415, "INVALID_ARGUMENT", "application/json")
+
+    def test_a_cross_site_preflight_is_refused(self):
+        # Before a cross-site JSON call, a browser asks; the answer allows nothing.
+        response = self.server.request("OPTIONS", "/v1/solve", headers={
+            "Origin": "https://elsewhere.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type"})
+        self.assert_error(response, 405, "UNIMPLEMENTED")
+        self.assertIsNone(response.header("Access-Control-Allow-Origin"))
+
     def test_bad_boards_name_the_row_and_column(self):
         cases = (("/v1/solve", {"n": 0}, "n must be at least 1"),
                  ("/v1/complete", {"n": 8, "queens": [{"row": 9, "column": 1}]},
@@ -860,6 +878,24 @@ class LongCallsTest(HttpTestCase):
         wait_until(lambda: self.server.metric_change(
             before, "grpc_server_handled_total", grpc_method="Count", grpc_code="Canceled",
             transport="http") == 1, "the metrics count the HTTP count as Canceled")
+
+
+class PerClientLimitTest(HttpTestCase):
+    """--max-calls-per-client keys HTTP clients on their address, as it keys
+    gRPC clients: a second call of a client with one in flight is refused."""
+    flags = ("--workers=2", "--max-calls-per-client=1", "--max-call-seconds=60",
+             "--metrics-listen=127.0.0.1:0")
+
+    def test_a_client_over_its_limit_is_refused(self):
+        connection = self.server.send("POST", "/v1/count", LONG_COUNT)
+        try:
+            wait_until(lambda: self.server.calls_in_flight() == 1, "the long count is in flight")
+            response = self.server.post("/v1/count", {"n": 8})
+            self.assert_error(response, 429, "RESOURCE_EXHAUSTED", "--max-calls-per-client")
+        finally:
+            connection.close()
+        wait_until(lambda: self.server.calls_in_flight() == 0, "no call is left in flight")
+        self.assertEqual(self.assert_ok(self.server.post("/v1/count", {"n": 8}))["solutions"], "92")
 
 
 class ShutdownTest(HttpTestCase):
