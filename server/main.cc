@@ -135,7 +135,8 @@ ABSL_FLAG(absl::Duration, stream_idle_timeout, kService.stream_idle_timeout,
           "a stream on which no message moves for this long is cancelled and its memory freed; "
           "inf: never");
 ABSL_FLAG(std::string, tls_cert, kDefaults.tls.cert_file,
-          "PEM certificate chain to serve TLS with (needs --tls-key); re-read when it changes");
+          "PEM certificate chain to serve TLS with (needs --tls-key); re-read when it changes "
+          "(the HTTP port of --http-listen reads it at start only)");
 ABSL_FLAG(std::string, tls_key, kDefaults.tls.key_file, "PEM private key of --tls-cert");
 ABSL_FLAG(std::string, tls_client_ca, kDefaults.tls.client_ca_file,
           "PEM CA certificates: clients must present a certificate they signed (mutual TLS)");
