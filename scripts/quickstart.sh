@@ -8,7 +8,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 sample=docs/examples/composition-8.q
 
-scripts/install-deps.sh
+# What building needs; scripts/test.sh installs what the tests need besides
+# (a browser among them).
+scripts/install-deps.sh --build
 scripts/build.sh
 
 server_log=$(mktemp)
