@@ -61,9 +61,11 @@ TEST(LogCallTest, TheTextLineHasEveryField) {
   call.duration = absl::Milliseconds(1500);
   LogCall(call);
   spdlog::set_default_logger(previous);
-  EXPECT_THAT(out.str(), HasSubstr("Complete request_id=req-7 peer=ipv4:127.0.0.1:5000 transport=grpc n=100 k=78 "
-                                   "outcome=SOLVED status=INVALID_ARGUMENT (rows 3 and 9 attack) "
-                                   "1.500s"));
+  EXPECT_THAT(
+      out.str(),
+      HasSubstr("Complete request_id=req-7 peer=ipv4:127.0.0.1:5000 transport=grpc n=100 k=78 "
+                "outcome=SOLVED status=INVALID_ARGUMENT (rows 3 and 9 attack) "
+                "1.500s"));
 }
 
 }  // namespace
