@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -84,15 +85,21 @@ bool ClientCertificateTrusted(MHD_Connection* connection) {
          verdict == 0;
 }
 
+// The headers of every answer but the page's.
+void AddAnswerHeaders(MHD_Response* response, const char* content_type,
+                      const std::string& request_id) {
+  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+  MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+  if (!request_id.empty()) MHD_add_response_header(response, "X-Request-Id", request_id.c_str());
+}
+
 MHD_Result Send(MHD_Connection* connection, int status, const std::string& body,
                 const char* content_type, const std::string& request_id,
                 const std::string& allow = "") {
   MHD_Response* response = MHD_create_response_from_buffer(
       body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
-  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-  MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-  MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-  if (!request_id.empty()) MHD_add_response_header(response, "X-Request-Id", request_id.c_str());
+  AddAnswerHeaders(response, content_type, request_id);
   if (!allow.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, allow.c_str());
   const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(status), response);
   MHD_destroy_response(response);
@@ -208,7 +215,8 @@ class Gateway::Exchange {
     if (answered_) return MHD_YES;
     if (too_large_) return TooLarge();
     answered_ = true;
-    // Like the gRPC port's handshake, which refuses such clients: nothing.
+    // With --tls-client-ca, a client without a certificate of those CAs gets
+    // nothing here, as the gRPC port's handshake refuses it.
     if (!gateway_.options_.tls.client_ca_file.empty() && !ClientCertificateTrusted(connection_)) {
       return Fail(grpc::StatusCode::UNAUTHENTICATED,
                   "this server wants a client certificate signed by one of its CAs "
@@ -252,9 +260,9 @@ class Gateway::Exchange {
                   const std::string& allow = "") {
     if (http_status == 0) http_status = HttpStatusOf(code);
     if (call_ == nullptr) {
-      spdlog::info("HTTP {} {} request_id={} peer={} refused: {} {} ({})", method_, url_,
-                   request_id_, ClientAddress(connection_), http_status, StatusName(code),
-                   std::string(message));
+      spdlog::info("HTTP {} {} request_id={} peer={} refused: {} {} ({})",
+                   absl::CHexEscape(method_), absl::CHexEscape(url_), request_id_,
+                   ClientAddress(connection_), http_status, StatusName(code), std::string(message));
     }
     return SendError(connection_, code, message, request_id_, http_status, allow);
   }
@@ -390,9 +398,7 @@ class Gateway::Exchange {
     MHD_Response* response =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 << 10, &Exchange::ReadLines, this,
                                           /*crfc=*/nullptr);
-    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, kJsonLines);
-    MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(response, "X-Request-Id", request_id_.c_str());
+    AddAnswerHeaders(response, kJsonLines, request_id_);
     const MHD_Result queued = MHD_queue_response(connection_, MHD_HTTP_OK, response);
     MHD_destroy_response(response);
     return queued;
