@@ -95,3 +95,15 @@ class TestCase(unittest.TestCase):
         for row, column in enumerate(composition):
             if column:
                 self.assertEqual(solution[row], column, f"row {row + 1} was moved")
+
+
+class ServerTestCase(TestCase):
+    """A TestCase whose tests share one server, self.server."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()

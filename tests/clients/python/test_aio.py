@@ -8,7 +8,7 @@ import grpc.aio
 
 import nqueens
 import nqueens.aio
-from support import Server, TestCase, completions, every_nth
+from support import ServerTestCase, completions, every_nth
 
 
 class UnaryRecorder(grpc.aio.UnaryUnaryClientInterceptor):
@@ -31,15 +31,7 @@ class StreamRecorder(grpc.aio.UnaryStreamClientInterceptor):
         return await continuation(details, request)
 
 
-class AioTest(TestCase, unittest.IsolatedAsyncioTestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class AioTest(ServerTestCase, unittest.IsolatedAsyncioTestCase):
 
     async def asyncSetUp(self):
         # A grpc.aio channel belongs to the event loop it was made on.

@@ -6,22 +6,22 @@ import sys
 import grpc
 
 import nqueens
-from support import Server, TestCase, check_board, completions, every_nth
+from support import Server, ServerTestCase, TestCase, check_board, completions, every_nth
 
 BIG_N = 200_000  # above the unary limit (65,536 rows): streamed in chunks
 
 
-class CallsTest(TestCase):
+class CallsTest(ServerTestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.server = Server()
+        super().setUpClass()
         cls.client = nqueens.Client(cls.server.target)
 
     @classmethod
     def tearDownClass(cls):
         cls.client.close()
-        cls.server.stop()
+        super().tearDownClass()
 
     def random_solution(self, n):
         # Sub-compositions of the explicit construction are completed by a

@@ -8,7 +8,7 @@ import tempfile
 import grpc
 
 import nqueens
-from support import Server, TestCase
+from support import Server, ServerTestCase, TestCase
 
 
 class Recorder(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
@@ -25,15 +25,7 @@ class Recorder(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientIntercept
     intercept_unary_unary = intercept_unary_stream = intercept_stream_stream = note
 
 
-class ChannelTest(TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class ChannelTest(ServerTestCase):
 
     def test_own_channel_stays_open(self):
         channel = grpc.insecure_channel(self.server.target)
