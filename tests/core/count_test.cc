@@ -1,7 +1,8 @@
 // Counting and enumerating (nqueens/count.h): the empty boards against the
 // published counts, completions against a plain brute force, the parts'
 // sums against the thread count, the enumerated boards against the validator
-// and the count, and the refusals and stops.
+// and the count, the parts of a PartSelector against the whole, and the
+// refusals and stops.
 #include "nqueens/count.h"
 
 #include <algorithm>
@@ -51,8 +52,8 @@ uint64_t BruteForceCount(Columns& board, uint64_t row = 0) {
 
 // Every part of the plan, on this thread (cheaper than threads under the
 // sanitizers; count_threads_test runs CountSolutions on threads).
-CountResult CountInline(const Columns& composition) {
-  absl::StatusOr<CountPlan> plan = CountPlan::Make(composition);
+CountResult CountInline(const Columns& composition, PartSelector selector = {}) {
+  absl::StatusOr<CountPlan> plan = CountPlan::Make(composition, selector);
   EXPECT_TRUE(plan.ok()) << plan.status();
   CountResult failed;
   failed.solutions = UINT64_MAX;
@@ -69,8 +70,9 @@ CountResult CountInline(const Columns& composition) {
 uint64_t Count(const Columns& composition) { return CountInline(composition).solutions; }
 
 // Every board of `enumerator`, asked for `batch` at a time.
-std::vector<Columns> EnumerateAll(const Columns& composition, size_t batch) {
-  absl::StatusOr<SolutionEnumerator> enumerator = SolutionEnumerator::Make(composition);
+std::vector<Columns> EnumerateAll(const Columns& composition, size_t batch,
+                                  PartSelector selector = {}) {
+  absl::StatusOr<SolutionEnumerator> enumerator = SolutionEnumerator::Make(composition, selector);
   EXPECT_TRUE(enumerator.ok()) << enumerator.status();
   std::vector<Columns> boards;
   if (!enumerator.ok()) return boards;
@@ -101,6 +103,11 @@ void ExpectSolutionsExtending(const std::vector<Columns>& boards, const Columns&
   EXPECT_EQ(distinct.size(), boards.size());
 }
 
+bool IsEmptyBoard(const Columns& board) {
+  return std::all_of(board.begin(), board.end(),
+                     [](uint32_t column) { return column == kEmptyRow; });
+}
+
 // Compositions to count: sub-compositions of random solutions (which
 // extend) and random compositions (which often do not), n <= 12.
 std::vector<Columns> SmallCompositions() {
@@ -114,10 +121,30 @@ std::vector<Columns> SmallCompositions() {
   return compositions;
 }
 
+// OEIS A000170 and A002562.
+constexpr uint64_t kTotals[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596};
+constexpr uint64_t kFundamental[] = {1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752};
+
+// The part counts a whole search is cut into below: one part, a few, more
+// parts than there are pieces to deal out, and the most allowed.
+constexpr uint64_t kPartCounts[] = {1, 2, 3, 7, 64, 1000, kMaxPartCount};
+
+// The sum of the `count` parts' counts.
+CountResult CountByParts(const Columns& composition, uint64_t count) {
+  CountResult sum;
+  sum.fundamental = 0;
+  for (uint64_t index = 0; index < count; ++index) {
+    const CountResult part = CountInline(composition, {index, count});
+    sum.solutions += part.solutions;
+    if (!part.fundamental.has_value()) sum.fundamental.reset();
+    if (sum.fundamental.has_value()) *sum.fundamental += *part.fundamental;
+  }
+  return sum;
+}
+
 TEST(CountTest, EmptyBoardsHaveThePublishedCounts) {
-  // OEIS A000170 and A002562.
-  const uint64_t totals[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596};
-  const uint64_t fundamental[] = {1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752};
+  const auto& totals = kTotals;
+  const auto& fundamental = kFundamental;
   for (uint32_t n = 1; n <= 14; ++n) {
     const CountResult result = CountInline(Columns(n, kEmptyRow));
     EXPECT_EQ(result.solutions, totals[n - 1]) << "n = " << n;
@@ -133,9 +160,7 @@ TEST(CountTest, CompletionsMatchABruteForce) {
     const CountResult result = CountInline(composition);
     EXPECT_EQ(result.solutions, expected) << "n = " << composition.size();
     // Only the empty board is reduced by symmetry.
-    EXPECT_EQ(result.fundamental.has_value(),
-              std::count(composition.begin(), composition.end(), kEmptyRow) ==
-                  static_cast<int64_t>(composition.size()));
+    EXPECT_EQ(result.fundamental.has_value(), IsEmptyBoard(composition));
   }
 }
 
@@ -204,6 +229,95 @@ TEST(CountTest, EnumeratorResumesAfterAStop) {
   EXPECT_GE(stops, 1);
   EXPECT_EQ(resumed, all);
   EXPECT_GT(enumerator->nodes(), 0u);
+}
+
+TEST(CountPartsTest, PartsOfEmptyBoardsAddUpToThePublishedCounts) {
+  for (uint32_t n = 1; n <= 12; ++n) {
+    for (const uint64_t count : kPartCounts) {
+      if (count == kMaxPartCount && n > 6) continue;  // 65,536 plans each: slow under ASan
+      const CountResult sum = CountByParts(Columns(n, kEmptyRow), count);
+      EXPECT_EQ(sum.solutions, kTotals[n - 1]) << "n = " << n << ", " << count << " parts";
+      ASSERT_TRUE(sum.fundamental.has_value());
+      EXPECT_EQ(*sum.fundamental, kFundamental[n - 1]) << "n = " << n << ", " << count << " parts";
+    }
+  }
+}
+
+TEST(CountPartsTest, PartsOfCompositionsAddUpToTheBruteForce) {
+  for (const Columns& composition : SmallCompositions()) {
+    Columns scratch = composition;
+    const uint64_t expected = BruteForceCount(scratch);
+    for (const uint64_t count : {2, 3, 7, 64}) {
+      const CountResult sum = CountByParts(composition, count);
+      EXPECT_EQ(sum.solutions, expected) << "n = " << composition.size() << ", " << count;
+      EXPECT_EQ(sum.fundamental.has_value(), IsEmptyBoard(composition));
+    }
+  }
+}
+
+TEST(CountPartsTest, EnumeratedPartsDealOutTheWholeInItsOrder) {
+  std::vector<Columns> boards = SmallCompositions();
+  for (uint32_t n = 1; n <= 9; ++n) boards.push_back(Columns(n, kEmptyRow));
+  for (const Columns& composition : boards) {
+    const std::vector<Columns> whole = EnumerateAll(composition, 1000);
+    for (const uint64_t count : {2, 7, 300}) {
+      std::set<Columns> seen;
+      for (uint64_t index = 0; index < count; ++index) {
+        const std::vector<Columns> part = EnumerateAll(composition, 5, {index, count});
+        // A composition's count and enumeration cut the same prefixes (the
+        // empty board's count cuts constellations instead).
+        if (!IsEmptyBoard(composition)) {
+          EXPECT_EQ(part.size(), CountInline(composition, {index, count}).solutions);
+        }
+        // The part's boards come in the whole's order.
+        auto at = whole.begin();
+        for (const Columns& board : part) {
+          at = std::find(at, whole.end(), board);
+          ASSERT_NE(at, whole.end()) << "a board out of the whole's order, part " << index;
+          EXPECT_TRUE(seen.insert(board).second) << "a board in two parts";
+        }
+      }
+      EXPECT_EQ(seen.size(), whole.size()) << "n = " << composition.size() << ", " << count;
+    }
+  }
+}
+
+// The split is part of the protocol: servers of different versions that
+// share the proto must cut a search the same way, or the parts of one job
+// would overlap and miss. These counts are what the documented split
+// (docs/parts.md) gives; if this test fails, the split changed, and a fleet
+// that mixes versions would count wrong.
+TEST(CountPartsTest, TheSplitIsFixed) {
+  std::vector<uint64_t> empty_board;
+  for (uint64_t index = 0; index < 5; ++index) {
+    empty_board.push_back(CountInline(Columns(12, kEmptyRow), {index, 5}).solutions);
+  }
+  EXPECT_EQ(empty_board, (std::vector<uint64_t>{2900, 2792, 2620, 2900, 2988}));
+  Columns composition(12, kEmptyRow);
+  composition[3] = 5;
+  std::vector<uint64_t> completions;
+  for (uint64_t index = 0; index < 4; ++index) {
+    completions.push_back(CountInline(composition, {index, 4}).solutions);
+  }
+  EXPECT_EQ(completions, (std::vector<uint64_t>{306, 237, 266, 308}));
+  const std::vector<Columns> third = EnumerateAll(Columns(8, kEmptyRow), 100, {2, 3});
+  ASSERT_FALSE(third.empty());
+  EXPECT_EQ(third.front(), (Columns{1, 7, 4, 6, 8, 2, 5, 3}));
+  EXPECT_EQ(third.size(), 32u);
+}
+
+TEST(CountPartsTest, RefusesBadPartSelectors) {
+  const Columns board(8, kEmptyRow);
+  for (const PartSelector selector : {PartSelector{0, 0}, PartSelector{0, kMaxPartCount + 1}}) {
+    const absl::Status status = CountPlan::Make(board, selector).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(status.message(), HasSubstr("part_count"));
+    EXPECT_THAT(SolutionEnumerator::Make(board, selector).status().message(),
+                HasSubstr("part_count"));
+  }
+  const absl::Status index = CountPlan::Make(board, {3, 3}).status();
+  EXPECT_EQ(index.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(index.message(), HasSubstr("part_index"));
 }
 
 TEST(CountTest, RefusesAttackingQueens) {

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "nqueens/board.h"
+#include "nqueens/parts.h"
 #include "nqueens/stop.h"
 #include "nqueens/threads.h"
 
@@ -46,8 +47,11 @@ class CountPlan {
  public:
   // `composition`: a dense board, empty rows allowed. INVALID_ARGUMENT for a
   // malformed board or attacking queens (naming them) and for more than
-  // kCountMaxFreeRows free rows (naming the limit).
-  static absl::StatusOr<CountPlan> Make(Columns composition);
+  // kCountMaxFreeRows free rows (naming the limit), and for a part selector
+  // that CheckPartSelector refuses. With a `part` other than the whole, the
+  // plan holds that part's share of the search alone: the counts of the
+  // part_count plans add up to the whole count (fundamental counts too).
+  static absl::StatusOr<CountPlan> Make(Columns composition, PartSelector part = {});
 
   CountPlan(CountPlan&&) noexcept;
   CountPlan& operator=(CountPlan&&) noexcept;
@@ -97,8 +101,9 @@ absl::StatusOr<CountResult> CountSolutions(Columns composition, const CountOptio
 // so that a caller can send a batch before asking for the next.
 class SolutionEnumerator {
  public:
-  // As CountPlan::Make.
-  static absl::StatusOr<SolutionEnumerator> Make(Columns composition);
+  // As CountPlan::Make: with a `part`, the enumerator hands out that part's
+  // share of the solutions alone, in the same order as the whole does.
+  static absl::StatusOr<SolutionEnumerator> Make(Columns composition, PartSelector part = {});
 
   SolutionEnumerator(SolutionEnumerator&&) noexcept;
   SolutionEnumerator& operator=(SolutionEnumerator&&) noexcept;

@@ -17,6 +17,7 @@
 #include "base/stop_poller.h"
 #include "count/constellations.h"
 #include "count/frontier_count.h"
+#include "count/part_split.h"
 #include "count/residual.h"
 #include "count/residual_search.h"
 
@@ -30,35 +31,6 @@ using internal::PartRunner;
 using internal::PartsJob;
 using internal::Residual;
 using internal::StopPoller;
-
-// A composition's search is cut at the first level where it has this many
-// prefixes, enough to balance any thread count the server has.
-constexpr size_t kTargetParts = 256;
-
-// Every placement of the first levels of the residual, down to the first
-// level with kTargetParts of them (but short of the last level).
-template <typename G>
-std::vector<std::vector<uint64_t>> Prefixes(const G& geometry, size_t levels) {
-  const StopCondition never;
-  StopPoller stop(never);
-  std::vector<std::vector<uint64_t>> prefixes = {{}};
-  while (prefixes.size() < kTargetParts && prefixes.front().size() + 1 < levels) {
-    std::vector<std::vector<uint64_t>> longer;
-    for (const std::vector<uint64_t>& prefix : prefixes) {
-      const size_t depth = prefix.size() + 1;
-      Dfs<G> next(geometry, depth, prefix);
-      next.Search(
-          [&](const uint64_t* placed) {
-            longer.emplace_back(placed, placed + depth);
-            return true;
-          },
-          [](uint64_t) {}, stop);
-    }
-    if (longer.empty()) break;  // no completion: the shorter prefixes count 0
-    prefixes = std::move(longer);
-  }
-  return prefixes;
-}
 
 // The completions below `prefix`, the last level counted by popcount.
 template <typename G>
@@ -179,7 +151,9 @@ CountPlan::CountPlan(CountPlan&&) noexcept = default;
 CountPlan& CountPlan::operator=(CountPlan&&) noexcept = default;
 CountPlan::~CountPlan() = default;
 
-absl::StatusOr<CountPlan> CountPlan::Make(Columns composition) {
+absl::StatusOr<CountPlan> CountPlan::Make(Columns composition, PartSelector part) {
+  absl::Status valid_part = CheckPartSelector(part);
+  if (!valid_part.ok()) return valid_part;
   absl::StatusOr<Residual> residual = internal::MakeResidual(std::move(composition));
   if (!residual.ok()) return residual.status();
   auto state = std::make_unique<State>();
@@ -187,20 +161,25 @@ absl::StatusOr<CountPlan> CountPlan::Make(Columns composition) {
   if (IsEmpty(residual->composition)) {
     state->board_size = static_cast<uint32_t>(residual->composition.size());
     state->constellations = internal::CanonicalConstellations(state->board_size);
+    internal::KeepPart(state->constellations, part);
     return CountPlan(std::move(state));
   }
   state->geometry = internal::MakeGeometry(*residual);
   const size_t levels = residual->rows.size();
+  const size_t wanted = internal::PrefixesWanted(part);
   state->prefixes =
-      std::visit([levels](const auto& g) { return Prefixes(g, levels); }, *state->geometry);
+      std::visit([levels, wanted](const auto& g) { return internal::Prefixes(g, levels, wanted); },
+                 *state->geometry);
+  internal::KeepPart(state->prefixes, part);
   state->residual = *std::move(residual);
   return CountPlan(std::move(state));
 }
 
 size_t CountPlan::parts() const {
-  // An empty board without constellations (n = 2, 3) still has a part: 0.
-  return state_->residual.has_value() ? state_->prefixes.size()
-                                      : std::max<size_t>(1, state_->constellations.size());
+  // A plan without constellations or prefixes (n = 2, 3, or a part that
+  // got none) still has a part: 0.
+  return std::max<size_t>(
+      1, state_->residual.has_value() ? state_->prefixes.size() : state_->constellations.size());
 }
 
 absl::StatusOr<CountPart> CountPlan::Count(size_t index, const StopCondition& stop) const {
@@ -210,6 +189,7 @@ absl::StatusOr<CountPart> CountPlan::Count(size_t index, const StopCondition& st
   }
   StopPoller poller(stop);
   if (state_->residual.has_value()) {
+    if (state_->prefixes.empty()) return CountPart{};
     const size_t levels = state_->residual->rows.size();
     return std::visit(
         [&](const auto& g) { return CountBelow(g, levels, state_->prefixes[index], poller); },

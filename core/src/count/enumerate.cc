@@ -1,9 +1,12 @@
 // SolutionEnumerator: the residual's search (residual.h) without symmetry
-// reduction, kept between batches.
+// reduction, kept between batches; for one part of the search, the
+// searches below that part's prefixes (part_split.h), one after another.
+#include <optional>
 #include <utility>
 #include <variant>
 
 #include "base/stop_poller.h"
+#include "count/part_split.h"
 #include "count/residual.h"
 #include "count/residual_search.h"
 #include "nqueens/count.h"
@@ -18,25 +21,56 @@ using internal::TableGeometry;
 
 using Search = std::variant<Dfs<ShiftGeometry>, Dfs<TableGeometry>>;
 
-// The search over `geometry`'s levels, which must outlive it.
-Search StartSearch(const internal::Geometry& geometry, size_t levels) {
+// The search over `geometry`'s levels below `prefix`; `geometry` must
+// outlive it.
+Search StartSearch(const internal::Geometry& geometry, size_t levels,
+                   absl::Span<const uint64_t> prefix) {
   return std::visit(
-      [levels](const auto& g) -> Search { return Dfs<std::decay_t<decltype(g)>>(g, levels, {}); },
+      [levels, prefix](const auto& g) -> Search {
+        return Dfs<std::decay_t<decltype(g)>>(g, levels, prefix);
+      },
       geometry);
+}
+
+// The prefixes of `part`'s searches: the whole search is the one below no
+// prefix.
+std::vector<std::vector<uint64_t>> PartPrefixes(const internal::Geometry& geometry, size_t levels,
+                                                const PartSelector& part) {
+  if (part.whole()) return {{}};
+  std::vector<std::vector<uint64_t>> prefixes = std::visit(
+      [&](const auto& g) { return internal::Prefixes(g, levels, internal::PrefixesWanted(part)); },
+      geometry);
+  internal::KeepPart(prefixes, part);
+  return prefixes;
 }
 
 }  // namespace
 
 struct SolutionEnumerator::State {
   // State lives on the heap, so `search` may point into `geometry`.
-  explicit State(Residual made)
+  State(Residual made, const PartSelector& part)
       : residual(std::move(made)),
         geometry(internal::MakeGeometry(residual)),
-        search(StartSearch(geometry, residual.rows.size())) {}
+        prefixes(PartPrefixes(geometry, residual.rows.size(), part)) {}
+
+  // The search below the next prefix, once the current one is done; false
+  // when none is left.
+  bool NextSearch() {
+    if (search.has_value()) {
+      earlier_nodes += std::visit([](const auto& dfs) { return dfs.nodes(); }, *search);
+      search.reset();
+    }
+    if (next_prefix == prefixes.size()) return false;
+    search = StartSearch(geometry, residual.rows.size(), prefixes[next_prefix++]);
+    return true;
+  }
 
   Residual residual;
   internal::Geometry geometry;
-  Search search;
+  std::vector<std::vector<uint64_t>> prefixes;
+  size_t next_prefix = 0;
+  std::optional<Search> search;
+  uint64_t earlier_nodes = 0;  // of the searches done
   // Boards found in a batch that a stop cut short, handed out next time.
   std::vector<Columns> pending;
   bool searched = false;
@@ -47,32 +81,42 @@ SolutionEnumerator::SolutionEnumerator(SolutionEnumerator&&) noexcept = default;
 SolutionEnumerator& SolutionEnumerator::operator=(SolutionEnumerator&&) noexcept = default;
 SolutionEnumerator::~SolutionEnumerator() = default;
 
-absl::StatusOr<SolutionEnumerator> SolutionEnumerator::Make(Columns composition) {
+absl::StatusOr<SolutionEnumerator> SolutionEnumerator::Make(Columns composition,
+                                                            PartSelector part) {
+  absl::Status valid_part = CheckPartSelector(part);
+  if (!valid_part.ok()) return valid_part;
   absl::StatusOr<Residual> residual = internal::MakeResidual(std::move(composition));
   if (!residual.ok()) return residual.status();
-  return SolutionEnumerator(std::make_unique<State>(*std::move(residual)));
+  return SolutionEnumerator(std::make_unique<State>(*std::move(residual), part));
 }
 
 absl::StatusOr<std::vector<Columns>> SolutionEnumerator::Next(size_t max_boards,
                                                               const StopCondition& stop) {
   State& state = *state_;
   internal::StopPoller poller(stop);
-  if (!state.searched && state.pending.size() < max_boards) {
-    const bool stopped = std::visit(
+  while (!state.searched && state.pending.size() < max_boards) {
+    if (!state.search.has_value() && !state.NextSearch()) {
+      state.searched = true;
+      break;
+    }
+    enum class Run { kDone, kPaused, kStopped };
+    const Run run = std::visit(
         [&](auto& dfs) {
-          using Run = typename std::remove_reference_t<decltype(dfs)>::Run;
-          const Run run = dfs.Search(
+          using DfsRun = typename std::remove_reference_t<decltype(dfs)>::Run;
+          const DfsRun dfs_run = dfs.Search(
               [&](const uint64_t* placed) {
                 Columns& board = state.pending.emplace_back();
                 internal::FillBoard(dfs.geometry(), state.residual, placed, board);
                 return state.pending.size() < max_boards;
               },
               [](uint64_t) {}, poller);
-          state.searched = run == Run::kDone;
-          return run == Run::kStopped;
+          return dfs_run == DfsRun::kDone     ? Run::kDone
+                 : dfs_run == DfsRun::kPaused ? Run::kPaused
+                                              : Run::kStopped;
         },
-        state.search);
-    if (stopped) return poller.status();
+        *state.search);
+    if (run == Run::kDone) state.NextSearch();
+    if (run == Run::kStopped) return poller.status();
   }
   std::vector<Columns> boards;
   if (state.pending.size() <= max_boards) {
@@ -88,7 +132,10 @@ absl::StatusOr<std::vector<Columns>> SolutionEnumerator::Next(size_t max_boards,
 bool SolutionEnumerator::done() const { return state_->searched && state_->pending.empty(); }
 
 uint64_t SolutionEnumerator::nodes() const {
-  return std::visit([](const auto& dfs) { return dfs.nodes(); }, state_->search);
+  const State& state = *state_;
+  if (!state.search.has_value()) return state.earlier_nodes;
+  return state.earlier_nodes +
+         std::visit([](const auto& dfs) { return dfs.nodes(); }, *state.search);
 }
 
 }  // namespace nqueens
