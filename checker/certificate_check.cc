@@ -4,6 +4,9 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -43,13 +46,62 @@ class Board {
   std::vector<bool> row_, column_, down_, up_;
 };
 
+// The nodes of a set's `x` leaves, each by its queens (row << 32 | column,
+// sorted), with where it first appears and whether a subtree without `x`
+// leaves proves it.
+class OtherLeaves {
+ public:
+  using Queens = std::vector<uint64_t>;
+
+  bool empty() const { return leaves_.empty(); }
+  void Add(Queens queens, size_t certificate, size_t line) {
+    depths_.insert(queens.size());
+    leaves_.try_emplace(std::move(queens), Leaf{certificate, line, false});
+  }
+  bool Holds(const Queens& queens) const { return leaves_.contains(queens); }
+  // Whether a node of `depth` queens may be one of them: most nodes are not
+  // looked up.
+  bool MayHold(size_t depth) const { return depths_.contains(depth); }
+  void Proved(const Queens& queens) {
+    if (auto leaf = leaves_.find(queens); leaf != leaves_.end()) leaf->second.proved = true;
+  }
+  // The first leaf that nothing proves, in the order of the certificates and
+  // their lines.
+  SetVerdict FirstUnproved() const {
+    const Leaf* first = nullptr;
+    for (const auto& [queens, leaf] : leaves_) {
+      if (!leaf.proved &&
+          (first == nullptr || std::make_pair(leaf.certificate, leaf.line) <
+                                   std::make_pair(first->certificate, first->line))) {
+        first = &leaf;
+      }
+    }
+    if (first == nullptr) return {};
+    return {absl::InvalidArgumentError(
+                absl::StrCat("certificate line ", first->line,
+                             ": `x`: no other certificate of the set proves this subtree")),
+            first->certificate};
+  }
+
+ private:
+  struct Leaf {
+    size_t certificate, line;
+    bool proved;
+  };
+  absl::flat_hash_map<Queens, Leaf> leaves_;
+  absl::flat_hash_set<size_t> depths_;
+};
+
+// What a reading of a set's certificate does with its `x` leaves: collects
+// them, or looks for the nodes that prove them.
+enum class Pass { kCollect, kProve };
+
 class Checker {
  public:
-  // `board` holds the composition's queens.
-  Checker(Board& board, absl::string_view certificate)
-      : board_(board), lines_(absl::StrSplit(certificate, '\n')) {
-    // A final newline leaves one empty piece.
-    if (!lines_.empty() && lines_.back().empty()) lines_.pop_back();
+  // `board` holds the composition's queens; `certificate` is the set's
+  // certificate number `index`, read for `pass`.
+  Checker(Board& board, absl::string_view certificate, size_t index, Pass pass, OtherLeaves& leaves)
+      : board_(board), rest_(certificate), index_(index), pass_(pass), leaves_(leaves) {
     // Only the composition's free lines can ever hold an open cell.
     for (uint64_t x = 1; x <= board.n(); ++x) {
       if (!board.RowTaken(x)) free_rows_.push_back(x);
@@ -61,22 +113,28 @@ class Checker {
     if (absl::Status s = Expect({"nqueens-certificate", "1"}); !s.ok()) return s;
     if (absl::Status s = Expect({"n", std::to_string(board_.n())}); !s.ok()) return s;
     if (absl::Status s = Expect({"given", std::to_string(given)}); !s.ok()) return s;
+    if (absl::Status s = PartLine(); !s.ok()) return s;
     if (absl::Status s = Expect({"proof"}); !s.ok()) return s;
     if (absl::Status s = Node(); !s.ok()) return s;
     if (absl::Status s = Expect({"end"}); !s.ok()) return s;
-    if (next_ != lines_.size()) return Error("text after `end`");
+    if (!rest_.empty()) return Error("text after `end`");
     return absl::OkStatus();
   }
 
  private:
   absl::Status Error(absl::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat("certificate line ", next_, ": ", what));
+    return absl::InvalidArgumentError(absl::StrCat("certificate line ", line_, ": ", what));
   }
 
-  // The next line's tokens; false at the end of the text.
+  // The next line's tokens; false at the end of the text (a final newline
+  // ends the last line). Lines are cut one at a time: a certificate may
+  // hold tens of millions.
   bool Next(std::vector<absl::string_view>& tokens) {
-    if (next_ == lines_.size()) return false;
-    tokens = absl::StrSplit(lines_[next_++], ' ');
+    if (rest_.empty()) return false;
+    const size_t end = rest_.find('\n');
+    tokens = absl::StrSplit(rest_.substr(0, end), ' ');
+    rest_ = end == absl::string_view::npos ? absl::string_view() : rest_.substr(end + 1);
+    ++line_;
     return true;
   }
 
@@ -87,6 +145,20 @@ class Checker {
         !std::equal(tokens.begin(), tokens.end(), wanted.begin())) {
       return Error(absl::StrCat("expected `", absl::StrJoin(wanted, " "), "`"));
     }
+    return absl::OkStatus();
+  }
+
+  // The optional `part <i> <k>` line, which allows `x` leaves.
+  absl::Status PartLine() {
+    if (!absl::StartsWith(rest_, "part ")) return absl::OkStatus();
+    std::vector<absl::string_view> tokens;
+    Next(tokens);
+    uint64_t index = 0, count = 0;
+    if (tokens.size() != 3 || !absl::SimpleAtoi(tokens[1], &index) ||
+        !absl::SimpleAtoi(tokens[2], &count) || count < 2 || index >= count) {
+      return Error("expected `part <i> <k>` with 0 <= i < k and k >= 2");
+    }
+    part_ = true;
     return absl::OkStatus();
   }
 
@@ -111,13 +183,34 @@ class Checker {
     return line != 0 && !(row ? board_.RowTaken(line) : board_.ColumnTaken(line));
   }
 
+  // The queens placed on the path, as OtherLeaves keys them.
+  OtherLeaves::Queens PathQueens() const {
+    OtherLeaves::Queens queens = path_;
+    std::sort(queens.begin(), queens.end());
+    return queens;
+  }
+
+  // A node and its subtree; in the proving pass, a subtree without `x`
+  // leaves proves the `x` leaves of its node.
   absl::Status Node() {
+    const uint64_t x_leaves_before = x_leaves_;
+    absl::Status status = Subtree();
+    if (status.ok() && pass_ == Pass::kProve && x_leaves_ == x_leaves_before &&
+        leaves_.MayHold(path_.size())) {
+      leaves_.Proved(PathQueens());
+    }
+    return status;
+  }
+
+  absl::Status Subtree() {
     std::vector<absl::string_view> tokens;
     if (!Next(tokens)) return Error("missing node");
     if (tokens[0] == "b" && tokens.size() == 4) return Branch(tokens);
     if (tokens[0] == "e" && tokens.size() == 3) return Empty(tokens);
     if (tokens[0] == "h") return Hall(tokens);
-    return Error("expected a node: `b`, `e` or `h`");
+    if (tokens[0] == "x" && tokens.size() == 1 && part_) return Other();
+    return Error(part_ ? "expected a node: `b`, `e`, `h` or `x`"
+                       : "expected a node: `b`, `e` or `h`");
   }
 
   absl::Status Branch(const std::vector<absl::string_view>& tokens) {
@@ -143,7 +236,9 @@ class Checker {
       if (done[at - open.begin()]) return Error("the cell is placed twice");
       done[at - open.begin()] = true;
       board_.Place(row, column);
+      path_.push_back(row << 32 | column);
       absl::Status status = Node();
+      path_.pop_back();
       board_.Remove(row, column);
       if (!status.ok()) return status;
     }
@@ -181,17 +276,32 @@ class Checker {
     return absl::OkStatus();
   }
 
+  // An `x` leaf: proved elsewhere, which the set's check makes sure of.
+  absl::Status Other() {
+    ++x_leaves_;
+    if (pass_ == Pass::kCollect) {
+      leaves_.Add(PathQueens(), index_, line_);
+    } else if (!leaves_.Holds(PathQueens())) {
+      return Error("`x`: not there on the first reading (the certificate changed)");
+    }
+    return absl::OkStatus();
+  }
+
   Board& board_;
   std::vector<uint64_t> free_rows_, free_columns_;  // ascending
-  std::vector<absl::string_view> lines_;
-  size_t next_ = 0;
+  absl::string_view rest_;                          // the lines not read yet
+  size_t line_ = 0;                                 // of the last line read
+  const size_t index_;
+  const Pass pass_;
+  OtherLeaves& leaves_;
+  bool part_ = false;           // whether the certificate has a `part` line
+  std::vector<uint64_t> path_;  // the queens placed, row << 32 | column
+  uint64_t x_leaves_ = 0;       // read so far
 };
 
-}  // namespace
-
-absl::Status CheckCertificate(const std::vector<uint32_t>& columns, absl::string_view certificate) {
+// The board with the composition's queens, and their number in `given`.
+absl::StatusOr<Board> ComposedBoard(const std::vector<uint32_t>& columns, uint64_t& given) {
   Board board(columns.size());
-  uint64_t given = 0;
   for (uint64_t row = 1; row <= columns.size(); ++row) {
     const uint64_t column = columns[row - 1];
     if (column == 0) continue;
@@ -201,7 +311,47 @@ absl::Status CheckCertificate(const std::vector<uint32_t>& columns, absl::string
     }
     ++given;
   }
-  return Checker(board, certificate).Run(given);
+  return board;
+}
+
+// Reads each certificate of the set for `pass`; an error names its
+// certificate.
+SetVerdict ReadSet(Board& board, uint64_t given, size_t count, const CertificateReader& read,
+                   Pass pass, OtherLeaves& leaves) {
+  for (size_t i = 0; i < count; ++i) {
+    absl::StatusOr<absl::string_view> text = read(i);
+    if (!text.ok()) return {text.status(), i};
+    if (absl::Status status = Checker(board, *text, i, pass, leaves).Run(given); !status.ok()) {
+      return {status, i};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+absl::Status CheckCertificate(const std::vector<uint32_t>& columns, absl::string_view certificate) {
+  return CheckCertificateSet(columns, 1, [certificate](size_t) { return certificate; }).status;
+}
+
+// The second reading checks each certificate again, and its `x` leaves
+// against the first reading's, so that a text changed between the readings
+// proves nothing.
+SetVerdict CheckCertificateSet(const std::vector<uint32_t>& columns, size_t count,
+                               const CertificateReader& read) {
+  uint64_t given = 0;
+  absl::StatusOr<Board> board = ComposedBoard(columns, given);
+  if (!board.ok()) return {board.status(), 0};
+  OtherLeaves leaves;
+  if (SetVerdict collected = ReadSet(*board, given, count, read, Pass::kCollect, leaves);
+      !collected.status.ok() || leaves.empty()) {
+    return collected;
+  }
+  if (SetVerdict proving = ReadSet(*board, given, count, read, Pass::kProve, leaves);
+      !proving.status.ok()) {
+    return proving;
+  }
+  return leaves.FirstUnproved();
 }
 
 }  // namespace nqueens::checker

@@ -1,6 +1,7 @@
-// nqueens-check-certificate BOARD CERTIFICATE: checks an UNSOLVABLE
-// certificate (format in certificate_check.h) against the composition it
-// was written for. See kAbout for the board formats and exit statuses.
+// nqueens-check-certificate BOARD CERTIFICATE [CERTIFICATE...]: checks an
+// UNSOLVABLE certificate, or the certificates of the parts of one search
+// (format in certificate_check.h), against the composition they were
+// written for. See kAbout for the board formats and exit statuses.
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -15,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -34,7 +37,8 @@ constexpr int kExitUsage = 2;
 // kMaxBoardSize, restated: the checker links no code of the core).
 constexpr uint64_t kMaxN = (uint64_t{1} << 31) - 1;
 
-constexpr char kAbout[] = R"(usage: nqueens-check-certificate [flags] BOARD CERTIFICATE
+constexpr char kAbout[] =
+    R"(usage: nqueens-check-certificate [flags] BOARD CERTIFICATE [CERTIFICATE...]
 
 Checks that CERTIFICATE, written by `nqueens complete --certificate FILE` when
 it answered UNSOLVABLE, proves that the composition in BOARD has no
@@ -42,15 +46,20 @@ completion. The checker shares no code with the search that wrote it: it
 replays the certificate's tree of cases and recomputes every open cell from
 the board.
 
+An exact search cut into parts (a Complete call's part_index and part_count)
+answers UNSOLVABLE with one certificate per part, each of which leaves the
+other parts' share to them: given them all, the checker proves the whole
+from them together (reading the files one at a time, twice each).
+
 BOARD is a text file in the q format (the column, 1..N, of each row's queen,
 0 for an empty row, separated by spaces, commas or line breaks) or the sparse
 format (N alone on the first line, then one "row column" line per queen);
 '#' starts a comment. Boards have at most {max n} rows.
 
-exit status: 0 the certificate is a proof (a line on stdout says so), 1 it is
-not (stderr names the certificate's line and what is wrong there), 2 a usage
-error or a file that cannot be read or is not a board (stderr names the file,
-its line and the limit).
+exit status: 0 the certificates are a proof (a line on stdout says so), 1 they
+are not (stderr names the certificate, its line and what is wrong there), 2 a
+usage error or a file that cannot be read or is not a board (stderr names the
+file, its line and the limit).
 
 flags:
 )";
@@ -162,12 +171,12 @@ int main(int argc, char** argv) {
     std::printf("%s\n", nqueens::command_line::VersionLine("nqueens-check-certificate").c_str());
     return kExitProof;
   }
-  if (arguments->size() != 2) {
+  if (arguments->size() < 2) {
     return UsageError(absl::StrCat("expected BOARD CERTIFICATE, got ", arguments->size(),
                                    arguments->size() == 1 ? " argument" : " arguments"));
   }
   const std::string& board_path = (*arguments)[0];
-  const std::string& certificate_path = (*arguments)[1];
+  const std::vector<std::string> certificate_paths(arguments->begin() + 1, arguments->end());
   absl::StatusOr<std::vector<uint32_t>> columns;
   absl::StatusOr<std::string> board_text = ReadFile(board_path);
   if (board_text.ok()) columns = ParseBoard(board_path, *board_text);
@@ -176,19 +185,25 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nqueens-check-certificate: %s\n", std::string(board.message()).c_str());
     return kExitUsage;
   }
-  const absl::StatusOr<std::string> certificate = ReadFile(certificate_path);
-  if (!certificate.ok()) {
-    std::fprintf(stderr, "nqueens-check-certificate: %s\n",
-                 std::string(certificate.status().message()).c_str());
-    return kExitUsage;
-  }
-  const absl::Status status = nqueens::checker::CheckCertificate(*columns, *certificate);
-  if (!status.ok()) {
+  std::string certificate;  // the one read last
+  const nqueens::checker::SetVerdict verdict = nqueens::checker::CheckCertificateSet(
+      *columns, certificate_paths.size(), [&](size_t i) -> absl::StatusOr<absl::string_view> {
+        absl::StatusOr<std::string> text = ReadFile(certificate_paths[i]);
+        if (!text.ok()) return text.status();
+        certificate = *std::move(text);
+        return certificate;
+      });
+  if (!verdict.status.ok()) {
+    const std::string message(verdict.status.message());
+    if (verdict.status.code() != absl::StatusCode::kInvalidArgument) {
+      std::fprintf(stderr, "nqueens-check-certificate: %s\n", message.c_str());
+      return kExitUsage;
+    }
     std::fprintf(stderr, "nqueens-check-certificate: %s: not a proof: %s\n",
-                 certificate_path.c_str(), std::string(status.message()).c_str());
+                 certificate_paths[verdict.certificate].c_str(), message.c_str());
     return kExitNotAProof;
   }
-  std::printf("%s proves that %s has no completion\n", certificate_path.c_str(),
-              board_path.c_str());
+  std::printf("%s %s that %s has no completion\n", absl::StrJoin(certificate_paths, " ").c_str(),
+              certificate_paths.size() == 1 ? "proves" : "prove together", board_path.c_str());
   return kExitProof;
 }

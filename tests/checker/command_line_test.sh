@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # command_line_test.sh CHECKER NQUEENS: nqueens-check-certificate takes
 # --help and --version as nqueens and nqueens-server do, accepts the
-# certificate `nqueens complete --certificate` writes, and says what is wrong
-# otherwise: the exit status (0 a proof, 1 not a proof, 2 usage or input),
+# certificate `nqueens complete --certificate` writes, and the certificates of
+# a search's parts together, and says what is wrong otherwise: the exit status (0 a proof, 1 not a proof, 2 usage or input),
 # and on stderr the file, its line and the limit.
 set -euo pipefail
 checker=$1
@@ -21,7 +21,7 @@ expect() {
   grep -qF -- "$text" "$tmp/out" || fail "checker $*: no \"$text\" in: $(cat "$tmp/out")"
 }
 
-expect 0 'usage: nqueens-check-certificate [flags] BOARD CERTIFICATE' --help
+expect 0 'usage: nqueens-check-certificate [flags] BOARD CERTIFICATE [CERTIFICATE...]' --help
 expect 0 'usage: nqueens-check-certificate [flags] BOARD CERTIFICATE' -h
 for text in 'exit status: 0' '--help' '--version' 'at most 2147483647 rows'; do
   expect 0 "$text" --help
@@ -55,6 +55,36 @@ expect 1 "$tmp/corner.cert: not a proof: certificate line 3: expected \`given 0\
 sed '6d' "$tmp/corner.cert" > "$tmp/cut.cert"
 expect 1 "$tmp/cut.cert: not a proof: certificate line 6: expected \`p\`" "$tmp/corner.q" "$tmp/cut.cert"
 
+# The parts of one search: the certificates of both prove it together, each
+# with an `x` leaf where the other proves the subtree (row 2's two cells).
+printf 'nqueens-certificate 1\nn 4\ngiven 1\npart 0 2\nproof\nb r 2 2\np 2 3\ne r 3\np 2 4\nx\nend\n' \
+  > "$tmp/part0.cert"
+printf 'nqueens-certificate 1\nn 4\ngiven 1\npart 1 2\nproof\nb r 2 2\np 2 3\nx\np 2 4\nb r 3 1\np 3 2\ne r 4\nend\n' \
+  > "$tmp/part1.cert"
+expect 0 "$tmp/part0.cert $tmp/part1.cert prove together that $tmp/corner.q has no completion" \
+  "$tmp/corner.q" "$tmp/part0.cert" "$tmp/part1.cert"
+expect 0 'prove together' "$tmp/corner.q" "$tmp/part1.cert" "$tmp/part0.cert"
+# Alone, or beside a certificate that proves another subtree, a part is no
+# proof: its `x` line is named.
+no_proof='`x`: no other certificate of the set proves this subtree'
+expect 1 "$tmp/part0.cert: not a proof: certificate line 10: $no_proof" "$tmp/corner.q" "$tmp/part0.cert"
+expect 1 "$tmp/part1.cert: not a proof: certificate line 8: $no_proof" \
+  "$tmp/corner.q" "$tmp/part1.cert" "$tmp/part1.cert"
+# A wrong line in one of them names that one.
+sed 's/^e r 4$/e r 3/' "$tmp/part1.cert" > "$tmp/wrong1.cert"
+expect 1 "$tmp/wrong1.cert: not a proof: certificate line 12: not an unplaced line" \
+  "$tmp/corner.q" "$tmp/part0.cert" "$tmp/wrong1.cert"
+expect 2 "cannot read $tmp/missing.cert: No such file or directory" \
+  "$tmp/corner.q" "$tmp/part0.cert" "$tmp/missing.cert"
+# From the CLI: each part's certificate of `complete --parts 2 --part-index I`.
+for index in 0 1; do
+  status=0
+  "$nqueens" --local --quiet complete "$tmp/corner.q" --method exact --parts 2 \
+    --part-index "$index" --certificate "$tmp/cli$index.cert" > /dev/null || status=$?
+  ((status == 1)) || fail "nqueens complete --part-index $index: exit status $status, not 1"
+done
+expect 0 'prove together' "$tmp/corner.q" "$tmp/cli0.cert" "$tmp/cli1.cert"
+
 # Files that cannot be read, boards that are not boards: the file, its line,
 # the limit.
 expect 2 "cannot read $tmp/missing.q: No such file or directory" "$tmp/missing.q" "$tmp/corner.cert"
@@ -70,4 +100,4 @@ expect 2 "$tmp/twice.sparse:3: row 1 has a queen already" "$tmp/twice.sparse" "$
 printf '0 0\n0 2147483648\n' > "$tmp/huge.q"
 expect 2 "$tmp/huge.q:2: 2147483648 is over the largest board size, 2147483647" \
   "$tmp/huge.q" "$tmp/corner.cert"
-echo "nqueens-check-certificate: --help, --version, proofs and errors as documented"
+echo "nqueens-check-certificate: --help, --version, proofs, sets of parts and errors as documented"

@@ -23,6 +23,7 @@
 #include "absl/types/span.h"
 #include "nqueens/board.h"
 #include "nqueens/params.h"
+#include "nqueens/parts.h"
 #include "nqueens/stop.h"
 #include "nqueens/threads.h"
 
@@ -102,6 +103,12 @@ struct CompleteOptions : CallOptions {
   // 256 MiB is about 20 million search nodes, far more than any Excluded
   // Diagonals proof up to m = 21 takes (docs/hard-instances.md).
   size_t certificate_max_bytes = size_t{256} << 20;
+  // CompleteMethod::kExact only (INVALID_ARGUMENT otherwise): search one
+  // part of the exact search's tree (nqueens/parts.h). kUnsolvable then
+  // means that this part holds no completion; the composition has none when
+  // every part of the same count says so. A part's certificate proves its
+  // part alone: the checker takes the certificates of all parts together.
+  PartSelector part;
 };
 
 struct SolveOptions : CallOptions {

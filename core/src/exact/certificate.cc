@@ -7,11 +7,9 @@
 
 namespace nqueens::internal {
 
-CertificateWriter::CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given,
-                                     size_t max_bytes)
-    : board_(board),
-      max_bytes_(max_bytes),
-      header_(absl::StrCat("nqueens-certificate 1\nn ", n, "\ngiven ", given, "\nproof\n")) {}
+CertificateWriter::CertificateWriter(absl::Span<const uint32_t> rows,
+                                     absl::Span<const uint32_t> columns, size_t max_bytes)
+    : rows_(rows), columns_(columns), max_bytes_(max_bytes) {}
 
 void CertificateWriter::Restart() {
   text_.clear();
@@ -22,36 +20,50 @@ template <typename... Pieces>
 void CertificateWriter::Append(const Pieces&... pieces) {
   if (overflowed_) return;
   absl::StrAppend(&text_, pieces...);
-  if (header_.size() + text_.size() > max_bytes_) {
+  if (text_.size() > max_bytes_) {
     overflowed_ = true;
     std::string().swap(text_);
   }
 }
 
 void CertificateWriter::Branch(bool by_row, uint32_t line, uint32_t children) {
-  Append("b ", by_row ? "r " : "c ", by_row ? board_.row(line) : board_.column(line), " ", children,
-         "\n");
+  Append("b ", by_row ? "r " : "c ", by_row ? rows_[line] : columns_[line], " ", children, "\n");
 }
 
 void CertificateWriter::Place(uint32_t a, uint32_t b) {
-  Append("p ", board_.row(a), " ", board_.column(b), "\n");
+  Append("p ", rows_[a], " ", columns_[b], "\n");
 }
 
 void CertificateWriter::Empty(bool row, uint32_t line) {
-  Append("e ", row ? "r " : "c ", row ? board_.row(line) : board_.column(line), "\n");
+  Append("e ", row ? "r " : "c ", row ? rows_[line] : columns_[line], "\n");
 }
 
 void CertificateWriter::Hall(uint64_t rows) {
   Append("h ", absl::popcount(rows));
   for (; rows != 0; rows &= rows - 1) {
-    Append(" ", board_.row(static_cast<uint32_t>(absl::countr_zero(rows))));
+    Append(" ", rows_[static_cast<uint32_t>(absl::countr_zero(rows))]);
   }
   Append("\n");
 }
 
+void CertificateWriter::Other() { Append("x\n"); }
+
+void CertificateWriter::Embed(absl::string_view tree) { Append(tree); }
+
 std::optional<std::string> CertificateWriter::Finish() {
   if (overflowed_) return std::nullopt;
-  return absl::StrCat(header_, text_, "end\n");
+  return std::move(text_);
+}
+
+std::string CertificateHeader(uint64_t n, uint64_t given, const PartSelector& part) {
+  const std::string part_line =
+      part.whole() ? "" : absl::StrCat("part ", part.index, " ", part.count, "\n");
+  return absl::StrCat("nqueens-certificate 1\nn ", n, "\ngiven ", given, "\n", part_line,
+                      "proof\n");
+}
+
+std::string CertificateOutgrew(size_t max_bytes) {
+  return absl::StrCat("the certificate outgrew its limit of ", max_bytes, " bytes");
 }
 
 }  // namespace nqueens::internal

@@ -10,15 +10,21 @@
 #include <optional>
 #include <string>
 
-#include "exact/free_board.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "nqueens/parts.h"
 
 namespace nqueens::internal {
 
+// Writes a proof tree, the part of a certificate between `proof` and `end`.
 class CertificateWriter {
  public:
-  // `given`: the composition's queens; lines are free indices of `board`.
-  // A certificate longer than `max_bytes` is dropped (the verdict stands).
-  CertificateWriter(const FreeBoard& board, uint64_t n, uint64_t given, size_t max_bytes);
+  // Lines are free indices: free row a is board row rows[a], free column b
+  // board column columns[b] (FreeBoard::rows(), columns(); both must outlive
+  // the writer). A tree longer than `max_bytes` is dropped (the verdict
+  // stands).
+  CertificateWriter(absl::Span<const uint32_t> rows, absl::Span<const uint32_t> columns,
+                    size_t max_bytes);
 
   // Starts over, for a new run of the search.
   void Restart();
@@ -27,22 +33,36 @@ class CertificateWriter {
   void Empty(bool row, uint32_t line);
   // Free rows (bit a: free row a) whose open cells lie in fewer columns.
   void Hall(uint64_t rows);
+  // A leaf that another part's certificate proves (exact_split.h).
+  void Other();
+  // A subtree: another writer's tree (Finish()), whose lines name board
+  // coordinates already.
+  void Embed(absl::string_view tree);
 
-  // The certificate of a search that ended without a solution; nullopt when
-  // it outgrew max_bytes.
+  // The tree of a search that ended without a solution; nullopt when it
+  // outgrew max_bytes.
   std::optional<std::string> Finish();
-  size_t max_bytes() const { return max_bytes_; }
+  // The bytes written so far.
+  size_t size() const { return text_.size(); }
 
  private:
   template <typename... Pieces>
   void Append(const Pieces&... pieces);
 
-  const FreeBoard& board_;
+  const absl::Span<const uint32_t> rows_, columns_;
   const size_t max_bytes_;
-  std::string header_;
   std::string text_;
   bool overflowed_ = false;
 };
+
+// A certificate's lines before its tree: of the whole search of a composition
+// with `given` queens on the n x n board, or of one part of it.
+std::string CertificateHeader(uint64_t n, uint64_t given, const PartSelector& part);
+// Its line after the tree.
+inline constexpr absl::string_view kCertificateEnd = "end\n";
+
+// Why a certificate of at most max_bytes is missing: it outgrew them.
+std::string CertificateOutgrew(size_t max_bytes);
 
 }  // namespace nqueens::internal
 

@@ -19,16 +19,6 @@ namespace {
 // each restart doubles it.
 constexpr uint64_t kFirstRunBudget = 1024;
 
-// A run given this many nodes is the last: it goes on until the search's
-// own budget ends. Restarts rescue satisfiable boards stuck in a hopeless
-// subtree, which the runs below this (about 0.1 s on the word engine) are
-// for; on an unsolvable board each restart only repeats the last run's work,
-// and doubling without end spends several times the nodes of the proof.
-// The size of the last run is measured against 2^23 on Excluded Diagonals
-// boards in docs/hard-instances-log.md, "Last-run sizes and earlier
-// versions".
-constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 20;
-
 // Runs of fewer nodes stay on one thread: splitting the tree would cost more
 // than they take. Low enough that a hard board's first restarts already run
 // on several threads (docs/constants.md, kParallelFromNodes).
@@ -36,22 +26,22 @@ constexpr uint64_t kParallelFromNodes = uint64_t{1} << 12;
 
 // The engine for `board`: the word engine where it fits, on several threads
 // for long runs unless it writes a certificate.
-SearchOutcome RunSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                        uint64_t tie_seed, const SearchThreads& threads,
-                        CertificateWriter* certificate) {
+SearchOutcome RunSearch(const FreeBoard& board, absl::Span<const FreeQueen> prefix,
+                        uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                        const SubtreeSearch& how) {
   if (board.size() > kLineListsMaxFreeRows) {
-    return RunLargeSearch(board, node_budget, stop, tie_seed);
+    return RunLargeSearchBelow(prefix, board, node_budget, stop, tie_seed);
   }
   if (board.size() > kWordSearchMaxFreeRows) {
-    return RunTrailSearch(board, node_budget, stop, tie_seed);
+    return RunTrailSearchBelow(prefix, board, node_budget, stop, tie_seed);
   }
   // A certificate is the sequential search's tree.
-  if (threads.count <= 1 || node_budget < kParallelFromNodes || certificate != nullptr) {
-    if (certificate != nullptr) certificate->Restart();
-    return RunWordSearch(board, node_budget, stop, tie_seed, certificate);
+  if (how.threads.count <= 1 || node_budget < kParallelFromNodes || how.certificate != nullptr) {
+    if (how.certificate != nullptr) how.certificate->Restart();
+    return RunWordSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
   const WordBoard word_board(board);
-  return RunParallelWordSearch(word_board, node_budget, stop, tie_seed, threads);
+  return RunParallelWordSearch(word_board, node_budget, stop, tie_seed, how.threads, prefix);
 }
 
 // Copies `from` into `to` in polled stretches (the solved board: 4 GB at
@@ -64,52 +54,32 @@ bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) 
   });
 }
 
-// The certificate of a search that proved UNSOLVABLE, or why there is none.
-void FinishCertificate(std::optional<CertificateWriter>& writer, uint32_t free_rows,
-                       ExactResult& result) {
-  if (!writer.has_value()) {
-    result.certificate_missing =
-        absl::StrCat("certificates are written for boards of at most ", kWordSearchMaxFreeRows,
-                     " free rows; this one has ", free_rows);
-    return;
-  }
-  result.certificate = writer->Finish();
-  if (!result.certificate.has_value()) {
-    result.certificate_missing =
-        absl::StrCat("the certificate outgrew its limit of ", writer->max_bytes(), " bytes");
-  }
-}
-
 }  // namespace
+
+std::string TooManyRowsForCertificate(uint32_t free_rows) {
+  return absl::StrCat("certificates are written for boards of at most ", kWordSearchMaxFreeRows,
+                      " free rows; this one has ", free_rows);
+}
 
 // The search's cost is heavy-tailed: most residual boards fall in about one
 // node per free row, a few get stuck deep in a hopeless subtree. So the
 // search restarts with a doubled budget and new tie-breaks; every run is
 // complete, so one that ends within its budget without a solution proves
-// there is none. Restarts stop at kLastRunFromNodes.
-absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
-                                          const ExactBudget& budget, StopPoller& stop,
-                                          const SearchThreads& threads,
-                                          size_t certificate_max_bytes) {
-  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
-  if (!board.ok()) return board.status();
-  ExactResult result;
-  std::optional<CertificateWriter> certificate;
-  if (certificate_max_bytes > 0 && board->size() <= kWordSearchMaxFreeRows) {
-    certificate.emplace(*board, composition.size(), composition.size() - board->size(),
-                        certificate_max_bytes);
-  }
+// there is none. Restarts stop at how.last_run_from.
+absl::Status SearchSubtree(absl::Span<const uint32_t> composition, const FreeBoard& board,
+                           absl::Span<const FreeQueen> prefix, const ExactBudget& budget,
+                           const SubtreeSearch& how, StopPoller& stop, ExactResult& result) {
   // The search polls the call's stop and its own deadline together.
   StopCondition bounded = stop.condition();
   bounded.deadline = std::min(bounded.deadline, budget.deadline);
   StopPoller search_stop(bounded);
-  uint64_t run_budget = std::max<uint64_t>(kFirstRunBudget, 2 * uint64_t{board->size()});
+  uint64_t run_budget = std::max<uint64_t>(kFirstRunBudget, 2 * uint64_t{board.size()});
   for (uint64_t run = 0;; ++run) {
+    const uint64_t nodes_left = budget.nodes - std::min(budget.nodes, result.nodes);
     const SearchOutcome search =
-        RunSearch(*board, std::min(run_budget, budget.nodes - result.nodes), search_stop, run,
-                  threads, certificate.has_value() ? &*certificate : nullptr);
+        RunSearch(board, prefix, std::min(run_budget, nodes_left), search_stop, run, how);
     result.nodes += search.nodes;
-    result.runs = run + 1;
+    ++result.runs;
     result.explored = search.explored;
     if (!search_stop.status().ok()) {
       // The budget's deadline, before the call's, is a give-up; the call's
@@ -119,28 +89,61 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
           budget.deadline < stop.condition().deadline;
       if (!budget_ran_out) return search_stop.status();
       result.verdict = ExactVerdict::kBudgetExhausted;
-      return result;
+      return absl::OkStatus();
     }
     if (search.solutions > 0) {
       result.verdict = ExactVerdict::kSolved;
       if (!CopyPolled(composition, result.columns, stop)) return stop.status();
-      for (uint32_t a = 0; a < board->size(); ++a) {
-        result.columns[board->row(a) - 1] = board->column(search.placement[a]);
+      for (uint32_t a = 0; a < board.size(); ++a) {
+        result.columns[board.row(a) - 1] = board.column(search.placement[a]);
       }
-      return result;
+      return absl::OkStatus();
     }
     if (!search.budget_exhausted) {
       result.verdict = ExactVerdict::kUnsolvable;
-      if (certificate_max_bytes > 0) FinishCertificate(certificate, board->size(), result);
-      return result;
+      return absl::OkStatus();
     }
     if (result.nodes >= budget.nodes) {
       result.verdict = ExactVerdict::kBudgetExhausted;
-      return result;
+      return absl::OkStatus();
     }
-    const bool last_run = run_budget >= kLastRunFromNodes / 2 || run_budget > budget.nodes / 2;
+    const bool last_run = run_budget >= how.last_run_from / 2 || run_budget > budget.nodes / 2;
     run_budget = last_run ? budget.nodes : run_budget * 2;
   }
+}
+
+absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
+                                          const ExactBudget& budget, StopPoller& stop,
+                                          const SearchThreads& threads,
+                                          size_t certificate_max_bytes) {
+  absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+  if (!board.ok()) return board.status();
+  const bool certifies = certificate_max_bytes > 0 && board->size() <= kWordSearchMaxFreeRows;
+  const std::string header =
+      certifies ? CertificateHeader(composition.size(), composition.size() - board->size(), {})
+                : "";
+  std::optional<CertificateWriter> certificate;
+  if (certifies) {
+    certificate.emplace(board->rows(), board->columns(),
+                        certificate_max_bytes - std::min(certificate_max_bytes, header.size()));
+  }
+  SubtreeSearch how;
+  how.threads = threads;
+  how.certificate = certifies ? &*certificate : nullptr;
+  ExactResult result;
+  if (absl::Status status = SearchSubtree(composition, *board, {}, budget, how, stop, result);
+      !status.ok()) {
+    return status;
+  }
+  if (result.verdict != ExactVerdict::kUnsolvable || certificate_max_bytes == 0) return result;
+  if (!certifies) {
+    result.certificate_missing = TooManyRowsForCertificate(board->size());
+  } else if (std::optional<std::string> tree = certificate->Finish(); tree.has_value()) {
+    result.certificate = absl::StrCat(header, *tree, kCertificateEnd);
+  } else {
+    result.certificate_missing = CertificateOutgrew(certificate_max_bytes);
+  }
+  return result;
 }
 
 }  // namespace nqueens::internal

@@ -8,11 +8,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "base/stop_poller.h"
+#include "exact/certificate.h"
 #include "exact/exact_budget.h"
+#include "exact/free_board.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
 
@@ -44,6 +47,43 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
                                           const ExactBudget& budget, StopPoller& stop,
                                           const SearchThreads& threads = {},
                                           size_t certificate_max_bytes = 0);
+
+// A run given this many nodes is the last of ExactComplete's restarts: it
+// goes on until the search's own budget ends. Restarts rescue satisfiable
+// boards stuck in a hopeless subtree, which the runs below this (about 0.1 s
+// on the word engine) are for; on an unsolvable board each restart only
+// repeats the last run's work, and doubling without end spends several
+// times the nodes of the proof. The size of the last run is measured
+// against 2^23 on Excluded Diagonals boards in docs/hard-instances-log.md,
+// "Last-run sizes and earlier versions".
+inline constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 20;
+
+// How SearchSubtree searches.
+struct SubtreeSearch {
+  SearchThreads threads;
+  // Gets the subtree's proof (null: none); the search then runs on one
+  // thread. For boards of at most kWordSearchMaxFreeRows free rows.
+  CertificateWriter* certificate = nullptr;
+  // Restarts end with the run of this many nodes or more: the searches of
+  // many subtrees share out kLastRunFromNodes, so that their restarts
+  // together spend no more than one search's.
+  uint64_t last_run_from = kLastRunFromNodes;
+};
+
+// ExactComplete's search of the subtree below `prefix` (queens on open
+// cells of `board`, the free board of `composition`; none: the whole tree),
+// within the budget left after result.nodes, which may be a share of one
+// for several subtrees (exact_part.h): adds its nodes and runs to `result`,
+// sets result.verdict and result.explored (of its last run), and the full
+// board in result.columns when kSolved. Returns the poller's status when the
+// call stops.
+absl::Status SearchSubtree(absl::Span<const uint32_t> composition, const FreeBoard& board,
+                           absl::Span<const FreeQueen> prefix, const ExactBudget& budget,
+                           const SubtreeSearch& how, StopPoller& stop, ExactResult& result);
+
+// Why a board of `free_rows` rows, more than kWordSearchMaxFreeRows
+// (search_engines.h), gets no certificate.
+std::string TooManyRowsForCertificate(uint32_t free_rows);
 
 }  // namespace nqueens::internal
 

@@ -80,6 +80,12 @@ inline Cell MakeCell(uint32_t a, uint32_t b) { return a << 16 | b; }
 inline uint32_t RowOf(Cell cell) { return cell >> 16; }
 inline uint32_t ColumnOf(Cell cell) { return cell & 0xffff; }
 
+// A queen on free row a and free column b of a free board.
+struct FreeQueen {
+  uint32_t a, b;
+  bool operator==(const FreeQueen& other) const { return a == other.a && b == other.b; }
+};
+
 // The part of a composition left to fill, renumbered: free row a (0..d-1) is
 // board row rows[a], free column b is board column columns[b].
 class FreeBoard {
@@ -91,6 +97,9 @@ class FreeBoard {
   uint32_t size() const { return static_cast<uint32_t>(rows_.size()); }
   uint32_t row(uint32_t a) const { return rows_[a]; }
   uint32_t column(uint32_t b) const { return columns_[b]; }
+  // Every free row's board row, by free row; every free column's column.
+  absl::Span<const uint32_t> rows() const { return rows_; }
+  absl::Span<const uint32_t> columns() const { return columns_; }
   // The cells no given queen attacks.
   const BitMatrix& open() const { return open_; }
 

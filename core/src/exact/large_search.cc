@@ -163,9 +163,9 @@ void LargeSearch::Lift(WideCell cell) {
 
 }  // namespace
 
-SearchOutcome RunLargeSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                             uint64_t tie_seed) {
-  return RunUndoingEngine<LargeSearch>(board, node_budget, stop, tie_seed);
+SearchOutcome RunLargeSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed) {
+  return RunUndoingEngine<LargeSearch>(board, node_budget, stop, tie_seed, prefix);
 }
 
 }  // namespace nqueens::internal

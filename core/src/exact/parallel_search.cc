@@ -28,13 +28,13 @@ struct Subtree {
   double share = 1.0;
 };
 
-// The top of the tree, down to the first depth with `wanted` nodes (or full
-// placements), in the order the search visits it; none when every node
-// there is a dead end. Counts the nodes it creates in `outcome`, and the
-// shares of the dead ends in its `explored`.
-std::vector<Subtree> Subtrees(WordSearch& top, uint32_t size, size_t wanted, uint64_t node_budget,
-                              SearchOutcome& outcome) {
-  std::vector<Subtree> level = {{}};
+// The top of the tree below `root`, down to the first depth with `wanted`
+// nodes (or full placements), in the order the search visits it; none when
+// every node there is a dead end. Counts the nodes it creates in `outcome`,
+// and the shares of the dead ends in its `explored`.
+std::vector<Subtree> Subtrees(WordSearch& top, Prefix root, uint32_t size, size_t wanted,
+                              uint64_t node_budget, SearchOutcome& outcome) {
+  std::vector<Subtree> level = {{std::move(root)}};
   while (!level.empty() && level.size() < wanted && level.front().prefix.size() < size) {
     std::vector<Subtree> next;
     for (const Subtree& parent : level) {
@@ -102,11 +102,13 @@ struct SubtreeSearcher {
 }  // namespace
 
 SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget, StopPoller& stop,
-                                    uint64_t tie_seed, const SearchThreads& threads) {
+                                    uint64_t tie_seed, const SearchThreads& threads,
+                                    absl::Span<const FreeQueen> prefix) {
   SearchOutcome top_outcome;
   WordSearch top(board, stop, tie_seed);
-  std::vector<Subtree> subtrees = Subtrees(
-      top, board.size(), kSubtreesPerThread * std::max(threads.count, 1), node_budget, top_outcome);
+  std::vector<Subtree> subtrees =
+      Subtrees(top, WordCells(prefix), board.size(),
+               kSubtreesPerThread * std::max(threads.count, 1), node_budget, top_outcome);
   if (top_outcome.budget_exhausted || stop.CheckNow()) return top_outcome;
   std::atomic<bool> abandoned{false};
   std::atomic<uint64_t> nodes_used{top_outcome.nodes};

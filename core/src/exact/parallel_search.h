@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "absl/types/span.h"
 #include "base/stop_poller.h"
 #include "exact/search_engines.h"
 #include "exact/word_search.h"
@@ -16,12 +17,14 @@
 
 namespace nqueens::internal {
 
-// Searches `board` on the calling thread and up to threads.count - 1 helpers
-// started through threads.run (own threads when it is empty). Helpers that
-// start after the search ended return at once without touching `board`.
-// Returns once no helper searches any more; the caller reads `stop`'s status.
+// Searches `board` (below `prefix`: search_engines.h) on the calling thread
+// and up to threads.count - 1 helpers started through threads.run (own
+// threads when it is empty). Helpers that start after the search ended
+// return at once without touching `board`. Returns once no helper searches
+// any more; the caller reads `stop`'s status.
 SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget, StopPoller& stop,
-                                    uint64_t tie_seed, const SearchThreads& threads);
+                                    uint64_t tie_seed, const SearchThreads& threads,
+                                    absl::Span<const FreeQueen> prefix = {});
 
 }  // namespace nqueens::internal
 

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 
+#include "absl/types/span.h"
 #include "base/stop_poller.h"
 #include "exact/certificate.h"
 #include "exact/free_board.h"
@@ -29,17 +30,34 @@ namespace nqueens::internal {
 
 inline constexpr uint32_t kWordSearchMaxFreeRows = 64;
 
-// Search `board` for a first solution within `node_budget` nodes, polling
-// `stop` (the caller reads its status). Ties between lines and between cells
-// go by a random order drawn from `tie_seed`, so that restarts explore
-// differently. The word engine writes its tree to `certificate` if one is
-// given.
-SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                            uint64_t tie_seed, CertificateWriter* certificate = nullptr);
-SearchOutcome RunTrailSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                             uint64_t tie_seed);
-SearchOutcome RunLargeSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                             uint64_t tie_seed);
+// Search the subtree of `board`'s tree below `prefix` (non-attacking queens
+// on open cells, from the root down; none: the whole tree) for a first
+// solution within `node_budget` nodes, polling `stop` (the caller reads its
+// status). Ties between lines and between cells go by a random order drawn
+// from `tie_seed`, so that restarts explore differently. The outcome counts
+// the subtree's nodes, its placement is the whole board's. The word engine
+// writes the subtree to `certificate` if one is given.
+SearchOutcome RunWordSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
+                                 uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                                 CertificateWriter* certificate = nullptr);
+SearchOutcome RunTrailSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed);
+SearchOutcome RunLargeSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed);
+
+// The same on the whole tree.
+inline SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                                   uint64_t tie_seed, CertificateWriter* certificate = nullptr) {
+  return RunWordSearchBelow({}, board, node_budget, stop, tie_seed, certificate);
+}
+inline SearchOutcome RunTrailSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                                    uint64_t tie_seed) {
+  return RunTrailSearchBelow({}, board, node_budget, stop, tie_seed);
+}
+inline SearchOutcome RunLargeSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
+                                    uint64_t tie_seed) {
+  return RunLargeSearchBelow({}, board, node_budget, stop, tie_seed);
+}
 
 }  // namespace nqueens::internal
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/numeric/bits.h"
+#include "absl/types/span.h"
 #include "base/rng.h"
 #include "exact/free_board.h"
 #include "exact/line_ranks.h"
@@ -229,6 +230,7 @@ template <typename Engine, typename Cells>
 class UndoingSearch {
  public:
   using Cell = typename Cells::Type;
+  static Cell CellAt(uint32_t a, uint32_t b) { return Cells::Make(a, b); }
   static uint32_t Row(Cell cell) { return Cells::Row(cell); }
   static uint32_t Column(Cell cell) { return Cells::Column(cell); }
 
@@ -279,12 +281,17 @@ class UndoingSearch {
   std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderCellsByDamage
 };
 
-// Runs an engine built from (board, tie_seed) under the driver.
+// Runs an engine built from (board, tie_seed) under the driver, below
+// `prefix`.
 template <typename Engine>
 SearchOutcome RunUndoingEngine(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                               uint64_t tie_seed) {
+                               uint64_t tie_seed, absl::Span<const FreeQueen> prefix) {
   Engine engine(board, tie_seed);
   SearchDriver<typename Engine::Cell> driver(board.size(), stop);
+  for (const FreeQueen& queen : prefix) {
+    engine.Place(Engine::CellAt(queen.a, queen.b));
+    driver.PlacedAbove(queen.a, queen.b);
+  }
   NodeAllowance allowance(node_budget);
   return driver.Search(engine, allowance);
 }

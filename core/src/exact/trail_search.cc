@@ -139,9 +139,9 @@ void TrailSearch::Lift(Cell /*cell*/) {
 
 }  // namespace
 
-SearchOutcome RunTrailSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                             uint64_t tie_seed) {
-  return RunUndoingEngine<TrailSearch>(board, node_budget, stop, tie_seed);
+SearchOutcome RunTrailSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed) {
+  return RunUndoingEngine<TrailSearch>(board, node_budget, stop, tie_seed, prefix);
 }
 
 }  // namespace nqueens::internal

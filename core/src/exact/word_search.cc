@@ -497,12 +497,21 @@ WordSearch::SearchWithAvx2(NodeAllowance& allowance) {
 }
 #endif
 
-SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                            uint64_t tie_seed, CertificateWriter* certificate) {
+std::vector<WordCell> WordCells(absl::Span<const FreeQueen> queens) {
+  std::vector<WordCell> cells;
+  for (const FreeQueen& queen : queens) {
+    cells.push_back(static_cast<WordCell>(queen.a << 8 | queen.b));
+  }
+  return cells;
+}
+
+SearchOutcome RunWordSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
+                                 uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                                 CertificateWriter* certificate) {
   const WordBoard word_board(board);
   WordSearch search(word_board, stop, tie_seed, {certificate});
   NodeAllowance allowance(node_budget);
-  return search.Search({}, allowance);
+  return search.Search(WordCells(prefix), allowance);
 }
 
 }  // namespace nqueens::internal

@@ -33,6 +33,9 @@ namespace nqueens::internal {
 // A placement in a prefix: free row a << 8 | free column b.
 using WordCell = uint16_t;
 
+// The prefix of these queens.
+std::vector<WordCell> WordCells(absl::Span<const FreeQueen> queens);
+
 // What every search of one free board shares, built once (restarts and
 // threads reuse it): the open cells at the root, and per cell the cells a
 // queen there closes.

@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "exact/exact_budget.h"
+#include "exact/exact_part.h"
 #include "exact/exact_search.h"
 #include "methods/known_solutions.h"
 #include "methods/min_conflicts.h"
@@ -193,9 +194,13 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
   }
   const internal::ExactBudget budget =
       internal::ExactBudgetFor(options.params, options.stop, absl::Now());
+  const size_t certificate_max_bytes = options.want_certificate ? options.certificate_max_bytes : 0;
   absl::StatusOr<internal::ExactResult> exact =
-      internal::ExactComplete(state.columns(), budget, stop, options.threads,
-                              options.want_certificate ? options.certificate_max_bytes : 0);
+      options.part.whole()
+          ? internal::ExactComplete(state.columns(), budget, stop, options.threads,
+                                    certificate_max_bytes)
+          : internal::ExactCompletePart(state.columns(), options.part, budget, stop,
+                                        options.threads, certificate_max_bytes);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   stats.exact_runs = exact->runs;
@@ -308,6 +313,10 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOpt
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   if (absl::Status params = CheckParams(options.params); !params.ok()) return params;
+  if (absl::Status part = CheckPartSelector(options.part); !part.ok()) return part;
+  if (!options.part.whole() && options.complete_method != CompleteMethod::kExact) {
+    return absl::InvalidArgumentError("part_count applies to method EXACT only");
+  }
   if (options.complete_method == CompleteMethod::kMinConflicts) {
     absl::StatusOr<CompletionResult> result =
         internal::MinConflictsComplete(std::move(composition), options);
