@@ -4,6 +4,9 @@
 #include <array>
 #include <utility>
 
+#include "absl/base/const_init.h"
+#include "absl/synchronization/mutex.h"
+
 namespace nqueens::internal {
 namespace {
 
@@ -97,6 +100,18 @@ std::vector<Constellation> CanonicalConstellations(uint32_t n) {
     }
   }
   return constellations;
+}
+
+std::shared_ptr<const std::vector<Constellation>> SharedCanonicalConstellations(uint32_t n) {
+  static absl::Mutex mutex(absl::kConstInit);
+  static uint32_t last_n ABSL_GUARDED_BY(mutex) = 0;
+  static auto* last = new std::shared_ptr<const std::vector<Constellation>>;
+  absl::MutexLock lock(&mutex);
+  if (*last == nullptr || last_n != n) {
+    *last = std::make_shared<const std::vector<Constellation>>(CanonicalConstellations(n));
+    last_n = n;
+  }
+  return *last;
 }
 
 Columns TransformBoard(const Columns& board, uint32_t symmetry) {

@@ -8,6 +8,7 @@
 #define NQUEENS_COUNT_CONSTELLATIONS_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "nqueens/board.h"
@@ -30,6 +31,11 @@ struct Constellation {
 // The canonical constellations of the n x n board (n <= 64), in a fixed
 // order.
 std::vector<Constellation> CanonicalConstellations(uint32_t n);
+
+// The same, kept for the last n asked for: the parts of one job each make a
+// plan of the same board, and the list costs milliseconds to make (n^4
+// candidates), more than a small part takes to count.
+std::shared_ptr<const std::vector<Constellation>> SharedCanonicalConstellations(uint32_t n);
 
 // The image of an n x n board (empty rows allowed) under `symmetry`: (s mod
 // 4) quarter turns, after a left-right mirror when s >= 4.

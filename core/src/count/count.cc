@@ -160,17 +160,17 @@ absl::StatusOr<CountPlan> CountPlan::Make(Columns composition, PartSelector part
   // The residual of the empty board is the board itself (n <= 64).
   if (IsEmpty(residual->composition)) {
     state->board_size = static_cast<uint32_t>(residual->composition.size());
-    state->constellations = internal::CanonicalConstellations(state->board_size);
-    internal::KeepPart(state->constellations, part);
+    state->constellations =
+        internal::PartOf(*internal::SharedCanonicalConstellations(state->board_size), part);
     return CountPlan(std::move(state));
   }
   state->geometry = internal::MakeGeometry(*residual);
   const size_t levels = residual->rows.size();
   const size_t wanted = internal::PrefixesWanted(part);
-  state->prefixes =
+  state->prefixes = internal::PartOf(
       std::visit([levels, wanted](const auto& g) { return internal::Prefixes(g, levels, wanted); },
-                 *state->geometry);
-  internal::KeepPart(state->prefixes, part);
+                 *state->geometry),
+      part);
   state->residual = *std::move(residual);
   return CountPlan(std::move(state));
 }

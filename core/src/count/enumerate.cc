@@ -37,11 +37,13 @@ Search StartSearch(const internal::Geometry& geometry, size_t levels,
 std::vector<std::vector<uint64_t>> PartPrefixes(const internal::Geometry& geometry, size_t levels,
                                                 const PartSelector& part) {
   if (part.whole()) return {{}};
-  std::vector<std::vector<uint64_t>> prefixes = std::visit(
-      [&](const auto& g) { return internal::Prefixes(g, levels, internal::PrefixesWanted(part)); },
-      geometry);
-  internal::KeepPart(prefixes, part);
-  return prefixes;
+  return internal::PartOf(std::visit(
+                              [&](const auto& g) {
+                                return internal::Prefixes(g, levels,
+                                                          internal::PrefixesWanted(part));
+                              },
+                              geometry),
+                          part);
 }
 
 }  // namespace

@@ -57,17 +57,15 @@ std::vector<std::vector<uint64_t>> Prefixes(const G& geometry, size_t levels, si
   return prefixes;
 }
 
-// Keeps the pieces of `part`: those whose position in `pieces` is
-// part.index modulo part.count. Neighbours in the search's order cost alike,
-// so dealing them out in turn balances the parts.
+// The pieces of `part`: those whose position in `pieces` is part.index
+// modulo part.count. Neighbours in the search's order cost alike, so dealing
+// them out in turn balances the parts.
 template <typename Piece>
-void KeepPart(std::vector<Piece>& pieces, const PartSelector& part) {
-  if (part.whole()) return;
-  size_t kept = 0;
-  for (size_t i = part.index; i < pieces.size(); i += part.count, ++kept) {
-    if (i != kept) pieces[kept] = std::move(pieces[i]);  // a vector moved onto itself empties
-  }
-  pieces.resize(kept);
+std::vector<Piece> PartOf(const std::vector<Piece>& pieces, const PartSelector& part) {
+  std::vector<Piece> kept;
+  kept.reserve(pieces.size() / part.count + 1);
+  for (size_t i = part.index; i < pieces.size(); i += part.count) kept.push_back(pieces[i]);
+  return kept;
 }
 
 }  // namespace nqueens::internal
