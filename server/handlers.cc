@@ -151,6 +151,10 @@ absl::StatusOr<CompleteOptions> CompleteOptionsFrom(
   CompleteOptions options(*std::move(shared));
   options.complete_method = *method;
   options.want_certificate = request.want_certificate();
+  absl::StatusOr<PartSelector> part =
+      wire::PartFromProto(request.part_index(), request.part_count());
+  if (!part.ok()) return part.status();
+  options.part = *part;
   // It must fit in one response message, with room for the rest.
   options.certificate_max_bytes = wire::kMaxCertificateBytes;
   return options;
@@ -322,7 +326,10 @@ absl::StatusOr<CountJob> PrepareCount(Call& call, grpc::ByteBuffer& bytes) {
                         wire::BoardFromRequest(n, request->columns(), request->queens());
                     if (!board.ok()) return board.status();
                     call.set_queens_given(CountQueens(*board));
-                    absl::StatusOr<CountPlan> plan = CountPlan::Make(*std::move(board));
+                    absl::StatusOr<PartSelector> part =
+                        wire::PartFromProto(request->part_index(), request->part_count());
+                    if (!part.ok()) return part.status();
+                    absl::StatusOr<CountPlan> plan = CountPlan::Make(*std::move(board), *part);
                     if (!plan.ok()) return plan.status();
                     CountOptions options;
                     options.stop = call.Stop();
@@ -343,7 +350,10 @@ absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& byte
                             wire::BoardFromRequest(n, request->columns(), request->queens());
                         if (!board.ok()) return absl::StatusOr<SolutionEnumerator>(board.status());
                         call.set_queens_given(CountQueens(*board));
-                        return SolutionEnumerator::Make(*std::move(board));
+                        absl::StatusOr<PartSelector> part =
+                            wire::PartFromProto(request->part_index(), request->part_count());
+                        if (!part.ok()) return absl::StatusOr<SolutionEnumerator>(part.status());
+                        return SolutionEnumerator::Make(*std::move(board), *part);
                       }};
 }
 

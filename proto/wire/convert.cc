@@ -110,6 +110,13 @@ v1::CompleteMethod CompleteMethodToProto(CompleteMethod method) {
   return static_cast<v1::CompleteMethod>(method);
 }
 
+absl::StatusOr<PartSelector> PartFromProto(uint64_t part_index, uint64_t part_count) {
+  const PartSelector part{part_index, part_count == 0 ? 1 : part_count};
+  absl::Status valid = CheckPartSelector(part);
+  if (!valid.ok()) return valid;
+  return part;
+}
+
 absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline) {
   if (deadline == std::chrono::system_clock::time_point::max()) {
     return absl::InfiniteFuture();

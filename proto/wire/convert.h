@@ -16,6 +16,7 @@
 #include "nqueens/board.h"
 #include "nqueens/count.h"
 #include "nqueens/params.h"
+#include "nqueens/parts.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
@@ -46,6 +47,9 @@ absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method);
 v1::Method MethodToProto(SolveMethod method);
 absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method);
 v1::CompleteMethod CompleteMethodToProto(CompleteMethod method);
+// A request's part_index and part_count (0 meaning 1), checked
+// (CheckPartSelector).
+absl::StatusOr<PartSelector> PartFromProto(uint64_t part_index, uint64_t part_count);
 // gRPC's "no deadline" (time_point::max()) becomes absl::InfiniteFuture().
 absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline);
 

@@ -86,11 +86,13 @@ class CompleteBatchResponse(_message.Message):
     def __init__(self, answers: _Optional[_Iterable[_Union[CompleteBatchAnswer, _Mapping]]] = ...) -> None: ...
 
 class CompleteRequest(_message.Message):
-    __slots__ = ["columns", "limits", "method", "n", "queens", "seed", "want_certificate"]
+    __slots__ = ["columns", "limits", "method", "n", "part_count", "part_index", "queens", "seed", "want_certificate"]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     N_FIELD_NUMBER: _ClassVar[int]
+    PART_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PART_INDEX_FIELD_NUMBER: _ClassVar[int]
     QUEENS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     WANT_CERTIFICATE_FIELD_NUMBER: _ClassVar[int]
@@ -98,10 +100,12 @@ class CompleteRequest(_message.Message):
     limits: Limits
     method: CompleteMethod
     n: int
+    part_count: int
+    part_index: int
     queens: _containers.RepeatedCompositeFieldContainer[Queen]
     seed: int
     want_certificate: bool
-    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ...) -> None: ...
+    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ...) -> None: ...
 
 class CompleteResponse(_message.Message):
     __slots__ = ["certificate", "certificate_missing", "columns", "n", "outcome", "stats"]
@@ -120,11 +124,13 @@ class CompleteResponse(_message.Message):
     def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., columns: _Optional[_Iterable[int]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ..., certificate: _Optional[bytes] = ..., certificate_missing: _Optional[str] = ...) -> None: ...
 
 class CompleteStreamHeader(_message.Message):
-    __slots__ = ["chunk_size", "limits", "method", "n", "queens", "seed", "want_certificate"]
+    __slots__ = ["chunk_size", "limits", "method", "n", "part_count", "part_index", "queens", "seed", "want_certificate"]
     CHUNK_SIZE_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     N_FIELD_NUMBER: _ClassVar[int]
+    PART_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PART_INDEX_FIELD_NUMBER: _ClassVar[int]
     QUEENS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     WANT_CERTIFICATE_FIELD_NUMBER: _ClassVar[int]
@@ -132,10 +138,12 @@ class CompleteStreamHeader(_message.Message):
     limits: Limits
     method: CompleteMethod
     n: int
+    part_count: int
+    part_index: int
     queens: _containers.RepeatedCompositeFieldContainer[Queen]
     seed: int
     want_certificate: bool
-    def __init__(self, n: _Optional[int] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., chunk_size: _Optional[int] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ...) -> None: ...
+    def __init__(self, n: _Optional[int] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., chunk_size: _Optional[int] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ...) -> None: ...
 
 class CompleteStreamRequest(_message.Message):
     __slots__ = ["chunk", "header"]
@@ -174,16 +182,20 @@ class CountProgress(_message.Message):
     def __init__(self, fraction_done: _Optional[float] = ..., nodes: _Optional[int] = ..., elapsed_seconds: _Optional[float] = ...) -> None: ...
 
 class CountRequest(_message.Message):
-    __slots__ = ["columns", "n", "progress_seconds", "queens"]
+    __slots__ = ["columns", "n", "part_count", "part_index", "progress_seconds", "queens"]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     N_FIELD_NUMBER: _ClassVar[int]
+    PART_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PART_INDEX_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_SECONDS_FIELD_NUMBER: _ClassVar[int]
     QUEENS_FIELD_NUMBER: _ClassVar[int]
     columns: _containers.RepeatedScalarFieldContainer[int]
     n: int
+    part_count: int
+    part_index: int
     progress_seconds: float
     queens: _containers.RepeatedCompositeFieldContainer[Queen]
-    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., progress_seconds: _Optional[float] = ...) -> None: ...
+    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., progress_seconds: _Optional[float] = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ...) -> None: ...
 
 class CountResponse(_message.Message):
     __slots__ = ["progress", "result"]
@@ -208,16 +220,20 @@ class CountResult(_message.Message):
     def __init__(self, n: _Optional[int] = ..., solutions: _Optional[int] = ..., fundamental: _Optional[int] = ..., nodes: _Optional[int] = ..., elapsed_seconds: _Optional[float] = ...) -> None: ...
 
 class EnumerateRequest(_message.Message):
-    __slots__ = ["columns", "limit", "n", "queens"]
+    __slots__ = ["columns", "limit", "n", "part_count", "part_index", "queens"]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     N_FIELD_NUMBER: _ClassVar[int]
+    PART_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PART_INDEX_FIELD_NUMBER: _ClassVar[int]
     QUEENS_FIELD_NUMBER: _ClassVar[int]
     columns: _containers.RepeatedScalarFieldContainer[int]
     limit: int
     n: int
+    part_count: int
+    part_index: int
     queens: _containers.RepeatedCompositeFieldContainer[Queen]
-    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., limit: _Optional[int] = ...) -> None: ...
+    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., limit: _Optional[int] = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ...) -> None: ...
 
 class EnumerateResponse(_message.Message):
     __slots__ = ["boards"]
