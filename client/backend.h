@@ -25,6 +25,8 @@ class Channel;
 
 namespace nqueens::client {
 
+class Cancellation;  // cancellation.h
+
 struct RunOptions {
   std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
   uint64_t max_backtracks = 0;   // 0: the backend's default
@@ -36,8 +38,14 @@ struct RunOptions {
   uint64_t formula_variant = 0;  // solve --method formula
   uint32_t symmetry = 0;         // solve: image of the result
   CompleteMethod complete_method = CompleteMethod::kPipeline;
-  bool want_certificate = false;                       // complete: an UNSOLVABLE answer's proof
+  bool want_certificate = false;  // complete: an UNSOLVABLE answer's proof
+  // count, enumerate and complete --method exact: one part of the search
+  // (nqueens/parts.h); the whole by default.
+  PartSelector part;
   absl::Duration deadline = absl::InfiniteDuration();  // from the call's start
+  // Once raised, the call ends as soon as it can with CANCELLED (a job cut
+  // into parts stops the parts it no longer needs); null: never.
+  Cancellation* cancellation = nullptr;
   // Where the long phases of a call (upload, solve, download) are shown;
   // null: nowhere.
   ProgressBar* progress = nullptr;
@@ -48,6 +56,10 @@ struct RunOptions {
 // remote backend any gRPC failure with its code, and the call's request id
 // (x-request-id, which the server logs) as the payload kRequestIdPayload.
 inline constexpr char kRequestIdPayload[] = "nqueens.request_id";
+// Set (to any value) on an error that the command line caused, not the board
+// or a server: a --job-file of another job, a certificate that cannot be
+// written. The CLI reports it as a usage error, in its own words.
+inline constexpr char kUsageErrorPayload[] = "nqueens.usage_error";
 
 class Backend {
  public:
@@ -76,8 +88,9 @@ class Backend {
       const std::function<void(BatchAnswer)>& answer, const RunOptions& options) = 0;
 };
 
-// Runs the core in this process.
-std::unique_ptr<Backend> MakeLocalBackend();
+// Runs the core in this process, each call on `threads` threads (0: one
+// per core; a job cut into parts runs one part per core, each on one).
+std::unique_ptr<Backend> MakeLocalBackend(int threads = 0);
 
 struct ClientSecurity;  // security.h
 
@@ -89,9 +102,14 @@ std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address);
 // The same over TLS and with a token, as `security` says.
 std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address,
                                            const ClientSecurity& security);
-// The same over a given channel (tests use one with interceptors).
+// The same over a given channel (tests use one with interceptors), which
+// `security` secured; its token goes with each call. `address` names the
+// server in errors.
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
                                            const std::string& address);
+std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
+                                           const std::string& address,
+                                           const ClientSecurity& security);
 
 using wire::kMaxSparseQueens;
 using wire::kStreamingThreshold;

@@ -36,6 +36,7 @@ int PrintError(ExitCode exit_code, absl::StatusCode code, absl::string_view mess
 }
 
 std::string DescribeBackendError(const absl::Status& error) {
+  if (error.GetPayload(kUsageErrorPayload).has_value()) return std::string(error.message());
   switch (error.code()) {
     case absl::StatusCode::kInvalidArgument:
       return absl::StrCat("board rejected: ", error.message());
@@ -130,8 +131,9 @@ int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOp
     if (!drawn.ok()) return ReportError(kExitUsage, drawn.message());
   }
   if (options.json) {
-    const absl::Status written = WriteOutput(
-        options.output_path, [&](std::FILE* file) { WriteText(file, CompletionJson(result, n)); });
+    const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
+      WriteText(file, CompletionJson(result, n, options.run.part));
+    });
     if (!written.ok()) return ReportError(kExitUsage, written.message());
     return ExitCodeFor(result.outcome);
   }
@@ -183,6 +185,7 @@ ExitCode ExitCodeFor(Outcome outcome) {
 }
 
 ExitCode ExitCodeFor(const absl::Status& backend_error) {
+  if (backend_error.GetPayload(kUsageErrorPayload).has_value()) return kExitUsage;
   switch (backend_error.code()) {
     case absl::StatusCode::kInvalidArgument:
       return kExitRejected;
@@ -234,7 +237,10 @@ int RunComplete(Backend& backend, const std::string& input_path, const CommandOp
   const Columns given = GivenForPicture(*board, options);
   absl::StatusOr<CompletionResult> result = backend.Complete(*std::move(board), options.run);
   if (!result.ok()) return ReportBackendError(result.status());
-  if (!options.certificate_path.empty() && result->outcome == Outcome::kUnsolvable) {
+  // A job of parts wrote each part's certificate as it came.
+  const bool certificate_written = options.parts != 0 && result->certificate_missing.empty();
+  if (!options.certificate_path.empty() && result->outcome == Outcome::kUnsolvable &&
+      !certificate_written) {
     if (!result->certificate.has_value()) {
       return ReportError(kExitRejected, absl::StrCat("unsolvable, but no certificate: ",
                                                      result->certificate_missing));
@@ -281,7 +287,8 @@ int RunCount(Backend& backend, const std::string& n_or_path, const CommandOption
   if (!result.ok()) return ReportBackendError(result.status());
   if (!options.quiet) WriteText(stderr, CountLine(*result, n));
   const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
-    WriteText(file, options.json ? CountJson(*result, n) : absl::StrCat(result->solutions, "\n"));
+    WriteText(file, options.json ? CountJson(*result, n, options.run.part)
+                                 : absl::StrCat(result->solutions, "\n"));
   });
   if (!written.ok()) return ReportError(kExitUsage, written.message());
   return kExitOk;
@@ -294,7 +301,7 @@ int RunEnumerate(Backend& backend, const std::string& n_or_path, const CommandOp
   const absl::Status written = WriteOutput(options.output_path, [&](std::FILE* file) {
     printed = backend.Enumerate(
         *std::move(board), options.limit, options.run, [&](const Columns& solution) {
-          WriteText(file, options.json ? BoardJson(solution) : QLine(solution));
+          WriteText(file, options.json ? BoardJson(solution, options.run.part) : QLine(solution));
           return std::ferror(file) == 0;
         });
   });

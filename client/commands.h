@@ -30,10 +30,11 @@ enum ExitCode : int {
 };
 
 ExitCode ExitCodeFor(Outcome outcome);
-// For an error a backend returned: kExitRejected for INVALID_ARGUMENT (input
-// shape errors are caught while parsing, so what the backend rejects is the
-// position itself), kExitLimit for RESOURCE_EXHAUSTED, kExitFailure for
-// everything else.
+// For an error a backend returned: kExitUsage for one marked with
+// kUsageErrorPayload, kExitRejected for INVALID_ARGUMENT (input shape errors
+// are caught while parsing, so what the backend rejects is the position
+// itself), kExitLimit for RESOURCE_EXHAUSTED, kExitFailure for everything
+// else.
 ExitCode ExitCodeFor(const absl::Status& backend_error);
 
 struct CommandOptions {
@@ -54,6 +55,10 @@ struct CommandOptions {
   // complete: where an UNSOLVABLE answer's certificate goes (empty: none
   // asked for).
   std::string certificate_path;
+  // --parts K without --part-index: the backend cuts the job into K parts
+  // (parts_backend.h) and writes the parts' certificates itself; 0: one
+  // call. (--part-index I runs one call for run.part = {I, K}.)
+  uint64_t parts = 0;
 };
 
 // Each command takes its one positional argument: N for solve, a file name

@@ -23,16 +23,24 @@ std::string ToJson(const google::protobuf::Message& message) {
   return absl::StrCat(json, "\n");
 }
 
+// `json` (one object and a newline) with the part's fields when it is one.
+std::string WithPart(std::string json, const PartSelector& part) {
+  if (part.whole()) return json;
+  json.resize(json.rfind('}'));
+  absl::StrAppend(&json, ",\"part_index\":", part.index, ",\"part_count\":", part.count, "}\n");
+  return json;
+}
+
 }  // namespace
 
-std::string CompletionJson(const CompletionResult& result, uint64_t n) {
+std::string CompletionJson(const CompletionResult& result, uint64_t n, const PartSelector& part) {
   v1::CompleteResponse response;
   response.set_outcome(wire::OutcomeToProto(result.outcome));
   response.set_n(n);
   *response.mutable_stats() = wire::StatsToProto(result.stats);
   response.mutable_columns()->Assign(result.columns.begin(), result.columns.end());
   response.set_certificate_missing(result.certificate_missing);
-  return ToJson(response);
+  return WithPart(ToJson(response), part);
 }
 
 std::string ResponseJson(const v1::CompleteResponse& response) { return ToJson(response); }
@@ -43,14 +51,14 @@ std::string ValidationJson(const ValidationReport& report) {
   return ToJson(response);
 }
 
-std::string CountJson(const CountResult& result, uint64_t n) {
-  return ToJson(wire::CountResultToProto(n, result));
+std::string CountJson(const CountResult& result, uint64_t n, const PartSelector& part) {
+  return WithPart(ToJson(wire::CountResultToProto(n, result)), part);
 }
 
-std::string BoardJson(absl::Span<const uint32_t> columns) {
+std::string BoardJson(absl::Span<const uint32_t> columns, const PartSelector& part) {
   v1::Board board;
   board.mutable_columns()->Assign(columns.begin(), columns.end());
-  return ToJson(board);
+  return WithPart(ToJson(board), part);
 }
 
 std::string HealthJson(absl::string_view status) {

@@ -2,6 +2,8 @@
 // (the fields of CompleteResponse, ValidateResponse, CountResult and Board,
 // lowerCamelCase), so that scripts never parse text. Errors are an object of
 // their own: {"error": {"code": "INVALID_ARGUMENT", "message": "..."}}.
+// The answer of one part of a search cut into parts (--part-index I
+// --parts K) carries "part_index": I and "part_count": K besides.
 #ifndef NQUEENS_CLIENT_JSON_OUTPUT_H_
 #define NQUEENS_CLIENT_JSON_OUTPUT_H_
 
@@ -11,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "nqueens/count.h"
+#include "nqueens/parts.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
@@ -19,15 +22,16 @@ namespace nqueens::client {
 
 // Solve and complete: outcome, n, stats (seed, method, ...), the columns when
 // SOLVED, and why an UNSOLVABLE answer has no certificate.
-std::string CompletionJson(const CompletionResult& result, uint64_t n);
+std::string CompletionJson(const CompletionResult& result, uint64_t n,
+                           const PartSelector& part = {});
 // A CompleteResponse as it came (complete --batch).
 std::string ResponseJson(const v1::CompleteResponse& response);
 std::string ValidationJson(const ValidationReport& report);
-std::string CountJson(const CountResult& result, uint64_t n);
+std::string CountJson(const CountResult& result, uint64_t n, const PartSelector& part = {});
 // health's answer: {"status": "SERVING"}.
 std::string HealthJson(absl::string_view status);
 // One enumerated board: {"columns": [...]}.
-std::string BoardJson(absl::Span<const uint32_t> columns);
+std::string BoardJson(absl::Span<const uint32_t> columns, const PartSelector& part = {});
 // `code`'s name and `message`, with the request id when there is one.
 std::string ErrorJson(absl::StatusCode code, absl::string_view message,
                       absl::string_view request_id);

@@ -8,6 +8,7 @@
 
 #include "absl/time/clock.h"
 #include "client/backend.h"
+#include "client/cancellation.h"
 #include "client/progress.h"
 #include "nqueens/seed.h"
 #include "wire/convert.h"
@@ -15,8 +16,25 @@
 namespace nqueens::client {
 namespace {
 
-// The core's options that every call takes, from the CLI's.
-CallOptions ToCallOptions(const RunOptions& options) {
+// The call's deadline, and its cancellation when it has one.
+StopCondition StopFor(const RunOptions& options) {
+  StopCondition stop;
+  stop.deadline = absl::Now() + options.deadline;
+  if (Cancellation* cancellation = options.cancellation; cancellation != nullptr) {
+    stop.cancelled = [cancellation] { return cancellation->cancelled(); };
+  }
+  return stop;
+}
+
+// `threads`, or one per core when 0.
+int ThreadCount(int threads) {
+  return threads > 0 ? threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// The core's options that every call takes, from the CLI's; the exact
+// search on `threads` threads.
+CallOptions ToCallOptions(const RunOptions& options, int threads) {
   CallOptions completion;
   completion.seed = options.seed ? *options.seed : FreshSeed();
   completion.params = options.params;
@@ -25,21 +43,21 @@ CallOptions ToCallOptions(const RunOptions& options) {
   }
   if (options.max_exact_nodes != 0) completion.params.exact_node_budget = options.max_exact_nodes;
   completion.params.exact_max_seconds = options.max_exact_seconds;
-  completion.stop.deadline = absl::Now() + options.deadline;
-  // A hard board's exact search uses every core, as counting does.
-  completion.threads.count = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  completion.stop = StopFor(options);
+  completion.threads.count = threads;
   return completion;
 }
 
-CompleteOptions ToCompleteOptions(const RunOptions& options) {
-  CompleteOptions complete(ToCallOptions(options));
+CompleteOptions ToCompleteOptions(const RunOptions& options, int threads) {
+  CompleteOptions complete(ToCallOptions(options, threads));
   complete.complete_method = options.complete_method;
   complete.want_certificate = options.want_certificate;
+  complete.part = options.part;
   return complete;
 }
 
-SolveOptions ToSolveOptions(const RunOptions& options) {
-  SolveOptions solve(ToCallOptions(options));
+SolveOptions ToSolveOptions(const RunOptions& options, int threads) {
+  SolveOptions solve(ToCallOptions(options, threads));
   solve.formula_variant = options.formula_variant;
   solve.symmetry = options.symmetry;
   return solve;
@@ -53,8 +71,7 @@ Backend::BatchAnswer CompleteItem(const v1::CompleteRequest& request, const RunO
   if (!board.ok()) return board.status();
   RunOptions item = options;
   if (request.has_seed()) item.seed = request.seed();
-  CompleteOptions completion = ToCompleteOptions(item);
-  completion.threads = {};
+  CompleteOptions completion = ToCompleteOptions(item, 1);
   absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
   if (!method.ok()) return method.status();
   completion.complete_method = *method;
@@ -70,6 +87,9 @@ Backend::BatchAnswer CompleteItem(const v1::CompleteRequest& request, const RunO
 
 class LocalBackend : public Backend {
  public:
+  // A hard board's exact search and counting use every core by default.
+  explicit LocalBackend(int threads) : threads_(ThreadCount(threads)) {}
+
   // Rounds of kBatchRound items per thread, each round's answers in order.
   absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>& next,
                              const std::function<void(BatchAnswer)>& answer,
@@ -102,13 +122,13 @@ class LocalBackend : public Backend {
 
   absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                          const RunOptions& options) override {
-    const SolveOptions solve = ToSolveOptions(options);
+    const SolveOptions solve = ToSolveOptions(options, threads_);
     ProgressPhase solving(options.progress, "solving", 0);
     return nqueens::Solve(n, method, solve);
   }
 
   absl::StatusOr<CompletionResult> Complete(Board composition, const RunOptions& options) override {
-    const CompleteOptions completion = ToCompleteOptions(options);
+    const CompleteOptions completion = ToCompleteOptions(options, threads_);
     ProgressPhase solving(options.progress, "solving", 0);
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
     return nqueens::Complete(std::move(composition.columns), completion);
@@ -125,14 +145,19 @@ class LocalBackend : public Backend {
   absl::StatusOr<CountResult> Count(Board composition, const RunOptions& options) override {
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
     CountOptions count;
-    count.stop.deadline = absl::Now() + options.deadline;
-    count.threads.count = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    count.stop = StopFor(options);
+    count.threads.count = threads_;
     ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
     count.on_progress = [&](const CountProgress& progress) {
       counting.AdvanceTo(static_cast<uint64_t>(progress.fraction_done * kProgressSteps));
     };
-    absl::StatusOr<CountResult> result = CountSolutions(std::move(composition.columns), count);
-    if (result.ok()) counting.Complete();
+    const absl::Time start = absl::Now();
+    absl::StatusOr<CountPlan> plan = CountPlan::Make(std::move(composition.columns), options.part);
+    if (!plan.ok()) return plan.status();
+    absl::StatusOr<CountResult> result = CountSolutions(*plan, count);
+    if (!result.ok()) return result;
+    result->elapsed = absl::Now() - start;
+    counting.Complete();
     return result;
   }
 
@@ -140,10 +165,9 @@ class LocalBackend : public Backend {
                                      const std::function<bool(const Columns&)>& sink) override {
     if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
     absl::StatusOr<SolutionEnumerator> enumerator =
-        SolutionEnumerator::Make(std::move(composition.columns));
+        SolutionEnumerator::Make(std::move(composition.columns), options.part);
     if (!enumerator.ok()) return enumerator.status();
-    StopCondition stop;
-    stop.deadline = absl::Now() + options.deadline;
+    const StopCondition stop = StopFor(options);
     uint64_t handed = 0;
     while (!enumerator->done() && (limit == 0 || handed < limit)) {
       const size_t wanted = limit == 0 ? kBatch : std::min<uint64_t>(kBatch, limit - handed);
@@ -160,10 +184,13 @@ class LocalBackend : public Backend {
  private:
   static constexpr uint64_t kProgressSteps = 1000;
   static constexpr size_t kBatch = 256;
+  const int threads_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> MakeLocalBackend() { return std::make_unique<LocalBackend>(); }
+std::unique_ptr<Backend> MakeLocalBackend(int threads) {
+  return std::make_unique<LocalBackend>(threads);
+}
 
 }  // namespace nqueens::client

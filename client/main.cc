@@ -30,12 +30,15 @@
 #include "client/channel.h"
 #include "client/commands.h"
 #include "client/health.h"
+#include "client/job_servers.h"
 #include "client/json_output.h"
+#include "client/parts_backend.h"
 #include "client/progress.h"
 #include "client/security.h"
 #include "command_line/command_line.h"
 #include "command_line/completion.h"
 #include "command_line/host_port.h"
+#include "nqueens/parts.h"
 
 ABSL_FLAG(std::string, server, "",
           "nqueens-server address (empty: localhost:50051), or a gRPC target naming several "
@@ -85,6 +88,21 @@ ABSL_FLAG(std::string, picture, "",
           "solve, complete, validate: also draw the board as an SVG image in this file (given "
           "queens dark, placed ones blue, conflicting ones red and joined by lines; boards of at "
           "most 10000 rows)");
+ABSL_FLAG(std::optional<uint64_t>, parts, std::nullopt,
+          "count, enumerate, and complete with the exact method: cut the job into this many "
+          "parts (1 .. 65536) and spread them over every server behind --server (each address "
+          "a dns: name or HOST:PORT resolves to, each of an ipv4: or ipv6: list), or with "
+          "--local over every core; the output is a single call's. Parts whose server fails go "
+          "to another");
+ABSL_FLAG(std::optional<uint64_t>, part_index, std::nullopt,
+          "with --parts K: run part I (0 .. K-1) alone, in one call; --json then adds "
+          "\"part_index\" and \"part_count\" (a Kubernetes Indexed Job runs one per pod)");
+ABSL_FLAG(uint64_t, window, 0,
+          "with --parts: parts in flight on each server (0: 2; with --local, one per core)");
+ABSL_FLAG(std::string, job_file, "",
+          "count and complete with --parts: record each finished part in this file (one JSON line "
+          "each); a rerun with the same file, command, board and --parts skips the recorded "
+          "parts, and a file of another job is refused");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors (no progress)");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
 ABSL_FLAG(std::string, tls_ca, "",
@@ -132,16 +150,16 @@ constexpr CommandEntry kCommands[] = {
      "method variant symmetry output_format picture"},
     {"complete", RunComplete, "FILE",
      "extend the composition in FILE (\"-\" for stdin) to a solution",
-     "method format output_format picture certificate batch"},
+     "method format output_format picture certificate batch parts part_index window job_file"},
     {"validate", RunValidate, "FILE", "check the board in FILE for attacking queens",
      "format picture"},
     {"count", RunCount, "N|FILE",
      "the number of solutions of the N x N board, or of completions of the composition in "
      "FILE (at most 64 free rows), on stdout; with the fundamental solutions (up to the "
      "symmetries of the square) for the empty board",
-     "format"},
+     "format parts part_index window job_file"},
     {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array",
-     "format limit"},
+     "format limit parts part_index window"},
     // These two run without a backend (RunHealth, RunCompletion).
     {"health", nullptr, "[SERVICE]",
      "the gRPC health check of --server (grpc.health.v1): prints SERVING and exits 0, or what "
@@ -393,7 +411,54 @@ absl::Status CheckWritable(const char* flag, const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
+// --parts and --part-index into `options`, and whether --window and
+// --job-file (which MakeBackend reads) go with them. `given`: the flags on
+// the command line (from the environment, --window and --job-file apply to
+// jobs of parts only).
+absl::Status PartsFromFlags(const std::string& command, const std::set<std::string>& given,
+                            CommandOptions& options) {
+  const std::optional<uint64_t> parts = absl::GetFlag(FLAGS_parts);
+  const std::optional<uint64_t> index = absl::GetFlag(FLAGS_part_index);
+  if (!parts.has_value()) {
+    for (const char* flag : {"part_index", "window", "job_file"}) {
+      if (given.count(flag) != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(Dashed(flag), " needs --parts K"));
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (*parts < 1 || *parts > kMaxPartCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--parts must be 1 .. ", kMaxPartCount, ", not ", *parts));
+  }
+  if (command == "complete" && options.batch) {
+    return absl::InvalidArgumentError(
+        "--parts cuts one search: it does not apply to complete --batch");
+  }
+  if (command == "complete" && options.run.complete_method != CompleteMethod::kExact) {
+    return absl::InvalidArgumentError(
+        "--parts cuts the exact search only: complete --parts needs --method exact");
+  }
+  if (!index.has_value()) {
+    options.parts = *parts;
+    return absl::OkStatus();
+  }
+  if (*index >= *parts) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--part-index must be below --parts (", *parts, "), not ", *index));
+  }
+  for (const char* flag : {"window", "job_file"}) {
+    if (given.count(flag) != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          Dashed(flag), " belongs to a job spread over servers, not to --part-index's one part"));
+    }
+  }
+  options.run.part = {*index, *parts};
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command,
+                                                const std::set<std::string>& given) {
   CommandOptions options;
   options.run.seed = absl::GetFlag(FLAGS_seed);
   options.run.max_backtracks = absl::GetFlag(FLAGS_max_backtracks);
@@ -452,6 +517,7 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command) {
                                    std::pair{"--picture", options.picture_path}}) {
     if (absl::Status writable = CheckWritable(flag, path); !writable.ok()) return writable;
   }
+  if (absl::Status parts = PartsFromFlags(command, given, options); !parts.ok()) return parts;
   return options;
 }
 
@@ -479,10 +545,29 @@ absl::Status CheckServerFlag() {
   return command_line::CheckHostPort("--server", server);
 }
 
-std::unique_ptr<Backend> MakeBackend(const ClientSecurity& security) {
-  if (absl::GetFlag(FLAGS_local)) return MakeLocalBackend();
-  const std::string server = absl::GetFlag(FLAGS_server);
-  return MakeRemoteBackend(server.empty() ? kDefaultServer : server, security);
+// One call's backend, or with --parts the job's over every server (or
+// core); UNAVAILABLE when --server's name does not resolve.
+absl::StatusOr<std::unique_ptr<Backend>> MakeBackend(const ClientSecurity& security,
+                                                     const CommandOptions& options) {
+  const bool local = absl::GetFlag(FLAGS_local);
+  std::string server = absl::GetFlag(FLAGS_server);
+  if (server.empty()) server = kDefaultServer;
+  if (options.parts == 0) return local ? MakeLocalBackend() : MakeRemoteBackend(server, security);
+  absl::StatusOr<std::vector<JobServer>> servers =
+      local ? LocalJobServers() : RemoteJobServers(server, security);
+  if (!servers.ok()) return servers.status();
+  PartsBackendOptions job;
+  job.part_count = options.parts;
+  job.window = absl::GetFlag(FLAGS_window);
+  if (job.window == 0) job.window = local ? LocalWindow() : kDefaultWindow;
+  job.job_file = absl::GetFlag(FLAGS_job_file);
+  job.certificate_path = options.certificate_path;
+  if (!options.quiet) {
+    job.warn = [](absl::string_view line) {
+      std::fputs(absl::StrCat("nqueens: ", line, "\n").c_str(), stderr);
+    };
+  }
+  return MakePartsBackend(*std::move(servers), std::move(job));
 }
 
 // What the completion scripts complete (completion.h).
@@ -500,8 +585,8 @@ command_line::CompletionWords CompletionWordsOfTheCli() {
   }
   words.commands.push_back({"help", false, command_names});
   words.flags = command_line::FlagNames("client/main.cc");
-  words.file_flags = {"--output",   "--certificate", "--picture",        "--tls-ca",
-                      "--tls-cert", "--tls-key",     "--auth-token-file"};
+  words.file_flags = {"--output",   "--certificate", "--picture",         "--tls-ca",
+                      "--tls-cert", "--tls-key",     "--auth-token-file", "--job-file"};
   std::vector<std::string> methods;
   for (const MethodInfo<SolveMethod>& method : SolveMethods()) methods.push_back(method.cli_name);
   for (const MethodInfo<CompleteMethod>& method : CompleteMethods()) {
@@ -594,15 +679,21 @@ int Main(int argc, char** argv) {
                           ? absl::StrCat(command->name, " needs ", command->argument)
                           : absl::StrCat("unexpected argument ", (*arguments)[2]));
   }
-  absl::StatusOr<CommandOptions> options = OptionsFromFlags((*arguments)[0]);
+  absl::StatusOr<CommandOptions> options = OptionsFromFlags((*arguments)[0], given);
   if (!options.ok()) return UsageError(options.status().message());
   const absl::StatusOr<ClientSecurity> security = SecurityFromFlags();
   if (!security.ok()) return UsageError(security.status().message());
 
-  std::unique_ptr<Backend> backend = MakeBackend(*security);
+  absl::StatusOr<std::unique_ptr<Backend>> backend = MakeBackend(*security, *options);
+  if (!backend.ok()) {
+    if (backend.status().code() == absl::StatusCode::kInvalidArgument) {
+      return UsageError(backend.status().message());
+    }
+    ExitWithoutTeardown(ReportError(kExitFailure, backend.status().message()));
+  }
   const std::unique_ptr<ProgressBar> progress = MakeStderrProgressBar(options->quiet);
   options->run.progress = progress.get();
-  const int status = command->run(*backend, (*arguments)[1], *options);
+  const int status = command->run(**backend, (*arguments)[1], *options);
   ExitWithoutTeardown(status);
 }
 

@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "client/backend.h"
 #include "client/batch_queue.h"
+#include "client/cancellation.h"
 #include "client/channel.h"
 #include "client/progress.h"
 #include "client/security.h"
@@ -147,6 +148,14 @@ void SetBoard(const Board& board, Request& request) {
   }
 }
 
+// Fills the part selector of a request that takes one (the whole: unset).
+template <typename Request>
+void SetPart(const PartSelector& part, Request& request) {
+  if (part.whole()) return;
+  request.set_part_index(part.index);
+  request.set_part_count(part.count);
+}
+
 // Writes a streaming request (CompleteStreamRequest, ValidateStreamRequest):
 // `header` with the board's queens when it is sparse, else followed by the
 // board in chunks, each copied once into the one message that carries them
@@ -191,7 +200,8 @@ auto WhileSolving(const RunOptions& options, Call call) {
 // which the server logs and echoes back.
 class CallContext {
  public:
-  // The call's deadline, request id and bearer token (unless none).
+  // The call's deadline, request id and bearer token (unless none); the
+  // call is cancelled when options.cancellation is raised.
   CallContext(const RunOptions& options, const std::optional<std::string>& token)
       : sent_request_id_(wire::NewRequestId()) {
     if (options.deadline != absl::InfiniteDuration()) {
@@ -199,6 +209,9 @@ class CallContext {
     }
     context_.AddMetadata(wire::kRequestIdKey, sent_request_id_);
     if (token.has_value()) context_.AddMetadata("authorization", "Bearer " + *token);
+    if (options.cancellation != nullptr) {
+      cancel_.emplace(options.cancellation->Register([this] { context_.TryCancel(); }));
+    }
   }
 
   grpc::ClientContext* get() { return &context_; }
@@ -219,6 +232,8 @@ class CallContext {
  private:
   const std::string sent_request_id_;
   grpc::ClientContext context_;
+  // Declared after context_: ends, waiting for a TryCancel that runs, first.
+  std::optional<Cancellation::Registration> cancel_;
 };
 
 class RemoteBackend : public Backend {
@@ -260,6 +275,7 @@ class RemoteBackend : public Backend {
       SetRunOptions(options, request);
       request.set_method(wire::CompleteMethodToProto(options.complete_method));
       request.set_want_certificate(options.want_certificate);
+      SetPart(options.part, request);
       v1::CompleteResponse response;
       const grpc::Status status =
           WhileSolving(options, [&] { return stub_->Complete(context.get(), request, &response); });
@@ -270,6 +286,7 @@ class RemoteBackend : public Backend {
     SetRunOptions(options, *header.mutable_header());
     header.mutable_header()->set_method(wire::CompleteMethodToProto(options.complete_method));
     header.mutable_header()->set_want_certificate(options.want_certificate);
+    SetPart(options.part, *header.mutable_header());
     auto stream = stub_->CompleteStream(context.get());
     WriteBoardStream(composition, std::move(header), *stream, options.progress);
     stream->WritesDone();
@@ -302,6 +319,7 @@ class RemoteBackend : public Backend {
     if (absl::Status form = ChooseWireForm(composition); !form.ok()) return form;
     v1::CountRequest request;
     SetBoard(composition, request);
+    SetPart(options.part, request);
     CallContext context(options, security_.token);
     auto stream = stub_->Count(context.get(), request);
     ProgressPhase counting(options.progress, "counting", kProgressSteps, "");
@@ -325,6 +343,7 @@ class RemoteBackend : public Backend {
     const uint64_t n = composition.n;
     v1::EnumerateRequest request;
     SetBoard(composition, request);
+    SetPart(options.part, request);
     request.set_limit(limit);
     CallContext context(options, security_.token);
     auto stream = stub_->Enumerate(context.get(), request);
@@ -438,9 +457,10 @@ class RemoteBackend : public Backend {
       error = absl::UnavailableError(
           absl::StrCat("cannot reach server ", address_, ": ", error.message()));
     } else if (error.code() == absl::StatusCode::kCancelled) {
-      // This client never cancels a call; a server cuts a stream it cannot
-      // move (an answer that is not read) by cancelling, which carries no
-      // reason of its own.
+      // Calls that this client cancels (RunOptions::cancellation) are no
+      // longer wanted, so whatever is said here is said of the others: a
+      // server cuts a stream it cannot move (an answer that is not read) by
+      // cancelling, which carries no reason of its own.
       error = absl::CancelledError(
           absl::StrCat("the server cut the call, as it does with a stream that stalls longer "
                        "than its --stream-idle-timeout (",
@@ -471,7 +491,13 @@ std::unique_ptr<Backend> MakeRemoteBackend(const std::string& address,
 
 std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
                                            const std::string& address) {
-  return std::make_unique<RemoteBackend>(std::move(channel), address, ClientSecurity());
+  return MakeRemoteBackend(std::move(channel), address, ClientSecurity());
+}
+
+std::unique_ptr<Backend> MakeRemoteBackend(std::shared_ptr<grpc::Channel> channel,
+                                           const std::string& address,
+                                           const ClientSecurity& security) {
+  return std::make_unique<RemoteBackend>(std::move(channel), address, security);
 }
 
 }  // namespace nqueens::client

@@ -22,6 +22,9 @@ class ServerProcess {
 
   // Sends SIGTERM: the server starts its shutdown (the destructor waits).
   void Terminate() { process_.Signal(SIGTERM); }
+  // Sends `signal`: SIGSTOP freezes the server (its connections stay open,
+  // unanswered, as a hung machine's), SIGKILL ends it at once.
+  void Signal(int signal) { process_.Signal(signal); }
 
  private:
   Subprocess process_;

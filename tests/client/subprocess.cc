@@ -97,6 +97,7 @@ Subprocess::Subprocess(const std::vector<std::string>& argv, bool capture_stderr
 Subprocess::~Subprocess() {
   if (pid_ > 0) {
     kill(pid_, SIGTERM);
+    kill(pid_, SIGCONT);  // a child that a test stopped takes SIGTERM once it runs
     Wait();
   }
   if (discarder_.joinable()) discarder_.join();

@@ -26,7 +26,8 @@ class Subprocess {
   // when `capture_stderr`, else shared with the test (for servers, which log
   // there for as long as they run).
   explicit Subprocess(const std::vector<std::string>& argv, bool capture_stderr = true);
-  // Kills the child with SIGTERM if it still runs, then reaps it.
+  // Kills the child with SIGTERM if it still runs (resuming it if it was
+  // stopped), then reaps it.
   ~Subprocess();
   Subprocess(const Subprocess&) = delete;
   Subprocess& operator=(const Subprocess&) = delete;

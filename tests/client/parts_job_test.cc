@@ -1,0 +1,358 @@
+// The scheduler of a job cut into parts (client/parts_job.h), with tasks
+// that script what each server answers, and the test: n = 14 counted
+// in 64 parts over three real servers, one of them killed halfway.
+#include "client/parts_job.h"
+
+#include <atomic>
+#include <csignal>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "client/cancellation.h"
+#include "client/job_servers.h"
+#include "client/parts_backend.h"
+#include "client/security.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nqueens/count.h"
+#include "server_process.h"
+
+namespace nqueens::client {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A server that the tasks tell apart by its backend; never called.
+class NoBackend : public Backend {
+ public:
+  absl::StatusOr<CompletionResult> Solve(uint32_t, SolveMethod, const RunOptions&) override {
+    return absl::UnimplementedError("");
+  }
+  absl::StatusOr<CompletionResult> Complete(Board, const RunOptions&) override {
+    return absl::UnimplementedError("");
+  }
+  absl::StatusOr<ValidationReport> Validate(Board, const RunOptions&) override {
+    return absl::UnimplementedError("");
+  }
+  absl::StatusOr<CountResult> Count(Board, const RunOptions&) override {
+    return absl::UnimplementedError("");
+  }
+  absl::StatusOr<uint64_t> Enumerate(Board, uint64_t, const RunOptions&,
+                                     const std::function<bool(const Columns&)>&) override {
+    return absl::UnimplementedError("");
+  }
+  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>&,
+                             const std::function<void(BatchAnswer)>&, const RunOptions&) override {
+    return absl::UnimplementedError("");
+  }
+};
+
+std::vector<JobServer> Servers(int count) {
+  std::vector<JobServer> servers;
+  servers.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    servers.push_back({absl::StrCat("server", i), std::make_unique<NoBackend>()});
+  }
+  return servers;
+}
+
+size_t ServerOf(const std::vector<JobServer>& servers, const Backend& backend) {
+  for (size_t i = 0; i < servers.size(); ++i) {
+    if (servers[i].backend.get() == &backend) return i;
+  }
+  ADD_FAILURE() << "a backend of no server";
+  return 0;
+}
+
+// Every part, with rests short enough for a test.
+PartsJobOptions Options(uint64_t part_count, size_t window = 2) {
+  PartsJobOptions options;
+  options.part_count = part_count;
+  for (uint64_t part = 0; part < part_count; ++part) options.parts.push_back(part);
+  options.window = window;
+  options.first_backoff = absl::Milliseconds(1);
+  options.max_backoff = absl::Milliseconds(4);
+  return options;
+}
+
+// How often each part ran, and how many ended well.
+class Tally {
+ public:
+  void Ran(uint64_t part, bool well) {
+    absl::MutexLock lock(&mutex_);
+    ++runs_[part];
+    if (well) ++successes_[part];
+  }
+  int runs(uint64_t part) {
+    absl::MutexLock lock(&mutex_);
+    return runs_[part];
+  }
+  // Whether each of parts 0 .. count - 1 ended well exactly once.
+  bool EachSucceededOnce(uint64_t count) {
+    absl::MutexLock lock(&mutex_);
+    for (uint64_t part = 0; part < count; ++part) {
+      if (successes_[part] != 1) return false;
+    }
+    return successes_.size() == count;
+  }
+
+ private:
+  absl::Mutex mutex_;
+  std::map<uint64_t, int> runs_ ABSL_GUARDED_BY(mutex_);
+  std::map<uint64_t, int> successes_ ABSL_GUARDED_BY(mutex_);
+};
+
+// Waits until the job cancels the call that `run` belongs to.
+bool WaitForCancellation(const RunOptions& run, absl::Duration timeout) {
+  absl::Notification cancelled;
+  const Cancellation::Registration registration =
+      run.cancellation->Register([&cancelled] { cancelled.Notify(); });
+  return cancelled.WaitForNotificationWithTimeout(timeout);
+}
+
+TEST(RunPartsTest, RunsEveryPartOnceWithTheWindowFullOnEveryServer) {
+  const std::vector<JobServer> servers = Servers(2);
+  Tally tally;
+  absl::Mutex mutex;
+  std::vector<int> in_flight(2, 0);
+  std::vector<int> most(2, 0);
+  int total = 0;
+  bool filled = false;  // every slot was busy at once
+  const PartTask task = [&](Backend& backend, const RunOptions& run) -> absl::StatusOr<bool> {
+    const size_t server = ServerOf(servers, backend);
+    absl::MutexLock lock(&mutex);
+    ++total;
+    most[server] = std::max(most[server], ++in_flight[server]);
+    if (total == 6) filled = true;
+    // The first parts wait until all six slots are taken (or give up).
+    mutex.AwaitWithTimeout(absl::Condition(&filled), absl::Seconds(30));
+    --in_flight[server];
+    --total;
+    tally.Ran(run.part.index, true);
+    return false;
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), Options(40, 3), task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(tally.EachSucceededOnce(40));
+  EXPECT_TRUE(filled);
+  EXPECT_EQ(most, std::vector<int>({3, 3}));
+}
+
+TEST(RunPartsTest, SendsAFailedPartToAnotherServerAndDropsAServerThatKeepsFailing) {
+  const std::vector<JobServer> servers = Servers(2);
+  Tally tally;
+  std::atomic<int> failures_on_0{0};
+  absl::Notification dropped_0;
+  const PartTask task = [&](Backend& backend, const RunOptions& run) -> absl::StatusOr<bool> {
+    const bool broken = ServerOf(servers, backend) == 0;
+    if (broken) {
+      tally.Ran(run.part.index, false);
+      ++failures_on_0;
+      return absl::UnavailableError("connection refused");
+    }
+    // The good server's first parts end only once the broken one is gone.
+    EXPECT_TRUE(dropped_0.WaitForNotificationWithTimeout(absl::Seconds(30)));
+    tally.Ran(run.part.index, true);
+    return false;
+  };
+  std::vector<PartEvent> events;
+  absl::Mutex mutex;
+  PartsJobOptions options = Options(16);
+  options.on_event = [&](const PartEvent& event) {
+    absl::MutexLock lock(&mutex);
+    events.push_back(event);
+    if (event.kind == PartEvent::Kind::kDropped) dropped_0.Notify();
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), options, task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(tally.EachSucceededOnce(16));
+  int dropped = 0;
+  for (const PartEvent& event : events) {
+    if (event.kind != PartEvent::Kind::kDropped) continue;
+    ++dropped;
+    EXPECT_EQ(event.server, 0u);
+    EXPECT_THAT(event.error.message(), HasSubstr("connection refused"));
+  }
+  EXPECT_EQ(dropped, 1);
+  // Dropped after 4 in a row; a part it had in flight then may fail too.
+  EXPECT_GE(failures_on_0, 4);
+  EXPECT_LE(failures_on_0, 5);
+}
+
+TEST(RunPartsTest, ThePartsOwnFaultFailsTheJobAtOnce) {
+  const std::vector<JobServer> servers = Servers(2);
+  Tally tally;
+  const PartTask task = [&](Backend&, const RunOptions& run) -> absl::StatusOr<bool> {
+    tally.Ran(run.part.index, run.part.index != 3);
+    if (run.part.index == 3) return absl::InvalidArgumentError("queens attack");
+    return false;
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), Options(12), task);
+  EXPECT_EQ(status, absl::InvalidArgumentError("queens attack"));
+  EXPECT_EQ(tally.runs(3), 1);  // every server would say the same
+}
+
+TEST(RunPartsTest, FailsWhenNoServerIsLeftWithTheLastFailure) {
+  const std::vector<JobServer> servers = Servers(2);
+  const PartTask task = [&](Backend&, const RunOptions&) -> absl::StatusOr<bool> {
+    return absl::UnavailableError("gone away");
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), Options(12), task);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(status.message(), HasSubstr("no server left"));
+  EXPECT_THAT(status.message(), HasSubstr("gone away"));
+}
+
+TEST(RunPartsTest, APartThatFailsOnEveryServerFailsTheJobAfterItsAttempts) {
+  const std::vector<JobServer> servers = Servers(3);
+  Tally tally;
+  const PartTask task = [&](Backend&, const RunOptions& run) -> absl::StatusOr<bool> {
+    tally.Ran(run.part.index, run.part.index != 5);
+    if (run.part.index == 5) return absl::ResourceExhaustedError("too big for this server");
+    return false;
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), Options(12), task);
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(status.message(), HasSubstr("part 5 failed 8 times"));
+  EXPECT_THAT(status.message(), HasSubstr("too big for this server"));
+  EXPECT_EQ(tally.runs(5), 8);
+}
+
+TEST(RunPartsTest, APartThatDecidesTheJobCancelsThePartsInFlight) {
+  const std::vector<JobServer> servers = Servers(2);
+  absl::Mutex mutex;
+  int started = 0;
+  std::atomic<int> cancelled{0};
+  const PartTask task = [&](Backend&, const RunOptions& run) -> absl::StatusOr<bool> {
+    {
+      absl::MutexLock lock(&mutex);
+      ++started;
+    }
+    if (run.part.index == 0) {
+      // Decides once the three other slots run parts of their own.
+      absl::MutexLock lock(&mutex);
+      const auto all_started = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex) { return started == 4; };
+      EXPECT_TRUE(mutex.AwaitWithTimeout(absl::Condition(&all_started), absl::Seconds(30)));
+      return true;
+    }
+    if (WaitForCancellation(run, absl::Seconds(30))) ++cancelled;
+    return absl::CancelledError("cancelled");
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), Options(20), task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(cancelled, 3);
+  absl::MutexLock lock(&mutex);
+  EXPECT_EQ(started, 4);  // no part started after the answer
+}
+
+TEST(RunPartsTest, TheDeadlineEndsTheJobAndReachesEachCall) {
+  const std::vector<JobServer> servers = Servers(1);
+  std::atomic<bool> cancelled{false};
+  std::atomic<bool> call_deadline_set{false};
+  const PartTask task = [&](Backend&, const RunOptions& run) -> absl::StatusOr<bool> {
+    call_deadline_set = run.deadline <= absl::Milliseconds(200);
+    cancelled = WaitForCancellation(run, absl::Seconds(30));
+    return absl::DeadlineExceededError("too late");
+  };
+  PartsJobOptions options = Options(4, 1);
+  options.deadline = absl::Milliseconds(200);
+  const absl::Status status = RunParts(servers, RunOptions(), options, task);
+  EXPECT_EQ(status, absl::DeadlineExceededError("deadline exceeded"));
+  EXPECT_TRUE(cancelled);
+  EXPECT_TRUE(call_deadline_set);
+}
+
+TEST(RunPartsTest, OneProgressPhaseCountsThePartsDoneBeforeAndNow) {
+  std::vector<std::string> drawn;
+  absl::Time now = absl::UnixEpoch();
+  ProgressBar bar([&](absl::string_view text) { drawn.emplace_back(text); },
+                  [&] { return now += absl::Seconds(1); });
+  const std::vector<JobServer> servers = Servers(1);
+  PartsJobOptions options = Options(8, 1);
+  options.parts = {1, 4, 6};  // the other five were done before
+  options.progress = &bar;
+  std::vector<uint64_t> ran;
+  const PartTask task = [&](Backend&, const RunOptions& run) -> absl::StatusOr<bool> {
+    ran.push_back(run.part.index);
+    EXPECT_EQ(run.progress, nullptr);  // the calls draw nothing of their own
+    bar.Tick();
+    return false;
+  };
+  ASSERT_TRUE(RunParts(servers, RunOptions(), options, task).ok());
+  EXPECT_EQ(ran, std::vector<uint64_t>({1, 4, 6}));
+  ASSERT_FALSE(drawn.empty());
+  EXPECT_THAT(drawn.front(), HasSubstr("parts ["));
+  EXPECT_THAT(drawn.front(), HasSubstr("5/8 parts"));
+  EXPECT_THAT(drawn[drawn.size() - 2], HasSubstr("8/8 parts"));  // then the line's end
+}
+
+// The test: three servers count n = 14 in 64 parts; one of them is
+// killed once half the parts are done, with parts of its own still to come.
+TEST(PartsJobWithServersTest, CountsN14In64PartsOverThreeServersWhenOneIsKilledHalfway) {
+  std::vector<std::unique_ptr<testing::ServerProcess>> processes;
+  std::vector<std::string> addresses;
+  for (int i = 0; i < 3; ++i) {
+    processes.push_back(std::make_unique<testing::ServerProcess>());
+    ASSERT_FALSE(processes.back()->address().empty());
+    addresses.push_back(processes.back()->address());
+  }
+  absl::StatusOr<std::vector<JobServer>> servers =
+      RemoteJobServers(absl::StrCat("ipv4:", absl::StrJoin(addresses, ",")), ClientSecurity());
+  ASSERT_TRUE(servers.ok()) << servers.status();
+  ASSERT_EQ(servers->size(), 3u);
+
+  absl::Mutex mutex;
+  bool killed = false;
+  int done_by_victim_before = 0;
+  int failed_on_victim_after = 0;
+  std::map<uint64_t, int> done;
+  PartsBackendOptions options;
+  options.part_count = 64;
+  options.window = 2;
+  options.on_event = [&](const PartEvent& event) {
+    absl::MutexLock lock(&mutex);
+    if (event.kind == PartEvent::Kind::kDone) ++done[event.part];
+    if (!killed && event.server == 2 && event.kind == PartEvent::Kind::kDone) {
+      ++done_by_victim_before;
+    }
+    if (killed && event.server == 2 && event.kind == PartEvent::Kind::kFailed) {
+      ++failed_on_victim_after;
+    }
+    // On the thread of the 32nd part's end, before it takes the next: the
+    // job goes on without the server from here.
+    if (!killed && event.kind == PartEvent::Kind::kDone && event.parts_done >= 32) {
+      processes[2]->Signal(SIGKILL);
+      killed = true;
+    }
+  };
+  std::unique_ptr<Backend> job = MakePartsBackend(*std::move(servers), std::move(options));
+  Board empty;
+  empty.n = 14;
+  const absl::StatusOr<CountResult> counted = job->Count(empty, RunOptions());
+  ASSERT_TRUE(counted.ok()) << counted.status();
+
+  EXPECT_EQ(counted->solutions, 365596u);   // OEIS A000170
+  EXPECT_EQ(counted->fundamental, 45752u);  // OEIS A002562
+  const absl::StatusOr<CountResult> core = CountSolutions(Columns(14, kEmptyRow));
+  ASSERT_TRUE(core.ok()) << core.status();
+  EXPECT_EQ(counted->solutions, core->solutions);
+  EXPECT_EQ(counted->fundamental, core->fundamental);
+  EXPECT_EQ(counted->nodes, core->nodes);
+
+  absl::MutexLock lock(&mutex);
+  EXPECT_TRUE(killed);
+  EXPECT_GT(done_by_victim_before, 0);   // it took its share until then
+  EXPECT_GT(failed_on_victim_after, 0);  // and parts it had then went elsewhere
+  EXPECT_EQ(done.size(), 64u);
+  for (const auto& [part, times] : done) EXPECT_EQ(times, 1) << "part " << part;
+}
+
+}  // namespace
+}  // namespace nqueens::client
