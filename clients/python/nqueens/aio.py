@@ -4,14 +4,15 @@ The same methods, arguments and answers; each is a coroutine, except
 enumerate() and complete_batch(), which return async iterators.
 """
 import contextlib
-from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional,
-                    Sequence, Tuple, Union)
+import time
+from typing import (Any, AsyncIterator, Awaitable, Callable, Dict, Iterable, Iterator, List,
+                    Optional, Sequence, Tuple, Union)
 
 import grpc
 import grpc.aio
 
 from nqueens import channel as channels
-from nqueens import requests, results
+from nqueens import requests, results, spread
 from nqueens.errors import raised_as_error, request_id_in
 from nqueens.requests import STREAMING_THRESHOLD, Board, Limits, Metadata, uint
 from nqueens.results import BatchAnswer, Count, Result, Validation
@@ -38,6 +39,9 @@ class Client:
                             "makes: set them on the channel given instead")
         self._metadata = channels.client_metadata(token, metadata)
         self._owned: Optional[grpc.aio.Channel] = None
+        # What a spread job needs to open a channel to each server.
+        self._target, self._tls, self._options = target, tls, options
+        self._interceptors = interceptors
         if channel is None:
             merged = channels.options_with_defaults(options)
             credentials = channels.credentials(tls)
@@ -69,6 +73,28 @@ class Client:
         with raised_as_error(request_id):
             yield {"timeout": timeout, "metadata": sent}, request_id
 
+    @contextlib.asynccontextmanager
+    async def _spread(self, part_count: int, window: int, call: Callable[..., Awaitable[Any]],
+                      progress: Optional[spread.Progress],
+                      enough: Callable[[Any], bool] = lambda result: False
+                      ) -> AsyncIterator[spread.Tasks]:
+        """As nqueens.Client._spread, on tasks."""
+        servers = [self]
+        if self._target is not None:
+            servers = [Client(target, tls=self._tls, options=options,
+                              interceptors=self._interceptors, metadata=self._metadata)
+                       for target, options in spread.server_channels(
+                           self._target, self._tls, self._options)]
+
+        async def close() -> None:
+            for server in servers:
+                await server.close()
+
+        job = spread.Job(part_count, len(servers), enough)
+        async with spread.Tasks(job, servers, window, call, progress,
+                                close if self._target is not None else None) as run:
+            yield run
+
     async def solve(self, n: int, method: str = "constructive", *, seed: Optional[int] = None,
                     variant: int = 0, symmetry: int = 0, limits: Optional[Limits] = None,
                     numpy: bool = False, timeout: Optional[float] = None,
@@ -87,12 +113,31 @@ class Client:
     async def complete(self, board: Board, method: str = "pipeline", *,
                        seed: Optional[int] = None, limits: Optional[Limits] = None,
                        want_certificate: bool = False, numpy: Optional[bool] = None,
+                       parts: Optional[int] = None, part_index: Optional[int] = None,
+                       window: int = 2, progress: Optional[Callable[[float], None]] = None,
                        timeout: Optional[float] = None,
                        metadata: Optional[Metadata] = None) -> Result:
-        """As nqueens.Client.complete."""
+        """As nqueens.Client.complete; progress is called on the event loop."""
         columns, was_array = requests.columns_of(board)
-        options = requests.complete_options(method, seed, limits, want_certificate)
+        options = requests.complete_options(method, seed, limits, want_certificate, parts,
+                                            part_index)
         numpy = was_array if numpy is None else numpy
+        if not requests.spreads(parts, part_index, window):
+            requests.no_progress(progress)
+            return await self._complete(columns, options, numpy, timeout, metadata)
+        deadline, started = spread.Deadline(timeout), time.monotonic()
+
+        def call(server: Client, part: int, _: spread.Report) -> Awaitable[Result]:
+            return server._complete(columns, {**options, "part_index": part}, numpy,
+                                    deadline.left(), metadata)
+
+        async with self._spread(options["part_count"], window, call, progress,
+                                spread.solved) as run:
+            job = await run.finish()
+        return spread.completion(job, time.monotonic() - started)
+
+    async def _complete(self, columns: List[int], options: Dict[str, Any], numpy: bool,
+                        timeout: Optional[float], metadata: Optional[Metadata]) -> Result:
         n = len(columns)
         with self._call(timeout, metadata) as (call, _):
             if n <= STREAMING_THRESHOLD:
@@ -123,10 +168,27 @@ class Client:
 
     async def count(self, n_or_board: Union[int, Board], *,
                     progress: Optional[Callable[[float], None]] = None,
-                    progress_seconds: float = 0.0, timeout: Optional[float] = None,
+                    progress_seconds: float = 0.0, parts: Optional[int] = None,
+                    part_index: Optional[int] = None, window: int = 2,
+                    timeout: Optional[float] = None,
                     metadata: Optional[Metadata] = None) -> Count:
         """As nqueens.Client.count; progress is called on the event loop."""
-        request = requests.count_request(n_or_board, progress_seconds)
+        request = requests.count_request(n_or_board, progress_seconds, parts, part_index)
+        if not requests.spreads(parts, part_index, window):
+            return await self._count(request, progress, timeout, metadata)
+        deadline, started = spread.Deadline(timeout), time.monotonic()
+
+        def call(server: Client, part: int, report: spread.Report) -> Awaitable[Count]:
+            return server._count(requests.with_part(request, part), report, deadline.left(),
+                                 metadata)
+
+        async with self._spread(request.part_count, window, call, progress) as run:
+            job = await run.finish()
+        return spread.count_total(job.results.values(), time.monotonic() - started)
+
+    async def _count(self, request: pb.CountRequest,
+                     progress: Optional[Callable[[float], None]], timeout: Optional[float],
+                     metadata: Optional[Metadata]) -> Count:
         result = None
         with self._call(timeout, metadata) as (call, request_id):
             async for message in self._stub.Count(request, **call):
@@ -137,12 +199,36 @@ class Client:
         return results.count_of(result, request_id)
 
     def enumerate(self, n_or_board: Union[int, Board], *, limit: int = 0,
+                  parts: Optional[int] = None, part_index: Optional[int] = None,
+                  window: int = 2, progress: Optional[Callable[[float], None]] = None,
                   timeout: Optional[float] = None,
                   metadata: Optional[Metadata] = None) -> AsyncIterator[List[int]]:
         """As nqueens.Client.enumerate: `async for board in client.enumerate(8)`."""
-        request = requests.enumerate_request(n_or_board, limit)
+        request = requests.enumerate_request(n_or_board, limit, parts, part_index)
         requests.timeout_of(timeout)  # checked now, not at the first iteration
+        if requests.spreads(parts, part_index, window):
+            return self._spread_enumerate(request, window, progress, timeout, metadata)
+        requests.no_progress(progress)
         return self._enumerate(request, timeout, metadata)
+
+    async def _spread_enumerate(self, request: pb.EnumerateRequest, window: int,
+                                progress: Optional[Callable[[float], None]],
+                                timeout: Optional[float],
+                                metadata: Optional[Metadata]) -> AsyncIterator[List[int]]:
+        deadline = spread.Deadline(timeout)
+
+        async def call(server: Client, part: int, _: spread.Report) -> List[List[int]]:
+            return [board async for board in server._enumerate(
+                requests.with_part(request, part), deadline.left(), metadata)]
+
+        sent = 0
+        async with self._spread(request.part_count, window, call, progress) as run:
+            for part in range(request.part_count):
+                for board in await run.result(part):
+                    yield board
+                    sent += 1
+                    if sent == request.limit:
+                        return
 
     async def _enumerate(self, request: pb.EnumerateRequest, timeout: Optional[float],
                          metadata: Optional[Metadata]) -> AsyncIterator[List[int]]:

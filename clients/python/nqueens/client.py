@@ -2,13 +2,14 @@
 the health check. Boards above 65,536 rows go through the streaming RPCs by
 themselves, in chunks, as with the C++ CLI."""
 import contextlib
+import time
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
 import grpc
 
 from nqueens import channel as channels
-from nqueens import requests, results
+from nqueens import requests, results, spread
 from nqueens.errors import raised_as_error, request_id_in
 from nqueens.requests import STREAMING_THRESHOLD, Board, Limits, Metadata, uint
 from nqueens.results import BatchAnswer, Count, Result, Validation
@@ -34,6 +35,13 @@ class Client:
     options; close() leaves it open.
 
     A failed call raises nqueens.Error; a bad argument TypeError or ValueError.
+
+    count(), enumerate() and complete(method="exact") take parts=K: the
+    search cut into K parts, spread over every server behind the target
+    (each address of "ipv4:a,b", each address "dns:///name:port" or
+    "name:port" resolves to), `window` parts in flight on each; a part whose
+    server fails goes to another, and the answer is what one call would
+    answer. With a channel given, the parts all go over it.
     """
 
     def __init__(self, target: Optional[str] = None, *, tls: channels.Tls = False,
@@ -47,6 +55,9 @@ class Client:
                             "set them on the channel given instead")
         self._metadata = channels.client_metadata(token, metadata)
         self._owned: Optional[grpc.Channel] = None
+        # What a spread job needs to open a channel to each server.
+        self._target, self._tls, self._options = target, tls, options
+        self._interceptors = interceptors
         if channel is None:
             merged = channels.options_with_defaults(options)
             credentials = channels.credentials(tls)
@@ -78,6 +89,30 @@ class Client:
         with raised_as_error(request_id):
             yield {"timeout": timeout, "metadata": sent}, request_id
 
+    @contextlib.contextmanager
+    def _spread(self, part_count: int, window: int, call: Callable[..., Any],
+                progress: Optional[spread.Progress],
+                enough: Callable[[Any], bool] = lambda result: False
+                ) -> Iterator[spread.Threads]:
+        """A job of part_count parts over a client per server behind the
+        target, each on a channel of its own, closed after the job; with a
+        channel given, over this client alone."""
+        servers = [self]
+        if self._target is not None:
+            servers = [Client(target, tls=self._tls, options=options,
+                              interceptors=self._interceptors, metadata=self._metadata)
+                       for target, options in spread.server_channels(
+                           self._target, self._tls, self._options)]
+
+        def close() -> None:
+            for server in servers:
+                server.close()
+
+        job = spread.Job(part_count, len(servers), enough)
+        with spread.Threads(job, servers, window, call, progress,
+                            close if self._target is not None else None) as run:
+            yield run
+
     def solve(self, n: int, method: str = "constructive", *, seed: Optional[int] = None,
               variant: int = 0, symmetry: int = 0, limits: Optional[Limits] = None,
               numpy: bool = False, timeout: Optional[float] = None,
@@ -102,16 +137,48 @@ class Client:
 
     def complete(self, board: Board, method: str = "pipeline", *, seed: Optional[int] = None,
                  limits: Optional[Limits] = None, want_certificate: bool = False,
-                 numpy: Optional[bool] = None, timeout: Optional[float] = None,
+                 numpy: Optional[bool] = None, parts: Optional[int] = None,
+                 part_index: Optional[int] = None, window: int = 2,
+                 progress: Optional[Callable[[float], None]] = None,
+                 timeout: Optional[float] = None,
                  metadata: Optional[Metadata] = None) -> Result:
         """Extends a composition to a full solution keeping its queens, or
         proves none exists (outcome "UNSOLVABLE", with a certificate if
         want_certificate). method: "pipeline", "min-conflicts" or "exact".
         The board comes back as it went (a list or a numpy array) unless
-        numpy says which."""
+        numpy says which.
+
+        method "exact" only: parts=K and part_index=I search part I of K
+        (UNSOLVABLE: that part holds no completion); parts=K alone spreads
+        the K parts over the servers, `window` in flight on each: SOLVED as
+        soon as a part is (the others are cancelled), UNSOLVABLE if every
+        part is (result.part_certificates: theirs, in part order), else
+        UNDECIDED. progress(share of the parts done); timeout: the job's."""
         columns, was_array = requests.columns_of(board)
-        options = requests.complete_options(method, seed, limits, want_certificate)
+        options = requests.complete_options(method, seed, limits, want_certificate, parts,
+                                            part_index)
         numpy = was_array if numpy is None else numpy
+        if requests.spreads(parts, part_index, window):
+            return self._spread_complete(columns, options, numpy, window, progress, timeout,
+                                         metadata)
+        requests.no_progress(progress)
+        return self._complete(columns, options, numpy, timeout, metadata)
+
+    def _spread_complete(self, columns: List[int], options: Dict[str, Any], numpy: bool,
+                         window: int, progress: Optional[Callable[[float], None]],
+                         timeout: Optional[float], metadata: Optional[Metadata]) -> Result:
+        deadline, started = spread.Deadline(timeout), time.monotonic()
+
+        def call(server: Client, part: int, _: spread.Report) -> Result:
+            return server._complete(columns, {**options, "part_index": part}, numpy,
+                                    deadline.left(), metadata)
+
+        with self._spread(options["part_count"], window, call, progress, spread.solved) as run:
+            job = run.finish()
+        return spread.completion(job, time.monotonic() - started)
+
+    def _complete(self, columns: List[int], options: Dict[str, Any], numpy: bool,
+                  timeout: Optional[float], metadata: Optional[Metadata]) -> Result:
         n = len(columns)
         with self._call(timeout, metadata) as (call, _):
             if n <= STREAMING_THRESHOLD:
@@ -143,13 +210,34 @@ class Client:
 
     def count(self, n_or_board: Union[int, Board], *,
               progress: Optional[Callable[[float], None]] = None,
-              progress_seconds: float = 0.0, timeout: Optional[float] = None,
-              metadata: Optional[Metadata] = None) -> Count:
+              progress_seconds: float = 0.0, parts: Optional[int] = None,
+              part_index: Optional[int] = None, window: int = 2,
+              timeout: Optional[float] = None, metadata: Optional[Metadata] = None) -> Count:
         """The number of solutions of the n x n board (an int), or of
         completions of a composition with at most 64 free rows (a board).
         progress, if given, is called with the share of the search done
-        while the server counts, every progress_seconds (0: 1 s)."""
-        request = requests.count_request(n_or_board, progress_seconds)
+        while the server counts, every progress_seconds (0: 1 s).
+
+        parts=K and part_index=I count part I of K (the K parts' counts add
+        up to the whole); parts=K alone spreads the K parts over the
+        servers, `window` in flight on each, and answers their sum
+        (elapsed_seconds: the job's time); progress is then the job's share
+        done, and timeout the job's."""
+        request = requests.count_request(n_or_board, progress_seconds, parts, part_index)
+        if not requests.spreads(parts, part_index, window):
+            return self._count(request, progress, timeout, metadata)
+        deadline, started = spread.Deadline(timeout), time.monotonic()
+
+        def call(server: Client, part: int, report: spread.Report) -> Count:
+            return server._count(requests.with_part(request, part), report, deadline.left(),
+                                 metadata)
+
+        with self._spread(request.part_count, window, call, progress) as run:
+            job = run.finish()
+        return spread.count_total(job.results.values(), time.monotonic() - started)
+
+    def _count(self, request: pb.CountRequest, progress: Optional[Callable[[float], None]],
+               timeout: Optional[float], metadata: Optional[Metadata]) -> Count:
         result = None
         with self._call(timeout, metadata) as (call, request_id):
             for message in self._stub.Count(request, **call):
@@ -160,14 +248,44 @@ class Client:
         return results.count_of(result, request_id)
 
     def enumerate(self, n_or_board: Union[int, Board], *, limit: int = 0,
+                  parts: Optional[int] = None, part_index: Optional[int] = None,
+                  window: int = 2, progress: Optional[Callable[[float], None]] = None,
                   timeout: Optional[float] = None,
                   metadata: Optional[Metadata] = None) -> Iterator[List[int]]:
         """Every solution of the n x n board (an int), or completion of a
         composition (a board), in a fixed order, up to `limit` (0: all).
-        The call starts at the first next(); leaving the loop early ends it."""
-        request = requests.enumerate_request(n_or_board, limit)
+        The call starts at the first next(); leaving the loop early ends it.
+
+        parts=K and part_index=I: the solutions of part I of K; parts=K
+        alone spreads the K parts over the servers, `window` in flight on
+        each, and yields part 0's solutions, then part 1's...: every
+        solution once, in another order than the whole's. progress(share of
+        the parts done); timeout: the job's."""
+        request = requests.enumerate_request(n_or_board, limit, parts, part_index)
         requests.timeout_of(timeout)  # checked now, not at the first next()
+        if requests.spreads(parts, part_index, window):
+            return self._spread_enumerate(request, window, progress, timeout, metadata)
+        requests.no_progress(progress)
         return self._enumerate(request, timeout, metadata)
+
+    def _spread_enumerate(self, request: pb.EnumerateRequest, window: int,
+                          progress: Optional[Callable[[float], None]],
+                          timeout: Optional[float],
+                          metadata: Optional[Metadata]) -> Iterator[List[int]]:
+        deadline = spread.Deadline(timeout)
+
+        def call(server: Client, part: int, _: spread.Report) -> List[List[int]]:
+            return list(server._enumerate(requests.with_part(request, part), deadline.left(),
+                                          metadata))
+
+        sent = 0
+        with self._spread(request.part_count, window, call, progress) as run:
+            for part in range(request.part_count):
+                for board in run.result(part):
+                    yield board
+                    sent += 1
+                    if sent == request.limit:
+                        return
 
     def _enumerate(self, request: pb.EnumerateRequest, timeout: Optional[float],
                    metadata: Optional[Metadata]) -> Iterator[List[int]]:

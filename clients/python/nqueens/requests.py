@@ -24,6 +24,7 @@ MAX_CHUNK_SIZE = 65536
 STREAMING_THRESHOLD = 65536  # boards of more rows go through the streams
 MAX_SPARSE_QUEENS = 1 << 20
 BATCH_MESSAGE_ROWS = 65536  # CompleteBatch: items per message, by their rows
+MAX_PART_COUNT = 65536  # core/include/nqueens/parts.h: kMaxPartCount
 
 REQUEST_ID_KEY = "x-request-id"  # proto/wire/request_id.h
 
@@ -67,6 +68,15 @@ def seconds(name: str, value: object) -> float:
     if not 0 <= value < float("inf"):  # also refuses NaN
         raise ValueError(f"{name} must be 0 seconds or more, not {value}")
     return float(value)
+
+
+def at_least_one(name: str, value: object) -> int:
+    """value as a count of 1 or more."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be 1 or more, not {value}")
+    return int(value)
 
 
 def timeout_of(timeout: Optional[float]) -> Optional[float]:
@@ -149,13 +159,56 @@ def n_or_board_fields(n_or_board: Union[int, Board]) -> Dict[str, Any]:
     return {"n": len(columns), **board_fields(columns)}
 
 
-def count_request(n_or_board: Union[int, Board], progress_seconds: float) -> pb.CountRequest:
+def part_fields(parts: Optional[int], part_index: Optional[int]) -> Dict[str, int]:
+    """A request's part_index and part_count: part `part_index` of the search
+    cut into `parts`; the whole search without parts. A job spread over its
+    parts (parts without part_index) starts from part 0's request."""
+    if parts is None:
+        if part_index is not None:
+            raise TypeError("part_index needs parts: the number of parts the search is cut into")
+        return {}
+    count = at_least_one("parts", parts)
+    if count > MAX_PART_COUNT:
+        raise ValueError(f"parts must be from 1 to {MAX_PART_COUNT}, not {count}")
+    index = 0 if part_index is None else uint("part_index", part_index)
+    if index >= count:
+        raise ValueError(f"part_index must be below parts ({count}), not {index}")
+    return {"part_index": index, "part_count": count}
+
+
+def spreads(parts: Optional[int], part_index: Optional[int], window: int) -> bool:
+    """Whether a call is a job spread over every server (parts without
+    part_index), `window` parts in flight on each; window checked either way."""
+    at_least_one("window", window)
+    return parts is not None and part_index is None
+
+
+def no_progress(progress: object) -> None:
+    """complete() and enumerate() tell their progress over parts only."""
+    if progress is not None:
+        raise TypeError("progress is for a job spread over parts: give parts without part_index")
+
+
+def with_part(request: Any, part_index: int) -> Any:
+    """A copy of a request (with its part_count set) asking for another part."""
+    copy = type(request)()
+    copy.CopyFrom(request)
+    copy.part_index = part_index
+    return copy
+
+
+def count_request(n_or_board: Union[int, Board], progress_seconds: float,
+                  parts: Optional[int] = None,
+                  part_index: Optional[int] = None) -> pb.CountRequest:
     return pb.CountRequest(**n_or_board_fields(n_or_board),
-                           progress_seconds=seconds("progress_seconds", progress_seconds))
+                           progress_seconds=seconds("progress_seconds", progress_seconds),
+                           **part_fields(parts, part_index))
 
 
-def enumerate_request(n_or_board: Union[int, Board], limit: int) -> pb.EnumerateRequest:
-    return pb.EnumerateRequest(**n_or_board_fields(n_or_board), limit=uint("limit", limit))
+def enumerate_request(n_or_board: Union[int, Board], limit: int, parts: Optional[int] = None,
+                      part_index: Optional[int] = None) -> pb.EnumerateRequest:
+    return pb.EnumerateRequest(**n_or_board_fields(n_or_board), limit=uint("limit", limit),
+                               **part_fields(parts, part_index))
 
 
 def solve_request(n: int, method: str, seed: Optional[int], variant: int,
@@ -169,13 +222,17 @@ def solve_request(n: int, method: str, seed: Optional[int], variant: int,
 
 
 def complete_options(method: str, seed: Optional[int], limits: Optional[Limits],
-                     want_certificate: bool) -> Dict[str, Any]:
+                     want_certificate: bool, parts: Optional[int] = None,
+                     part_index: Optional[int] = None) -> Dict[str, Any]:
     """The fields CompleteRequest and CompleteStreamHeader share."""
     if not isinstance(want_certificate, bool):
         raise TypeError(f"want_certificate must be a bool, not {type(want_certificate).__name__}")
-    return dict(method=method_value(pb.CompleteMethod, method, "COMPLETE_METHOD_"),
-                seed=None if seed is None else uint("seed", seed),
-                limits=limits_of(limits), want_certificate=want_certificate)
+    value = method_value(pb.CompleteMethod, method, "COMPLETE_METHOD_")
+    part = part_fields(parts, part_index)
+    if part and value != pb.COMPLETE_METHOD_EXACT:
+        raise ValueError(f"parts cut the exact search: give method 'exact', not {method!r}")
+    return dict(method=value, seed=None if seed is None else uint("seed", seed),
+                limits=limits_of(limits), want_certificate=want_certificate, **part)
 
 
 def board_stream(first: Message, chunked: List[int]) -> Iterator[Message]:

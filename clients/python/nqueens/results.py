@@ -63,6 +63,10 @@ class Result:
     stats: Stats
     certificate: bytes = b""  # complete(want_certificate=True), UNSOLVABLE
     certificate_missing: str = ""  # why there is no certificate
+    # complete(parts=K, want_certificate=True), UNSOLVABLE: each part's
+    # certificate, in part order (certificate is then empty); together they
+    # prove the whole (nqueens-check-certificate BOARD CERT0 CERT1 ...).
+    part_certificates: List[bytes] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,453 @@
+"""One job spread over every server behind a target: the search cut into
+parts (part_index, part_count: disjoint, together the whole, the same cut on
+every server), `window` parts in flight on each server, a part whose server
+failed sent again to another (parts are idempotent), and the parts' answers
+combined into what one call would answer.
+
+Job holds the rules and does no I/O, so that the blocking client (Threads)
+and the asyncio client (Tasks) drive a job the same way; the answers are
+combined by count_total, completion and the clients' enumerate."""
+import asyncio
+import dataclasses
+import heapq
+import ipaddress
+import re
+import socket
+import threading
+import time
+from typing import (Any, Awaitable, Callable, Dict, Iterable, List, Optional, Sequence, Set,
+                    Tuple)
+
+import grpc
+
+from nqueens import channel as channels
+from nqueens import requests
+from nqueens.errors import Error
+from nqueens.results import BlockStats, Count, Result, Stats
+
+# A part's failures that another server need not share: its server went
+# away, is shutting down (it refuses calls with UNAVAILABLE and cancels those
+# not yet handled, grpc/grpc#41785), or dropped the call. Such a part is sent
+# again; any other error ends the job, as it would end one call.
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
+                       grpc.StatusCode.ABORTED})
+# A server that fails this many parts in a row is left out of the job. It
+# waits 0.1 s after its first failure, then twice as long after each, as the
+# channel's own retries (channel.py): a restart gets about 1.5 s.
+MAX_FAILURES = 5
+FIRST_PAUSE_SECONDS = 0.1
+
+Report = Callable[[float], None]  # a part's share done, as its server says
+Progress = Callable[[float], None]  # the job's share done
+
+# A target without a scheme, "host", "host:port" or "[v6 address]:port",
+# which gRPC resolves as dns:///target.
+_BARE_TARGET = re.compile(r"(\[[^\]]+\]|[^:/\[\]]+)(:\d+)?")
+
+
+def server_targets(target: str) -> List[str]:
+    """A gRPC target per server behind `target`, as the CLI finds them: each
+    address of an "ipv4:" or "ipv6:" list; each address the host of a "dns:"
+    target or of a bare "host:port" resolves to now (getaddrinfo: a headless
+    Service's ready pods); any other target is one server."""
+    scheme, _, rest = target.partition(":")
+    name = dns_name(target)
+    if scheme in ("ipv4", "ipv6"):
+        found = [f"{scheme}:{address}" for address in rest.split(",") if address]
+    elif name is not None:
+        found = resolved(*name)
+    else:
+        found = [target]
+    if not found:
+        raise Error(grpc.StatusCode.UNAVAILABLE, f"no server address in {target!r}")
+    return found
+
+
+def dns_name(target: str) -> Optional[Tuple[str, str]]:
+    """The host and port a "dns:" or bare target names, else None."""
+    if target.startswith("dns:"):
+        return dns_host_port(target[len("dns:"):])
+    if _BARE_TARGET.fullmatch(target):
+        return dns_host_port(target)
+    return None
+
+
+def dns_host_port(name: str) -> Tuple[str, str]:
+    """The host and port of what follows "dns:": "//authority/host:port",
+    "host:port", "[v6 address]:port", or a host alone (port 443, as gRPC)."""
+    if name.startswith("//"):
+        name = name[2:].partition("/")[2]
+    if name.startswith("["):
+        host, _, port = name[1:].partition("]")
+        return host, port[1:] or "443"
+    host, colon, port = name.rpartition(":")
+    return (host, port) if colon else (name, "443")
+
+
+def resolved(host: str, port: str) -> List[str]:
+    """An "ipv4:" or "ipv6:" target per address of host, in getaddrinfo's
+    order."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        raise Error(grpc.StatusCode.UNAVAILABLE, f"cannot resolve {host}: {error}") from error
+    targets: List[str] = []
+    for family, _, _, _, address in found:
+        if family == socket.AF_INET:
+            targets.append(f"ipv4:{address[0]}:{address[1]}")
+        elif family == socket.AF_INET6:
+            targets.append(f"ipv6:[{address[0]}]:{address[1]}")
+    return list(dict.fromkeys(targets))
+
+
+def is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def server_channels(target: str, tls: channels.Tls,
+                    options: channels.Options) -> List[Tuple[str, List[Tuple[str, Any]]]]:
+    """The target and options of a channel per server behind `target`. The
+    channels do not retry (the job sends a failed part again itself, to
+    another server). The calls to an address a name resolved to carry that
+    name as their :authority, as one channel to the name would, and over TLS
+    the server's certificate is checked against that name."""
+    added: List[Tuple[str, Any]] = [("grpc.enable_retries", 0)]
+    name = dns_name(target)
+    if name is not None and not is_address(name[0]):
+        added.append(("grpc.default_authority", f"{name[0]}:{name[1]}"))
+        if tls:
+            added.append(("grpc.ssl_target_name_override", name[0]))
+    given = dict(options)
+    merged = [(key, value) for key, value in added if key not in given] + list(options)
+    return [(server, merged) for server in server_targets(target)]
+
+
+class Deadline:
+    """A job's timeout, which its parts share: each call gets what is left."""
+
+    def __init__(self, timeout: Optional[float]):
+        timeout = requests.timeout_of(timeout)
+        self._end = None if timeout is None else time.monotonic() + timeout
+
+    def left(self) -> Optional[float]:
+        if self._end is None:
+            return None
+        left = self._end - time.monotonic()
+        if left <= 0:
+            raise Error(grpc.StatusCode.DEADLINE_EXCEEDED, "the job's timeout passed")
+        return left
+
+
+def retryable(error: BaseException) -> bool:
+    return isinstance(error, grpc.RpcError) and callable(getattr(error, "code", None)) \
+        and error.code() in RETRYABLE
+
+
+class Job:
+    """The parts of one job and the servers they go to. Each of a server's
+    slots (its window) sends one part at a time. A part that failed on a
+    server goes back to the pending parts, for a server it has not failed on
+    while one is still in the job. A driver holds a lock around every call."""
+
+    def __init__(self, part_count: int, server_count: int,
+                 enough: Callable[[Any], bool] = lambda result: False):
+        self.part_count = part_count
+        self.results: Dict[int, Any] = {}  # finished parts' results, until taken
+        self.answer: Any = None  # the first result that is `enough` for the whole job
+        self.error: Optional[BaseException] = None
+        self._enough = enough
+        self._done: Set[int] = set()
+        self._pending = list(range(part_count))  # a heap: the first parts first
+        self._failed_on: Dict[int, Set[int]] = {}
+        self._failures = [0] * server_count  # in a row, per server
+        self._servers = set(range(server_count))  # those still in the job
+        self._shares: Dict[int, float] = {}  # the parts in flight: their share done
+        self._stopped = False
+
+    def over(self) -> bool:
+        return (self._stopped or self.error is not None or self.answer is not None
+                or len(self._done) == self.part_count)
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    def fail(self, error: BaseException) -> None:
+        if not self.over():
+            self.error = error
+
+    def leaves(self, server: int) -> bool:
+        """Whether the server's slots are done with this job."""
+        return self.over() or server not in self._servers
+
+    def _fits(self, server: int, part: int) -> bool:
+        failed = self._failed_on.get(part, set())
+        return server not in failed or self._servers <= failed
+
+    def ready_for(self, server: int) -> bool:
+        return any(self._fits(server, part) for part in self._pending)
+
+    def take(self, server: int) -> int:
+        """The first pending part the server may take (ready_for holds)."""
+        skipped = []
+        while not self._fits(server, self._pending[0]):
+            skipped.append(heapq.heappop(self._pending))
+        part = heapq.heappop(self._pending)
+        for other in skipped:
+            heapq.heappush(self._pending, other)
+        self._shares[part] = 0.0
+        return part
+
+    def progressed(self, part: int, share: float) -> None:
+        if part in self._shares:
+            self._shares[part] = min(max(share, 0.0), 1.0)
+
+    def share(self) -> float:
+        """The job's share done: its finished parts and those in flight."""
+        return (len(self._done) + sum(self._shares.values())) / self.part_count
+
+    def succeeded(self, server: int, part: int, result: Any) -> bool:
+        """Records a part's result; False if the job is over already."""
+        self._shares.pop(part, None)
+        self._failures[server] = 0
+        if self.over():
+            return False
+        self._done.add(part)
+        self.results[part] = result
+        if self._enough(result):
+            self.answer = result
+        return True
+
+    def failed(self, server: int, part: int, error: BaseException) -> Optional[float]:
+        """Records a part's failure: the seconds its server waits before it
+        takes another part, or None when the slot is done with the job."""
+        self._shares.pop(part, None)
+        if self.over():
+            return None
+        if not retryable(error):
+            self.error = error
+            return None
+        heapq.heappush(self._pending, part)
+        self._failed_on.setdefault(part, set()).add(server)
+        self._failures[server] += 1
+        if self._failures[server] >= MAX_FAILURES:
+            self._servers.discard(server)
+        if not self._servers:
+            self.error = error
+            return None
+        return FIRST_PAUSE_SECONDS * 2 ** (self._failures[server] - 1)
+
+
+class Threads:
+    """Drives a Job on threads, `window` per server. call(server, part,
+    report) sends one part and returns its result, calling report(its share
+    done) meanwhile if it can; progress(the job's share done) is called on
+    these threads, one call at a time. Leaving the block ends the job, and
+    close() (which closes the servers' own channels) cancels the parts in
+    flight; without close they run to their end, unheeded."""
+
+    def __init__(self, job: Job, servers: Sequence[Any], window: int,
+                 call: Callable[[Any, int, Report], Any], progress: Optional[Progress] = None,
+                 close: Optional[Callable[[], None]] = None):
+        self.job = job
+        self._servers, self._call, self._progress, self._close = servers, call, progress, close
+        self._condition = threading.Condition()
+        self._threads = [threading.Thread(target=self._slot, args=(server,), daemon=True)
+                         for server in range(len(servers)) for _ in range(window)]
+
+    def __enter__(self) -> "Threads":
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        with self._condition:
+            self.job.stop()
+            self._condition.notify_all()
+        if self._close is not None:
+            self._close()
+            for thread in self._threads:
+                thread.join()
+
+    def result(self, part: int) -> Any:
+        """The result of `part` once it is in, taken out of the job."""
+        self._wait(lambda: part in self.job.results)
+        with self._condition:
+            return self.job.results.pop(part)
+
+    def finish(self) -> Job:
+        """The job once it is over; its error raised."""
+        self._wait(self.job.over)
+        return self.job
+
+    def _wait(self, ready: Callable[[], bool]) -> None:
+        with self._condition:
+            self._condition.wait_for(lambda: ready() or self.job.over())
+            if self.job.error is not None:
+                raise self.job.error
+
+    def _report(self, part: int, share: float) -> None:
+        with self._condition:
+            self.job.progressed(part, share)
+            if self._progress is not None:
+                self._progress(self.job.share())
+
+    def _slot(self, server: int) -> None:
+        job, condition = self.job, self._condition
+        while True:
+            with condition:
+                condition.wait_for(lambda: job.leaves(server) or job.ready_for(server))
+                if job.leaves(server):
+                    return
+                part = job.take(server)
+            try:
+                result = self._call(self._servers[server], part,
+                                    lambda share: self._report(part, share))
+            except Exception as error:  # whatever a part raises, the job judges it
+                with condition:
+                    pause = job.failed(server, part, error)
+                    condition.notify_all()
+                    if pause is None:
+                        return
+                    condition.wait_for(lambda: job.leaves(server), timeout=pause)
+                continue
+            with condition:
+                if job.succeeded(server, part, result):
+                    told(self._progress, job)
+                condition.notify_all()
+
+
+class Tasks:
+    """Threads for asyncio: a task per slot, call a coroutine function, and
+    progress called on the event loop. Leaving the block cancels the parts in
+    flight, then awaits close()."""
+
+    def __init__(self, job: Job, servers: Sequence[Any], window: int,
+                 call: Callable[[Any, int, Report], Awaitable[Any]],
+                 progress: Optional[Progress] = None,
+                 close: Optional[Callable[[], Awaitable[None]]] = None):
+        self.job = job
+        self._servers, self._call, self._progress, self._close = servers, call, progress, close
+        self._window = window
+        self._tasks: List["asyncio.Future[None]"] = []
+
+    async def __aenter__(self) -> "Tasks":
+        self._condition = asyncio.Condition()  # of the running loop
+        self._tasks = [asyncio.ensure_future(self._slot(server))
+                       for server in range(len(self._servers)) for _ in range(self._window)]
+        return self
+
+    async def __aexit__(self, *exception: object) -> None:
+        self.job.stop()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._close is not None:
+            await self._close()
+
+    async def result(self, part: int) -> Any:
+        await self._wait(lambda: part in self.job.results)
+        return self.job.results.pop(part)
+
+    async def finish(self) -> Job:
+        await self._wait(self.job.over)
+        return self.job
+
+    async def _wait(self, ready: Callable[[], bool]) -> None:
+        async with self._condition:
+            await self._condition.wait_for(lambda: ready() or self.job.over())
+        if self.job.error is not None:
+            raise self.job.error
+
+    def _report(self, part: int, share: float) -> None:
+        self.job.progressed(part, share)
+        if self._progress is not None:
+            self._progress(self.job.share())
+
+    async def _slot(self, server: int) -> None:
+        job, condition = self.job, self._condition
+        while True:
+            async with condition:
+                await condition.wait_for(lambda: job.leaves(server) or job.ready_for(server))
+                if job.leaves(server):
+                    return
+                part = job.take(server)
+            try:
+                result = await self._call(self._servers[server], part,
+                                          lambda share: self._report(part, share))
+            except Exception as error:  # whatever a part raises, the job judges it
+                async with condition:
+                    pause = job.failed(server, part, error)
+                    condition.notify_all()
+                if pause is None:
+                    return
+                await asyncio.sleep(pause)
+                continue
+            async with condition:
+                if job.succeeded(server, part, result):
+                    told(self._progress, job)
+                condition.notify_all()
+
+
+def told(progress: Optional[Progress], job: Job) -> None:
+    """progress(the job's share done); its failure ends the job."""
+    if progress is None:
+        return
+    try:
+        progress(job.share())
+    except Exception as error:  # the caller's: raised where the job is awaited
+        job.fail(error)
+
+
+def count_total(counts: Iterable[Count], seconds: float) -> Count:
+    """The job's count: its parts' added up; elapsed_seconds is the job's
+    time (`seconds`, as the caller saw it)."""
+    counts = list(counts)
+    fundamentals = [count.fundamental for count in counts]
+    return Count(solutions=sum(count.solutions for count in counts),
+                 fundamental=None if None in fundamentals else sum(fundamentals),  # type: ignore
+                 nodes=sum(count.nodes for count in counts), elapsed_seconds=seconds)
+
+
+def solved(result: Result) -> bool:
+    return result.outcome == "SOLVED"
+
+
+def completion(job: Job, seconds: float) -> Result:
+    """The job's completion: the first SOLVED part's result; else
+    UNSOLVABLE if every part was, else UNDECIDED, with the parts' stats
+    merged and, when UNSOLVABLE, their certificates in part order."""
+    if job.answer is not None:
+        return job.answer  # type: ignore[no-any-return]
+    parts = [job.results[index] for index in range(job.part_count)]
+    unsolvable = all(part.outcome == "UNSOLVABLE" for part in parts)
+    missing = [f"part {index}: {part.certificate_missing}"
+               for index, part in enumerate(parts) if part.certificate_missing]
+    return Result(outcome="UNSOLVABLE" if unsolvable else "UNDECIDED", board=None,
+                  stats=merged_stats(parts, seconds),
+                  certificate_missing="; ".join(missing) if unsolvable else "",
+                  part_certificates=[part.certificate for part in parts]
+                  if unsolvable and any(part.certificate for part in parts) else [])
+
+
+def merged_stats(parts: List[Result], seconds: float) -> Stats:
+    """Part 0's stats, with the search's counters added up over the parts,
+    exact_explored their mean, every lowered limit, and the job's time."""
+    blocks: Dict[str, Tuple[int, float]] = {}
+    for part in parts:
+        for block in part.stats.blocks:
+            backtracks, spent = blocks.get(block.block, (0, 0.0))
+            blocks[block.block] = (backtracks + block.backtracks_to, spent + block.seconds)
+    stats = [part.stats for part in parts]
+    return dataclasses.replace(
+        stats[0], total_seconds=seconds,
+        backtracks=sum(each.backtracks for each in stats),
+        restarts=sum(each.restarts for each in stats),
+        blocks=[BlockStats(name, *totals) for name, totals in blocks.items()],
+        exact_nodes=sum(each.exact_nodes for each in stats),
+        exact_runs=sum(each.exact_runs for each in stats),
+        exact_explored=sum(each.exact_explored for each in stats) / len(stats),
+        lowered_limits=sorted({limit for each in stats for limit in each.lowered_limits}))
