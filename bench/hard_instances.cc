@@ -85,7 +85,8 @@ ABSL_FLAG(std::string, engine, "complete",
           "engines: each engine of the exact search once (word, trail, large), same tree (the "
           "word engine also with the diagonal sums, no more nodes); threads: "
           "the exact search alone on 1 and 2 threads; certificates: the exact search alone, each "
-          "UNSOLVABLE certificate checked by the independent checker");
+          "UNSOLVABLE certificate checked by the independent checker; none: make the instances "
+          "only (with --write_boards)");
 ABSL_FLAG(uint32_t, exact_max_free_rows, nqueens::PipelineParams{}.exact_max_free_rows,
           "PipelineParams::exact_max_free_rows of the second and third runs");
 ABSL_FLAG(uint64_t, large_exact_nodes, 1'000'000'000,
@@ -523,13 +524,16 @@ int main(int argc, char** argv) {
                {"large engine", EngineAlone<nqueens::internal::RunLargeSearch>}};
   } else if (engine == "defaults") {
     solvers = {{"Complete, defaults", CompleteWithDefaults}};
+  } else if (engine == "none") {
+    solvers = {};
   } else if (engine == "complete") {
     solvers = {{"Complete, defaults", CompleteWithDefaults},
                {"Complete, exact_max_free_rows", CompleteWithMoreFreeRows},
                {"Complete, large budgets", CompleteWithLargeBudgets}};
   } else {
-    absl::FPrintF(stderr,
-                  "--engine must be complete, defaults, exact, engines, threads or certificates\n");
+    absl::FPrintF(
+        stderr,
+        "--engine must be complete, defaults, exact, engines, threads, certificates or none\n");
     return 2;
   }
   Random random(absl::GetFlag(FLAGS_seed));

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""One job spread over several servers: the benchmark behind docs/parts.md.
+
+    python3 bench/parts.py --build=build-bench --markdown=docs/parts-results.md
+
+Everything runs through the shipped binaries of --build (nqueens-server, the
+nqueens CLI, nqueens-hard-instances), servers on 127.0.0.1, each with
+--workers=1 and pinned to a core of its own:
+
+ 1. Count n = 17 and 18 on one server and on two, with --parts 256, and on
+    one server as a single call; the three alternate run by run, so that a
+    noisy neighbour hits all of them. Medians, and the speedup of two
+    servers over one.
+ 2. The 256 parts of n = 18 and 19, one call each (--part-index), two at a
+    time on the two servers: each part's time as its server measured it,
+    their spread, and from them the time of n = 21 .. 23 on 10 and 100
+    servers (each part's time grown by the measured factor per n, the parts
+    handed out in order to whichever server is free).
+ 3. Excluded Diagonals m = 28 and 30, the instances of
+    docs/hard-instances.md: each on one server with both cores (--workers=2)
+    for 60 s; those it leaves undecided on two servers with complete
+    --method exact --parts K, within 60 s of wall time.
+"""
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+# OEIS A000170.
+PUBLISHED = {17: 95815104, 18: 666090624, 19: 4968057848, 20: 39029188884}
+
+
+class Server:
+    """An nqueens-server on 127.0.0.1 port 0, pinned to `cores`."""
+
+    def __init__(self, build, cores, workers):
+        command = ["taskset", "-c", cores, os.path.join(build, "server", "nqueens-server"),
+                   "--listen=127.0.0.1:0", f"--workers={workers}", "--max-exact-seconds=600"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("listening on "):
+            self.process.kill()
+            sys.exit(f"the server did not report its address: {line!r}")
+        self.address = line[len("listening on "):].strip()
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def cli(build, target, *arguments, timeout=None):
+    """The CLI's JSON answer and its wall time; (None, seconds) on a timeout."""
+    command = [os.path.join(build, "client", "nqueens"), "--server", target, "--quiet", "--json",
+               *arguments]
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, time.monotonic() - start
+    seconds = time.monotonic() - start
+    if done.returncode not in (0, 3, 4):  # 3 unsolvable, 4 undecided
+        sys.exit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr}")
+    return json.loads(done.stdout), seconds
+
+
+def targets(servers):
+    return "ipv4:" + ",".join(server.address for server in servers)
+
+
+def count_speedups(build, sizes, runs, parts):
+    """Section 1: medians of a single call, and --parts over one and two servers."""
+    servers = [Server(build, str(core), 1) for core in (0, 1)]
+    setups = {"1 server, one call": (servers[:1], []),
+              f"1 server, --parts {parts}": (servers[:1], ["--parts", str(parts)]),
+              f"2 servers, --parts {parts}": (servers, ["--parts", str(parts)])}
+    rows = []
+    try:
+        for n in sizes:
+            times = {name: [] for name in setups}
+            for _ in range(runs):
+                for name, (chosen, extra) in setups.items():
+                    answer, seconds = cli(build, targets(chosen), "count", str(n), *extra)
+                    if int(answer["solutions"]) != PUBLISHED[n]:
+                        sys.exit(f"n = {n}, {name}: {answer['solutions']} solutions")
+                    times[name].append(seconds)
+            medians = {name: statistics.median(values) for name, values in times.items()}
+            rows.append((n, medians))
+    finally:
+        for server in servers:
+            server.stop()
+    return rows
+
+
+def part_times(build, n, parts):
+    """Section 2: each part's time on its server (two at a time) and their sum."""
+    servers = [Server(build, str(core), 1) for core in (0, 1)]
+    times = [None] * parts
+    solutions = [0] * parts
+    next_part = iter(range(parts))
+    lock = threading.Lock()
+
+    def work(server):
+        while True:
+            with lock:
+                index = next(next_part, None)
+            if index is None:
+                return
+            answer, _ = cli(build, server.address, "count", str(n), "--parts", str(parts),
+                            "--part-index", str(index))
+            times[index] = float(answer.get("elapsedSeconds", 0))
+            solutions[index] = int(answer["solutions"])
+
+    try:
+        threads = [threading.Thread(target=work, args=(server,)) for server in servers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for server in servers:
+            server.stop()
+    if sum(solutions) != PUBLISHED[n]:
+        sys.exit(f"n = {n}: the parts add up to {sum(solutions)}")
+    return times
+
+
+def makespan(times, servers):
+    """The wall time of `times` handed out in order to whichever server is free."""
+    free = [0.0] * servers
+    for seconds in times:
+        at = free.index(min(free))
+        free[at] += seconds
+    return max(free)
+
+
+def exact_instances(build, sizes, instances):
+    """The Excluded Diagonals instances of docs/hard-instances.md, as files."""
+    directory = tempfile.mkdtemp(prefix="nqueens-parts-")
+    subprocess.run([os.path.join(build, "bench", "nqueens-hard-instances"), "--family=diagonals",
+                    "--m=" + ",".join(map(str, sizes)), f"--instances={instances}",
+                    "--engine=none", f"--write_boards={directory}"],
+                   check=True, capture_output=True)
+    return [(m, i, os.path.join(directory, f"diagonals-{m}-{i}.q"))
+            for m in sizes for i in range(instances)]
+
+
+def exact_on_parts(build, sizes, instances, parts, seconds):
+    """Section 3: one server with both cores, then two servers with --parts."""
+    rows = []
+    for m, index, path in exact_instances(build, sizes, instances):
+        one = Server(build, "0,1", 2)
+        try:
+            answer, alone = cli(build, one.address, "complete", path, "--method", "exact",
+                                f"--max-exact-seconds={seconds}", timeout=seconds + 5)
+        finally:
+            one.stop()
+        verdict = answer["outcome"] if answer else "UNDECIDED"
+        row = {"m": m, "index": index, "one": verdict, "one_seconds": alone}
+        if verdict == "UNDECIDED":
+            two = [Server(build, str(core), 1) for core in (0, 1)]
+            try:
+                answer, wall = cli(build, targets(two), "complete", path, "--method", "exact",
+                                   "--parts", str(parts), f"--max-exact-seconds={seconds}",
+                                   f"--deadline={seconds}s", timeout=seconds + 5)
+            finally:
+                for server in two:
+                    server.stop()
+            row["two"] = answer["outcome"] if answer else "UNDECIDED"
+            row["two_seconds"] = wall
+        rows.append(row)
+        print(row, file=sys.stderr)
+    return rows
+
+
+def speedup_lines(args, speedups):
+    names = list(speedups[0][1])
+    lines = ["### Count over one and two servers", "",
+             "| n | " + " | ".join(names) + " | speedup, 2 servers over 1 call |",
+             "|---|" + "---|" * (len(names) + 1)]
+    for n, medians in speedups:
+        values = list(medians.values())
+        lines.append(f"| {n} | " + " | ".join(f"{v:.2f} s" for v in values)
+                     + f" | {values[0] / values[-1]:.2f} |")
+    return lines + ["", f"Medians of {args.runs} runs each, wall time of the CLI.", ""]
+
+
+def distribution_lines(args, distributions):
+    lines = [f"### The parts' times, {args.parts} parts", "",
+             "| n | sum of the parts | largest part | its share | median part | smallest |",
+             "|---|---|---|---|---|---|"]
+    for n, times in distributions:
+        total = sum(times)
+        lines.append(f"| {n} | {total:.1f} s | {max(times):.3f} s | "
+                     f"{100 * max(times) / total:.2f} % | {statistics.median(times):.3f} s | "
+                     f"{min(times):.4f} s |")
+    (n0, first), (n1, last) = distributions[0], distributions[-1]
+    if n1 == n0:
+        return lines + [""]
+    growth = (sum(last) / sum(first)) ** (1 / (n1 - n0))
+    lines += ["", f"Each n costs {growth:.2f} times the one before (n = {n0} to {n1}). "
+              f"Projected: each part of n = {n1} grown by that factor per n, the parts handed "
+              "out in order to whichever server (one core each) is free:", "",
+              "| n | one core | 10 servers | 100 servers |", "|---|---|---|---|"]
+    for n in (21, 22, 23):
+        grown = [t * growth ** (n - n1) for t in last]
+        lines.append(f"| {n} | {hours(sum(grown))} | {hours(makespan(grown, 10))} "
+                     f"| {hours(makespan(grown, 100))} |")
+    return lines + [""]
+
+
+def exact_lines(args, exact_rows):
+    lines = ["### Excluded Diagonals, exact search", "",
+             f"| instance | one server, 2 cores, {args.exact_seconds:g} s | its time | "
+             f"two servers, --parts {args.exact_parts} | wall time |",
+             "|---|---|---|---|---|"]
+    for row in exact_rows:
+        two = f"{row['two_seconds']:.1f} s" if "two_seconds" in row else ""
+        lines.append(f"| m={row['m']} #{row['index']} | {row['one']} | "
+                     f"{row['one_seconds']:.1f} s | {row.get('two', '')} | {two} |")
+    return lines + [""]
+
+
+def report(args, speedups, distributions, exact_rows):
+    lines = [f"Measured {datetime.date.today()} on this machine ({os.cpu_count()} cores), "
+             f"with `python3 bench/parts.py {' '.join(sys.argv[1:])}`.", ""]
+    if speedups:
+        lines += speedup_lines(args, speedups)
+    if distributions:
+        lines += distribution_lines(args, distributions)
+    if exact_rows:
+        lines += exact_lines(args, exact_rows)
+    return "\n".join(lines)
+
+
+def hours(seconds):
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.1f} min"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build-bench", help="the build tree with the binaries")
+    parser.add_argument("--count_n", default="17,18", help="section 1's board sizes")
+    parser.add_argument("--distribution_n", default="18,19", help="section 2's board sizes")
+    parser.add_argument("--parts", type=int, default=256, help="parts of a count")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each setup in section 1")
+    parser.add_argument("--m", default="28,30", help="section 3's Excluded Diagonals sizes")
+    parser.add_argument("--instances", type=int, default=8, help="instances per m")
+    parser.add_argument("--exact_parts", type=int, default=64, help="parts of an exact search")
+    parser.add_argument("--exact_seconds", type=float, default=60, help="section 3's time limit")
+    parser.add_argument("--sections", default="1,2,3", help="which sections to run")
+    parser.add_argument("--markdown", help="also write the report here")
+    args = parser.parse_args()
+    sections = args.sections.split(",")
+    speedups = count_speedups(args.build, [int(n) for n in args.count_n.split(",")], args.runs,
+                              args.parts) if "1" in sections else []
+    distributions = [(int(n), part_times(args.build, int(n), args.parts))
+                     for n in args.distribution_n.split(",")] if "2" in sections else []
+    exact_rows = exact_on_parts(args.build, [int(m) for m in args.m.split(",")], args.instances,
+                                args.exact_parts, args.exact_seconds) if "3" in sections else []
+    text = report(args, speedups, distributions, exact_rows)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as out:
+            out.write(text)
+
+
+if __name__ == "__main__":
+    main()
