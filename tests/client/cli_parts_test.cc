@@ -3,7 +3,6 @@
 // subprocesses on loopback, some of which the tests stop (SIGSTOP: a hung
 // server whose parts never come back) or kill.
 #include <google/protobuf/struct.pb.h>
-#include <google/protobuf/util/json_util.h>
 
 #include <csignal>
 #include <fstream>
@@ -102,14 +101,6 @@ bool AwaitRecords(const std::string& path, int records) {
     absl::SleepFor(absl::Milliseconds(2));
   }
   return true;
-}
-
-template <typename Message>
-Message FromJson(const std::string& json) {
-  Message message;
-  const auto parsed = google::protobuf::util::JsonStringToMessage(json, &message);
-  EXPECT_TRUE(parsed.ok()) << parsed.ToString() << ": " << json;
-  return message;
 }
 
 // The count's line on stderr without its time, which differs between runs.

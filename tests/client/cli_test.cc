@@ -2,7 +2,6 @@
 // --local and against a real nqueens-server subprocess. Printed boards are
 // parsed back and checked with nqueens::Validate.
 #include <google/protobuf/struct.pb.h>
-#include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -160,15 +159,6 @@ TEST_P(CliTest, SolvesWithEachMethod) {
     // Boards up to 64 rows are drawn on stderr below the outcome line.
     EXPECT_THAT(result.err, HasSubstr(client::DrawBoard(board)));
   }
-}
-
-// --json's objects, read back with protobuf's JSON parser.
-template <typename Message>
-Message FromJson(const std::string& json) {
-  Message message;
-  const auto parsed = google::protobuf::util::JsonStringToMessage(json, &message);
-  EXPECT_TRUE(parsed.ok()) << parsed.ToString() << ": " << json;
-  return message;
 }
 
 TEST_P(CliTest, JsonHasTheOutcomeStatsAndBoard) {

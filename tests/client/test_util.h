@@ -8,6 +8,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "subprocess.h"
@@ -26,6 +27,15 @@ Columns ThinnedSolution(uint32_t n, uint32_t stride);
 // The CLI's errors are one line on stderr, "nqueens: ...", that contains
 // `part`.
 void ExpectOneErrorLine(const ProcessResult& result, absl::string_view part);
+
+// The CLI's --json objects, read back with protobuf's JSON parser.
+template <typename Message>
+Message FromJson(const std::string& json) {
+  Message message;
+  const auto parsed = google::protobuf::util::JsonStringToMessage(json, &message);
+  EXPECT_TRUE(parsed.ok()) << parsed.ToString() << ": " << json;
+  return message;
+}
 
 // A path in the test's temporary directory that no other test uses, even
 // when ctest runs tests in parallel: named after the running test.

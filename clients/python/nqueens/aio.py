@@ -79,12 +79,11 @@ class Client:
                       enough: Callable[[Any], bool] = lambda result: False
                       ) -> AsyncIterator[spread.Tasks]:
         """As nqueens.Client._spread, on tasks."""
-        servers = [self]
-        if self._target is not None:
-            servers = [Client(target, tls=self._tls, options=options,
-                              interceptors=self._interceptors, metadata=self._metadata)
-                       for target, options in spread.server_channels(
-                           self._target, self._tls, self._options)]
+        servers = spread.clients_per_server(
+            self, self._target, self._tls, self._options,
+            lambda target, options: Client(target, tls=self._tls, options=options,
+                                           interceptors=self._interceptors,
+                                           metadata=self._metadata))
 
         async def close() -> None:
             for server in servers:

@@ -97,12 +97,11 @@ class Client:
         """A job of part_count parts over a client per server behind the
         target, each on a channel of its own, closed after the job; with a
         channel given, over this client alone."""
-        servers = [self]
-        if self._target is not None:
-            servers = [Client(target, tls=self._tls, options=options,
-                              interceptors=self._interceptors, metadata=self._metadata)
-                       for target, options in spread.server_channels(
-                           self._target, self._tls, self._options)]
+        servers = spread.clients_per_server(
+            self, self._target, self._tls, self._options,
+            lambda target, options: Client(target, tls=self._tls, options=options,
+                                           interceptors=self._interceptors,
+                                           metadata=self._metadata))
 
         def close() -> None:
             for server in servers:

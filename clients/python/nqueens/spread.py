@@ -126,6 +126,17 @@ def server_channels(target: str, tls: channels.Tls,
     return [(server, merged) for server in server_targets(target)]
 
 
+def clients_per_server(client: Any, target: Optional[str], tls: channels.Tls,
+                       options: channels.Options, make: Callable[[str, Any], Any]) -> List[Any]:
+    """A client per server behind `target`, each made by make(target,
+    options) on a channel of its own (server_channels); [client] itself when
+    it has no target (it was given a channel)."""
+    if target is None:
+        return [client]
+    return [make(server, server_options)
+            for server, server_options in server_channels(target, tls, options)]
+
+
 class Deadline:
     """A job's timeout, which its parts share: each call gets what is left."""
 

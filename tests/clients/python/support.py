@@ -97,6 +97,14 @@ class TestCase(unittest.TestCase):
                 self.assertEqual(solution[row], column, f"row {row + 1} was moved")
 
 
+    def assert_refused(self, kind, message, call, *args, **kwargs):
+        """call(*args, **kwargs) raises `kind` saying exactly `message`."""
+        with self.assertRaises(kind) as raised:
+            call(*args, **kwargs)
+        self.assertEqual(str(raised.exception), message)
+        return raised.exception
+
+
 class ServerTestCase(TestCase):
     """A TestCase whose tests share one server, self.server."""
 

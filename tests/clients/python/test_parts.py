@@ -226,11 +226,6 @@ class BadPartsTest(TestCase):
     def tearDownClass(cls):
         cls.client.close()
 
-    def assert_refused(self, kind, message, call, *args, **kwargs):
-        with self.assertRaises(kind) as raised:
-            call(*args, **kwargs)
-        self.assertEqual(str(raised.exception), message)
-
     def test_parts_and_part_index(self):
         for call in (self.client.count, self.client.enumerate):
             self.assert_refused(ValueError, "parts must be 1 or more, not 0", call, 8, parts=0)
