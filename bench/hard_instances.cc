@@ -412,6 +412,7 @@ Row Summarize(const Batch& batch, const std::string& solver, const std::vector<R
 // Instances one solver proved unsolvable and another solved.
 uint64_t Contradictions(const std::vector<std::vector<Run>>& runs_by_solver) {
   uint64_t contradictions = 0;
+  if (runs_by_solver.empty()) return 0;  // --engine=none
   for (size_t i = 0; i < runs_by_solver.front().size(); ++i) {
     bool solved = false, unsolvable = false;
     for (const std::vector<Run>& runs : runs_by_solver) {

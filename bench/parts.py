@@ -17,11 +17,14 @@ nqueens CLI, nqueens-hard-instances), servers on 127.0.0.1, each with
     servers (each part's time grown by the measured factor per n, the parts
     handed out in order to whichever server is free).
  3. Excluded Diagonals m = 28 and 30, the instances of
-    docs/hard-instances.md: each on one server with both cores (--workers=2)
-    for 60 s; those it leaves undecided on two servers with complete
-    --method exact --parts K, within 60 s of wall time.
+    docs/hard-instances.md: each on one core for 60 s; those it leaves
+    undecided on two servers with complete --method exact --parts K, and on
+    one server with both cores (the exact search's own threads), within 60 s
+    of wall time each; the parts' times (from --job-file) give projections
+    for more servers.
 """
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -55,8 +58,22 @@ class Server:
         self.process.wait(timeout=30)
 
 
+@contextlib.contextmanager
+def running(build, setups):
+    """Servers of (cores, workers) each, stopped afterwards."""
+    servers = []
+    try:
+        for cores, workers in setups:
+            servers.append(Server(build, cores, workers))
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def cli(build, target, *arguments, timeout=None):
-    """The CLI's JSON answer and its wall time; (None, seconds) on a timeout."""
+    """The CLI's JSON answer and its wall time; (None, seconds) when the time
+    ran out."""
     command = [os.path.join(build, "client", "nqueens"), "--server", target, "--quiet", "--json",
                *arguments]
     start = time.monotonic()
@@ -65,9 +82,12 @@ def cli(build, target, *arguments, timeout=None):
     except subprocess.TimeoutExpired:
         return None, time.monotonic() - start
     seconds = time.monotonic() - start
-    if done.returncode not in (0, 3, 4):  # 3 unsolvable, 4 undecided
-        sys.exit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr}")
-    return json.loads(done.stdout), seconds
+    answer = json.loads(done.stdout) if done.stdout.startswith("{") else {}
+    if answer.get("error", {}).get("code") == "DEADLINE_EXCEEDED":
+        return None, seconds
+    if done.returncode not in (0, 1, 4) or "error" in answer:  # 1 unsolvable, 4 undecided
+        sys.exit(f"{' '.join(command)} failed ({done.returncode}): {done.stdout} {done.stderr}")
+    return answer, seconds
 
 
 def targets(servers):
@@ -76,12 +96,11 @@ def targets(servers):
 
 def count_speedups(build, sizes, runs, parts):
     """Section 1: medians of a single call, and --parts over one and two servers."""
-    servers = [Server(build, str(core), 1) for core in (0, 1)]
-    setups = {"1 server, one call": (servers[:1], []),
-              f"1 server, --parts {parts}": (servers[:1], ["--parts", str(parts)]),
-              f"2 servers, --parts {parts}": (servers, ["--parts", str(parts)])}
     rows = []
-    try:
+    with running(build, [("0", 1), ("1", 1)]) as servers:
+        setups = {"1 server, one call": (servers[:1], []),
+                  f"1 server, --parts {parts}": (servers[:1], ["--parts", str(parts)]),
+                  f"2 servers, --parts {parts}": (servers, ["--parts", str(parts)])}
         for n in sizes:
             times = {name: [] for name in setups}
             for _ in range(runs):
@@ -92,15 +111,11 @@ def count_speedups(build, sizes, runs, parts):
                     times[name].append(seconds)
             medians = {name: statistics.median(values) for name, values in times.items()}
             rows.append((n, medians))
-    finally:
-        for server in servers:
-            server.stop()
     return rows
 
 
 def part_times(build, n, parts):
     """Section 2: each part's time on its server (two at a time) and their sum."""
-    servers = [Server(build, str(core), 1) for core in (0, 1)]
     times = [None] * parts
     solutions = [0] * parts
     next_part = iter(range(parts))
@@ -117,15 +132,12 @@ def part_times(build, n, parts):
             times[index] = float(answer.get("elapsedSeconds", 0))
             solutions[index] = int(answer["solutions"])
 
-    try:
+    with running(build, [("0", 1), ("1", 1)]) as servers:
         threads = [threading.Thread(target=work, args=(server,)) for server in servers]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-    finally:
-        for server in servers:
-            server.stop()
     if sum(solutions) != PUBLISHED[n]:
         sys.exit(f"n = {n}: the parts add up to {sum(solutions)}")
     return times
@@ -151,31 +163,41 @@ def exact_instances(build, sizes, instances):
             for m in sizes for i in range(instances)]
 
 
+def part_seconds(job_file):
+    """Each finished part's time, as its server measured it, from a job file."""
+    with open(job_file) as lines:
+        records = [json.loads(line) for line in lines if line.startswith('{"part"')]
+    return [float(record["result"]["stats"]["totalSeconds"]) for record in records]
+
+
+def complete_exact(build, servers, path, seconds, *extra):
+    """The verdict of complete --method exact within `seconds` of wall time, and
+    that time."""
+    answer, wall = cli(build, targets(servers), "complete", path, "--method", "exact",
+                       f"--max-exact-seconds={seconds}", f"--deadline={seconds}s", *extra,
+                       timeout=seconds + 5)
+    return (answer["outcome"] if answer else "UNDECIDED"), wall
+
+
 def exact_on_parts(build, sizes, instances, parts, seconds):
-    """Section 3: one server with both cores, then two servers with --parts."""
+    """Section 3: each instance on one core; those it leaves undecided on two
+    servers with --parts, and on one server with both cores (the exact
+    search's own threads) for comparison."""
     rows = []
     for m, index, path in exact_instances(build, sizes, instances):
-        one = Server(build, "0,1", 2)
-        try:
-            answer, alone = cli(build, one.address, "complete", path, "--method", "exact",
-                                f"--max-exact-seconds={seconds}", timeout=seconds + 5)
-        finally:
-            one.stop()
-        verdict = answer["outcome"] if answer else "UNDECIDED"
+        with running(build, [("0", 1)]) as one:
+            verdict, alone = complete_exact(build, one, path, seconds)
         row = {"m": m, "index": index, "one": verdict, "one_seconds": alone}
         if verdict == "UNDECIDED":
-            two = [Server(build, str(core), 1) for core in (0, 1)]
-            try:
-                answer, wall = cli(build, targets(two), "complete", path, "--method", "exact",
-                                   "--parts", str(parts), f"--max-exact-seconds={seconds}",
-                                   f"--deadline={seconds}s", timeout=seconds + 5)
-            finally:
-                for server in two:
-                    server.stop()
-            row["two"] = answer["outcome"] if answer else "UNDECIDED"
-            row["two_seconds"] = wall
+            job_file = path + ".job"
+            with running(build, [("0", 1), ("1", 1)]) as two:
+                row["two"], row["two_seconds"] = complete_exact(
+                    build, two, path, seconds, "--parts", str(parts), "--job-file", job_file)
+            row["parts"] = part_seconds(job_file)
+            with running(build, [("0,1", 2)]) as both:
+                row["threads"], row["threads_seconds"] = complete_exact(build, both, path, seconds)
         rows.append(row)
-        print(row, file=sys.stderr)
+        print({key: value for key, value in row.items() if key != "parts"}, file=sys.stderr)
     return rows
 
 
@@ -217,13 +239,27 @@ def distribution_lines(args, distributions):
 
 def exact_lines(args, exact_rows):
     lines = ["### Excluded Diagonals, exact search", "",
-             f"| instance | one server, 2 cores, {args.exact_seconds:g} s | its time | "
-             f"two servers, --parts {args.exact_parts} | wall time |",
-             "|---|---|---|---|---|"]
+             f"Each instance on one core (one server, `--workers=1`) for {args.exact_seconds:g} s; "
+             f"those it leaves undecided on two servers (one core each) with `--parts "
+             f"{args.exact_parts}`, and on one server with both cores (`--workers=2`: the exact "
+             f"search's own threads), within {args.exact_seconds:g} s of wall time each. "
+             "*Sum of parts* is the work of the parts that finished, as their servers measured "
+             "it; the projections hand those parts out in order to whichever of S servers is "
+             "free.", "",
+             "| instance | one core | its time | two servers, parts | wall time | "
+             "sum of parts | S = 4 | S = 16 | S = 64 | one server, two cores | wall time |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in exact_rows:
-        two = f"{row['two_seconds']:.1f} s" if "two_seconds" in row else ""
-        lines.append(f"| m={row['m']} #{row['index']} | {row['one']} | "
-                     f"{row['one_seconds']:.1f} s | {row.get('two', '')} | {two} |")
+        cells = [f"m={row['m']} #{row['index']}", row["one"], f"{row['one_seconds']:.1f} s"]
+        if "two" in row:
+            times = row["parts"]
+            decided = row["two"] == "UNSOLVABLE" and len(times) == args.exact_parts
+            cells += [row["two"], f"{row['two_seconds']:.1f} s", f"{sum(times):.1f} s"]
+            cells += [f"{makespan(times, s):.1f} s" if decided else "" for s in (4, 16, 64)]
+            cells += [row["threads"], f"{row['threads_seconds']:.1f} s"]
+        else:
+            cells += [""] * 8
+        lines.append("| " + " | ".join(cells) + " |")
     return lines + [""]
 
 
