@@ -40,6 +40,10 @@ struct JobSteps {
   std::function<absl::StatusOr<Result>(const std::string&)> from_json;
   // Whether this answer decides the job (complete: SOLVED).
   std::function<bool(const Result&)> decides;
+  // Whether the deadline ends the job with the parts answered so far
+  // (complete: UNDECIDED, as one call's search gives up before its
+  // deadline) rather than with DEADLINE_EXCEEDED (count, as one call).
+  bool gives_up_at_deadline = false;
 };
 
 // The first error of a job's own bookkeeping (its job file, a
@@ -257,6 +261,7 @@ class PartsBackend : public Backend {
     steps.decides = [](const CompletionResult& result) {
       return result.outcome == Outcome::kSolved;
     };
+    steps.gives_up_at_deadline = true;
     const absl::Time start = absl::Now();
     absl::StatusOr<PartAnswers<CompletionResult>> parts =
         RunJob(composition.columns, steps, options);
@@ -347,7 +352,9 @@ class PartsBackend : public Backend {
     };
     absl::Status run = RunParts(servers_, options, JobOptions(std::move(left), options), task);
     if (run.ok()) run = bookkeeping.Get();
-    if (!run.ok()) return run;
+    const bool gave_up =
+        run.code() == absl::StatusCode::kDeadlineExceeded && steps.gives_up_at_deadline;
+    if (!run.ok() && !gave_up) return run;
     return answers;
   }
 

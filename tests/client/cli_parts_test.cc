@@ -283,6 +283,16 @@ TEST(CliPartsTest, TheExactSearchInPartsProvesAnUnsolvableCompositionWithPartCer
   EXPECT_TRUE(IsSolutionExtending(board->columns, given->columns));
 }
 
+// A search in parts that its deadline cuts short gives up, as one call's
+// does: UNDECIDED, not an error. The Excluded Diagonals board of m = 24 takes
+// seconds of search, far beyond the deadline.
+TEST(CliPartsTest, TheExactSearchInPartsIsUndecidedAtItsDeadline) {
+  const ProcessResult result = Cli({"--local", "complete", kExamples + "/excluded-diagonals-24.q",
+                                    "--method", "exact", "--parts", "4", "--deadline", "300ms"});
+  EXPECT_EQ(result.exit_code, 4) << result.err;
+  EXPECT_THAT(result.err, StartsWith("UNDECIDED n="));
+}
+
 // A job whose last parts hang on a stopped server is killed; a rerun with
 // the same job file runs only the parts it does not record.
 TEST(CliPartsTest, AJobFileResumesAnInterruptedJobAndRefusesAnotherJobs) {
