@@ -94,6 +94,28 @@ def targets(servers):
     return "ipv4:" + ",".join(server.address for server in servers)
 
 
+def on_two_cores(build, count, task):
+    """task(server, i) for every i below count, two at a time, each on a
+    server of its own pinned to its own core."""
+    next_index = iter(range(count))
+    lock = threading.Lock()
+
+    def work(server):
+        while True:
+            with lock:
+                index = next(next_index, None)
+            if index is None:
+                return
+            task(server, index)
+
+    with running(build, [("0", 1), ("1", 1)]) as servers:
+        threads = [threading.Thread(target=work, args=(server,)) for server in servers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+
 def count_speedups(build, sizes, runs, parts):
     """Section 1: medians of a single call, and --parts over one and two servers."""
     rows = []
@@ -116,28 +138,16 @@ def count_speedups(build, sizes, runs, parts):
 
 def part_times(build, n, parts):
     """Section 2: each part's time on its server (two at a time) and their sum."""
-    times = [None] * parts
+    times = [0.0] * parts
     solutions = [0] * parts
-    next_part = iter(range(parts))
-    lock = threading.Lock()
 
-    def work(server):
-        while True:
-            with lock:
-                index = next(next_part, None)
-            if index is None:
-                return
-            answer, _ = cli(build, server.address, "count", str(n), "--parts", str(parts),
-                            "--part-index", str(index))
-            times[index] = float(answer.get("elapsedSeconds", 0))
-            solutions[index] = int(answer["solutions"])
+    def count_part(server, index):
+        answer, _ = cli(build, server.address, "count", str(n), "--parts", str(parts),
+                        "--part-index", str(index))
+        times[index] = float(answer.get("elapsedSeconds", 0))
+        solutions[index] = int(answer["solutions"])
 
-    with running(build, [("0", 1), ("1", 1)]) as servers:
-        threads = [threading.Thread(target=work, args=(server,)) for server in servers]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+    on_two_cores(build, parts, count_part)
     if sum(solutions) != PUBLISHED[n]:
         sys.exit(f"n = {n}: the parts add up to {sum(solutions)}")
     return times
@@ -179,23 +189,36 @@ def complete_exact(build, servers, path, seconds, *extra):
     return (answer["outcome"] if answer else "UNDECIDED"), wall
 
 
-def exact_on_parts(build, sizes, instances, parts, seconds):
+def one_core_verdicts(build, paths, seconds):
+    """Each instance on one core for `seconds` (two at a time, one per core)."""
+    verdicts = [None] * len(paths)
+
+    def decide(server, index):
+        verdicts[index] = complete_exact(build, [server], paths[index], seconds)
+
+    on_two_cores(build, len(paths), decide)
+    return verdicts
+
+
+def exact_on_parts(build, sizes, instances, parts, seconds, compare_threads):
     """Section 3: each instance on one core; those it leaves undecided on two
-    servers with --parts, and on one server with both cores (the exact
-    search's own threads) for comparison."""
+    servers with --parts, and (compare_threads) on one server with both cores
+    (the exact search's own threads)."""
+    listed = exact_instances(build, sizes, instances)
+    alone = one_core_verdicts(build, [path for _, _, path in listed], seconds)
     rows = []
-    for m, index, path in exact_instances(build, sizes, instances):
-        with running(build, [("0", 1)]) as one:
-            verdict, alone = complete_exact(build, one, path, seconds)
-        row = {"m": m, "index": index, "one": verdict, "one_seconds": alone}
+    for (m, index, path), (verdict, alone_seconds) in zip(listed, alone):
+        row = {"m": m, "index": index, "one": verdict, "one_seconds": alone_seconds}
         if verdict == "UNDECIDED":
             job_file = path + ".job"
             with running(build, [("0", 1), ("1", 1)]) as two:
                 row["two"], row["two_seconds"] = complete_exact(
                     build, two, path, seconds, "--parts", str(parts), "--job-file", job_file)
             row["parts"] = part_seconds(job_file)
-            with running(build, [("0,1", 2)]) as both:
-                row["threads"], row["threads_seconds"] = complete_exact(build, both, path, seconds)
+            if compare_threads:
+                with running(build, [("0,1", 2)]) as both:
+                    row["threads"], row["threads_seconds"] = complete_exact(
+                        build, both, path, seconds)
         rows.append(row)
         print({key: value for key, value in row.items() if key != "parts"}, file=sys.stderr)
     return rows
@@ -239,7 +262,8 @@ def distribution_lines(args, distributions):
 
 def exact_lines(args, exact_rows):
     lines = ["### Excluded Diagonals, exact search", "",
-             f"Each instance on one core (one server, `--workers=1`) for {args.exact_seconds:g} s; "
+             f"Each instance on one core (one server, `--workers=1`; two such servers, each on "
+             f"a core of its own, take the instances in turn) for {args.exact_seconds:g} s; "
              f"those it leaves undecided on two servers (one core each) with `--parts "
              f"{args.exact_parts}`, and on one server with both cores (`--workers=2`: the exact "
              f"search's own threads), within {args.exact_seconds:g} s of wall time each. "
@@ -256,7 +280,8 @@ def exact_lines(args, exact_rows):
             decided = row["two"] == "UNSOLVABLE" and len(times) == args.exact_parts
             cells += [row["two"], f"{row['two_seconds']:.1f} s", f"{sum(times):.1f} s"]
             cells += [f"{makespan(times, s):.1f} s" if decided else "" for s in (4, 16, 64)]
-            cells += [row["threads"], f"{row['threads_seconds']:.1f} s"]
+            cells += [row.get("threads", ""),
+                      f"{row['threads_seconds']:.1f} s" if "threads" in row else ""]
         else:
             cells += [""] * 8
         lines.append("| " + " | ".join(cells) + " |")
@@ -290,6 +315,9 @@ def main():
     parser.add_argument("--instances", type=int, default=8, help="instances per m")
     parser.add_argument("--exact_parts", type=int, default=64, help="parts of an exact search")
     parser.add_argument("--exact_seconds", type=float, default=60, help="section 3's time limit")
+    parser.add_argument("--compare_threads", type=int, default=1,
+                        help="section 3: also run the undecided instances on one server with "
+                             "both cores")
     parser.add_argument("--sections", default="1,2,3", help="which sections to run")
     parser.add_argument("--markdown", help="also write the report here")
     args = parser.parse_args()
@@ -299,7 +327,8 @@ def main():
     distributions = [(int(n), part_times(args.build, int(n), args.parts))
                      for n in args.distribution_n.split(",")] if "2" in sections else []
     exact_rows = exact_on_parts(args.build, [int(m) for m in args.m.split(",")], args.instances,
-                                args.exact_parts, args.exact_seconds) if "3" in sections else []
+                                args.exact_parts, args.exact_seconds,
+                                args.compare_threads) if "3" in sections else []
     text = report(args, speedups, distributions, exact_rows)
     print(text)
     if args.markdown:
