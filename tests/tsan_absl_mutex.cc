@@ -60,7 +60,6 @@ Function Real(const char* mangled) {
 using MutexFn = void (*)(absl::Mutex*);
 using MutexTryFn = bool (*)(absl::Mutex*);
 using ConditionFn = void (*)(absl::Mutex*, const absl::Condition&);
-using ConditionTimeoutFn = bool (*)(absl::Mutex*, const absl::Condition&, absl::Duration);
 using ConditionDeadlineFn = bool (*)(absl::Mutex*, const absl::Condition&, absl::Time);
 using WaitFn = void (*)(absl::CondVar*, absl::Mutex*);
 using WaitDeadlineFn = bool (*)(absl::CondVar*, absl::Mutex*, absl::Time);
@@ -149,10 +148,12 @@ void Mutex::Await(const Condition& condition) {
   Waiting(this, kWriter, [&] { return (real(this, condition), 0); });
 }
 
+// Abseil's own AwaitWithTimeout and LockWhenWithTimeout call their
+// WithDeadline forms, which would land in the wrappers below inside these
+// and annotate the wait twice: these go straight to those wrappers instead,
+// as CondVar::WaitWithTimeout does.
 bool Mutex::AwaitWithTimeout(const Condition& condition, absl::Duration timeout) {
-  static const ConditionTimeoutFn real =
-      Real<ConditionTimeoutFn>("5Mutex16AwaitWithTimeoutERKNS0_9ConditionENS0_8DurationE");
-  return Waiting(this, kWriter, [&] { return real(this, condition, timeout); });
+  return AwaitWithDeadline(condition, absl::Now() + timeout);
 }
 
 bool Mutex::AwaitWithDeadline(const Condition& condition, absl::Time deadline) {
@@ -167,9 +168,7 @@ void Mutex::LockWhen(const Condition& condition) {
 }
 
 bool Mutex::LockWhenWithTimeout(const Condition& condition, absl::Duration timeout) {
-  static const ConditionTimeoutFn real =
-      Real<ConditionTimeoutFn>("5Mutex19LockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
-  return Locking(this, kWriter, [&] { return real(this, condition, timeout); });
+  return LockWhenWithDeadline(condition, absl::Now() + timeout);
 }
 
 bool Mutex::LockWhenWithDeadline(const Condition& condition, absl::Time deadline) {
