@@ -200,7 +200,7 @@ def one_core_verdicts(build, paths, seconds):
     return verdicts
 
 
-def exact_on_parts(build, sizes, instances, parts, seconds, compare_threads):
+def exact_on_parts(build, sizes, instances, parts, window, seconds, compare_threads):
     """Section 3: each instance on one core; those it leaves undecided on two
     servers with --parts, and (compare_threads) on one server with both cores
     (the exact search's own threads)."""
@@ -213,7 +213,8 @@ def exact_on_parts(build, sizes, instances, parts, seconds, compare_threads):
             job_file = path + ".job"
             with running(build, [("0", 1), ("1", 1)]) as two:
                 row["two"], row["two_seconds"] = complete_exact(
-                    build, two, path, seconds, "--parts", str(parts), "--job-file", job_file)
+                    build, two, path, seconds, "--parts", str(parts), "--window", str(window),
+                    "--job-file", job_file)
             row["parts"] = part_seconds(job_file)
             if compare_threads:
                 with running(build, [("0,1", 2)]) as both:
@@ -265,8 +266,10 @@ def exact_lines(args, exact_rows):
              f"Each instance on one core (one server, `--workers=1`; two such servers, each on "
              f"a core of its own, take the instances in turn) for {args.exact_seconds:g} s; "
              f"those it leaves undecided on two servers (one core each) with `--parts "
-             f"{args.exact_parts}`, and on one server with both cores (`--workers=2`: the exact "
-             f"search's own threads), within {args.exact_seconds:g} s of wall time each. "
+             f"{args.exact_parts} --window {args.exact_window}`"
+             + (", and on one server with both cores (`--workers=2`: the exact search's own "
+                "threads)" if args.compare_threads else "")
+             + f", within {args.exact_seconds:g} s of wall time each. "
              "*Sum of parts* is the work of the parts that finished, as their servers measured "
              "it; the projections hand those parts out in order to whichever of S servers is "
              "free.", "",
@@ -314,6 +317,10 @@ def main():
     parser.add_argument("--m", default="28,30", help="section 3's Excluded Diagonals sizes")
     parser.add_argument("--instances", type=int, default=8, help="instances per m")
     parser.add_argument("--exact_parts", type=int, default=64, help="parts of an exact search")
+    parser.add_argument("--exact_window", type=int, default=1,
+                        help="parts of an exact search in flight per server: 1 keeps each "
+                             "part's time its own (with 2, a server pinned to one core runs two "
+                             "parts at once, and their times overlap)")
     parser.add_argument("--exact_seconds", type=float, default=60, help="section 3's time limit")
     parser.add_argument("--compare_threads", type=int, default=1,
                         help="section 3: also run the undecided instances on one server with "
@@ -327,7 +334,7 @@ def main():
     distributions = [(int(n), part_times(args.build, int(n), args.parts))
                      for n in args.distribution_n.split(",")] if "2" in sections else []
     exact_rows = exact_on_parts(args.build, [int(m) for m in args.m.split(",")], args.instances,
-                                args.exact_parts, args.exact_seconds,
+                                args.exact_parts, args.exact_window, args.exact_seconds,
                                 args.compare_threads) if "3" in sections else []
     text = report(args, speedups, distributions, exact_rows)
     print(text)
