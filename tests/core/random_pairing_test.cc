@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "counting_stop.h"
 #include "gtest/gtest.h"
 #include "nqueens/params.h"
 #include "nqueens/validate.h"
@@ -32,7 +33,7 @@ struct Outcome {
 };
 
 Outcome Pair(const Columns& composition, uint32_t target, const PipelineParams& params,
-             uint64_t seed, const StopCondition& condition = {}) {
+             uint64_t seed, const StopCondition& condition = {}, int threads = 1) {
   const StopCondition never;
   StopPoller never_stop(never);
   absl::StatusOr<BoardState> state = BoardState::Create(composition, never_stop);
@@ -42,7 +43,9 @@ Outcome Pair(const Columns& composition, uint32_t target, const PipelineParams& 
   StopPoller stop(condition);
   HugeVector<uint32_t> rows, columns;
   Outcome outcome;
-  outcome.result = RandomPairing(*state, target, params, rng, stop, rows, columns);
+  SearchThreads search_threads;
+  search_threads.count = threads;
+  outcome.result = RandomPairing(*state, target, params, search_threads, rng, stop, rows, columns);
   EXPECT_EQ(state->queens(), std::count_if(state->columns().begin(), state->columns().end(),
                                            [](uint32_t column) { return column != kEmptyRow; }));
   outcome.board = state->columns();
@@ -131,6 +134,38 @@ TEST(RandomPairingTest, SameSeedSameBoard) {
     const uint32_t target = ComputeBaseLevels(3000, params).level2;
     EXPECT_EQ(Pair(empty, target, params, 9).board, Pair(empty, target, params, 9).board);
     EXPECT_NE(Pair(empty, target, params, 9).board, Pair(empty, target, params, 10).board);
+  }
+}
+
+// Chunk pairs run on several threads at once, yet the board is the one a
+// single thread leaves: it depends on the seed alone. 300 chunks of 64 pairs
+// a pass keep both threads busy, and their diagonals meet often enough on
+// 20,000 rows that the order of chunk_pair_order.h is exercised.
+TEST(RandomPairingTest, TheThreadsDoNotChangeTheBoard) {
+  constexpr uint32_t kN = 20000;
+  const PipelineParams params = Chunked();
+  const uint32_t target = ComputeBaseLevels(kN, params).level2;
+  for (uint32_t k : {0u, kN / 3}) {
+    const Columns composition =
+        test_boards::RandomSubComposition(test_boards::RandomSolution(kN, 5), k, 6);
+    const Outcome alone = Pair(composition, target, params, 7);
+    ASSERT_EQ(alone.result, StageResult::kReached);
+    for (int threads : {2, 3}) {
+      const Outcome together = Pair(composition, target, params, 7, {}, threads);
+      ASSERT_EQ(together.result, StageResult::kReached);
+      EXPECT_EQ(together.board, alone.board) << threads << " threads, k " << k;
+      ExpectFreeLinesOf(together);
+    }
+  }
+}
+
+// Stopped at its 5th, 20th or 80th poll, while both threads pair chunks.
+TEST(RandomPairingTest, StopsOnSeveralThreads) {
+  for (uint64_t stop_at : {5u, 20u, 80u}) {
+    test_stop::CountingStop stop(stop_at);
+    EXPECT_EQ(Pair(Columns(20000, kEmptyRow), 19000, Chunked(), 1, stop.condition(), 2).result,
+              StageResult::kStopped)
+        << "stopped at poll " << stop_at;
   }
 }
 

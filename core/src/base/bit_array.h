@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/huge_pages.h"
+#include "base/prefetch.h"
 #include "base/stop_poller.h"
 
 namespace nqueens::internal {
@@ -40,6 +41,13 @@ class BitArray {
     });
   }
   void Prefetch(size_t i) const { __builtin_prefetch(&words_[i >> 6]); }
+  // Prefetches the words of bits [first, last), to be written when `write`
+  // (base/prefetch.h).
+  void PrefetchRange(size_t first, size_t last, bool write = false) const {
+    if (first < last) {
+      internal::PrefetchRange(&words_[first >> 6], &words_[(last - 1) >> 6] + 1, write);
+    }
+  }
 
   // Calls emit(i) for each clear bit i in [first, last), ascending, while emit
   // returns true. A word at a time: a branch per bit would be a coin toss.
@@ -60,15 +68,17 @@ class BitArray {
     return count;
   }
 
- private:
-  static size_t WordsFor(size_t size) { return (size + 63) / 64; }
-  // The clear bits of `word` that lie in [first, last), as set bits.
+  // The clear bits of word `word` (bits 64 * word ...) that lie in
+  // [first, last), as set bits.
   uint64_t ClearIn(size_t word, size_t first, size_t last) const {
     uint64_t clear = ~words_[word];
     if (word == first >> 6) clear &= ~uint64_t{0} << (first & 63);
     if ((word + 1) << 6 > last) clear &= ~uint64_t{0} >> (64 - (last & 63));
     return clear;
   }
+
+ private:
+  static size_t WordsFor(size_t size) { return (size + 63) / 64; }
 
   HugeVector<uint64_t> words_;
 };

@@ -23,7 +23,8 @@ BoardState::BoardState(Columns composition)
     : n_(static_cast<uint32_t>(composition.size())), columns_(std::move(composition)) {}
 
 bool BoardState::ClearControlBits(StopPoller& stop) {
-  return given_.Reset(size_t{n_} + 1, stop) && column_used_.Reset(size_t{n_} + 1, stop) &&
+  return given_.Reset(size_t{n_} + 1, stop) && row_used_.Reset(size_t{n_} + 1, stop) &&
+         column_used_.Reset(size_t{n_} + 1, stop) &&
          diagonal_used_.Reset(2 * size_t{n_} + 1, stop) &&
          anti_diagonal_used_.Reset(2 * size_t{n_} + 1, stop);
 }
@@ -34,8 +35,8 @@ bool BoardState::Restore(StopPoller& stop) {
       columns_[row - 1] = given_.Test(row) ? columns_[row - 1] : kEmptyRow;
     }
   });
-  if (!emptied || !column_used_.ClearAll(stop) || !diagonal_used_.ClearAll(stop) ||
-      !anti_diagonal_used_.ClearAll(stop)) {
+  if (!emptied || !row_used_.ClearAll(stop) || !column_used_.ClearAll(stop) ||
+      !diagonal_used_.ClearAll(stop) || !anti_diagonal_used_.ClearAll(stop)) {
     return false;
   }
   queens_ = 0;
@@ -76,37 +77,19 @@ bool BoardState::PlaceGivenQueens(StopPoller& stop) {
   return true;
 }
 
-bool BoardState::FreeRows(HugeVector<uint32_t>& out, StopPoller& stop) const {
-  // Branch-free: whether a row is empty is a coin toss on a random board, and
-  // a mispredicted branch per row cost more than the whole loop. The loop
-  // writes one past the last free row, so `out` needs room for that one too;
-  // it grows a stretch at a time, while the stretch is in cache.
-  const size_t room = size_t{n_} - queens_ + 1;
-  out.clear();
-  out.reserve(room);
-  return RunInStretches(1, size_t{n_} + 1, stop, [this, &out, room](size_t first, size_t last) {
-    size_t next = out.size();
-    out.resize(std::min(room, next + (last - first) + 1));
-    for (size_t row = first; row < last; ++row) {
-      out[next] = static_cast<uint32_t>(row);
-      next += RowEmpty(static_cast<uint32_t>(row));
-    }
-    out.resize(next);
-  });
-}
-
-bool BoardState::FreeColumns(HugeVector<uint32_t>& out, StopPoller& stop) const {
+bool BoardState::ListClear(const BitArray& used, HugeVector<uint32_t>& out,
+                           StopPoller& stop) const {
   out.clear();
   out.reserve(size_t{n_} - queens_);  // growing by doubling would peak at 3 lists
-  // Each stretch grows `out` by its count of free columns and writes them
-  // through a pointer: push_back's checks cost more instructions a column
+  // Each stretch grows `out` by its count of clear bits and writes them
+  // through a pointer: push_back's checks cost more instructions a line
   // (docs/constants.md, BoardState::FreeColumns).
-  return RunInStretches(1, size_t{n_} + 1, stop, [this, &out](size_t first, size_t last) {
+  return RunInStretches(1, size_t{n_} + 1, stop, [&used, &out](size_t first, size_t last) {
     size_t next = out.size();
-    out.resize(next + column_used_.CountClear(first, last));
+    out.resize(next + used.CountClear(first, last));
     uint32_t* const slots = out.data();
-    column_used_.ForEachClear(first, last, [slots, &next](size_t column) {
-      slots[next++] = static_cast<uint32_t>(column);
+    used.ForEachClear(first, last, [slots, &next](size_t line) {
+      slots[next++] = static_cast<uint32_t>(line);
       return true;
     });
   });

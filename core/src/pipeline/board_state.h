@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "base/bit_array.h"
+#include "base/prefetch.h"
 #include "base/stop_poller.h"
 #include "nqueens/board.h"
 
@@ -52,16 +53,30 @@ class BoardState {
     anti_diagonal_used_.Prefetch(row + column);
   }
 
+  // Prefetches what placing queens on rows [first_row, last_row] and columns
+  // [first_column, last_column] touches, where it is small enough
+  // (base/prefetch.h): block 1's next chunk pair.
+  void PrefetchRegion(uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                      uint32_t last_column) const {
+    PrefetchRange(&columns_[first_row - 1], &columns_[last_row - 1] + 1, /*write=*/true);
+    diagonal_used_.PrefetchRange(n_ + first_column - last_row, n_ + last_column - first_row + 1,
+                                 /*write=*/true);
+    anti_diagonal_used_.PrefetchRange(first_row + first_column, last_row + last_column + 1,
+                                      /*write=*/true);
+  }
+
   // Puts a queen on a free cell.
   void Place(uint32_t row, uint32_t column) {
     ClaimDiagonals(row, column);
     WriteQueen(row, column);
+    AddQueens(1);
   }
-  // Place() in two halves, for block 1's batched writes: the diagonals are
-  // claimed at once (later DiagonalsFree calls depend on them); WriteQueen
-  // fills in the row and column and counts the queen, and may come a little
-  // later. In between, RowEmpty, ColumnFree and queens() are stale for that
-  // cell.
+  // Place() in three parts, for block 1's batched writes from several
+  // threads: the diagonals are claimed at once (later DiagonalsFree calls
+  // depend on them); WriteQueen fills in the row and the column a little
+  // later, and AddQueens counts a batch of queens. In between, RowEmpty,
+  // ColumnFree and queens() are stale for those cells. Threads that write
+  // bits of different 64-bit words of each array may do so at once.
   void ClaimDiagonals(uint32_t row, uint32_t column) {
     diagonal_used_.Set(n_ + column - row);
     anti_diagonal_used_.Set(row + column);
@@ -77,9 +92,15 @@ class BoardState {
   }
   void WriteQueen(uint32_t row, uint32_t column) {
     columns_[row - 1] = column;
+    row_used_.Set(row);
     column_used_.Set(column);
-    ++queens_;
   }
+  void AddQueens(uint32_t count) { queens_ += count; }
+
+  // One bit per row and per column (index 1..n), set where a queen stands:
+  // block 1 reads the free lines from them instead of keeping lists.
+  const BitArray& row_used() const { return row_used_; }
+  const BitArray& column_used() const { return column_used_; }
 
   // Calls emit(column) for each unused column, ascending, while emit returns
   // true.
@@ -89,10 +110,14 @@ class BoardState {
         1, size_t{n_} + 1, [&emit](size_t column) { return emit(static_cast<uint32_t>(column)); });
   }
   // The empty rows and the unused columns, ascending, into `out` (whose
-  // memory is reused). O(n), polled: false once `stop` fires, with `out`
-  // unusable.
-  bool FreeRows(HugeVector<uint32_t>& out, StopPoller& stop) const;
-  bool FreeColumns(HugeVector<uint32_t>& out, StopPoller& stop) const;
+  // memory is reused). O(n / 64 + free lines), polled: false once `stop`
+  // fires, with `out` unusable.
+  bool FreeRows(HugeVector<uint32_t>& out, StopPoller& stop) const {
+    return ListClear(row_used_, out, stop);
+  }
+  bool FreeColumns(HugeVector<uint32_t>& out, StopPoller& stop) const {
+    return ListClear(column_used_, out, stop);
+  }
 
  private:
   explicit BoardState(Columns composition);
@@ -102,11 +127,14 @@ class BoardState {
   // attacked by an earlier one, or once `stop` fires (the state is then
   // unusable).
   bool PlaceGivenQueens(StopPoller& stop);
+  // The clear bits 1..n of `used`, ascending, into `out`.
+  bool ListClear(const BitArray& used, HugeVector<uint32_t>& out, StopPoller& stop) const;
 
   uint32_t n_;
   uint32_t queens_ = 0;
   Columns columns_;
   BitArray given_;               // index: row; the row's queen was given
+  BitArray row_used_;            // index: row, 1..n
   BitArray column_used_;         // index: column, 1..n
   BitArray diagonal_used_;       // index: r = n + column - row, 1..2n-1
   BitArray anti_diagonal_used_;  // index: t = row + column, 2..2n

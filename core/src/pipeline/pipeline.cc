@@ -55,6 +55,7 @@ class Run {
       CompletionStats& stats)
       : state_(state),
         params_(options.params),
+        threads_(options.threads),
         start_(start),
         levels_(internal::ComputeBaseLevels(state.n(), params_)),
         rng_(rng),
@@ -70,7 +71,7 @@ class Run {
       if (start_ == Block::kRandomPairing) {
         BlockClock clock(stats_, Block::kRandomPairing);
         const StageResult result =
-            RandomPairing(state_, levels_.level2, params_, rng_, stop_, rows, columns);
+            RandomPairing(state_, levels_.level2, params_, threads_, rng_, stop_, rows, columns);
         if (result == StageResult::kStopped) return result;
         if (result == StageResult::kDeadEnd) {
           budget_.Record(Block::kRandomPairing);
@@ -164,6 +165,7 @@ class Run {
 
   BoardState& state_;
   const PipelineParams& params_;
+  const SearchThreads& threads_;
   const Block start_;
   const internal::BaseLevels levels_;
   Rng& rng_;

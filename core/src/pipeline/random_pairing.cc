@@ -5,115 +5,47 @@
 // At n = 10^8 a uniformly random pairing touches a random bit of 50 MB of
 // diagonal bits and a random row of a 400 MB board per pair, and its cache
 // misses are the whole cost. So on huge boards each pass is cut into chunks
-// (PipelineParams::pairing_chunk): the lists stay sorted chunk by chunk, a
+// (PipelineParams::pairing_chunk): the free rows and the free columns are
+// cut, in ascending order, into chunks of near-equal count (free_lines.h), a
 // row chunk meets a random column chunk, and inside that pair the pairing is
 // uniformly random. A chunk pair's diagonals then span a few KiB. Smaller
 // boards have one chunk per pass: the paper's uniformly random pairing.
+//
+// Chunk pairs write disjoint rows and columns, and their diagonals seldom
+// meet, so the threads of the call pair them at once (chunk_pair_order.h).
+// Each pair draws its order from a generator of its own, seeded by the pass
+// and the pair's place in it, so the board depends on the seed alone, not on
+// the threads or their timing.
 #include <algorithm>
-#include <array>
-#include <cstring>
+#include <atomic>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "base/parallel_parts.h"
+#include "pipeline/chunk_pair_order.h"
+#include "pipeline/free_lines.h"
 #include "pipeline/stages.h"
 
 namespace nqueens::internal {
 namespace {
 
 // How many pairs ahead the pairing loop prefetches: one chunk pair's diagonals
-// are in cache, but a one-chunk pass over a huge board is not.
+// are in cache, but a one-chunk pass over a large board is not.
 constexpr size_t kPrefetchDistance = 64;
 
 // The pairing loop runs in stretches of this many pairs; between stretches it
-// writes the stretch's queens into the board, checks the goal and polls the
-// stop condition, so the loop itself has none of that.
+// polls the stop condition, so the loop itself does not.
 constexpr size_t kStretch = 4096;
 
-// The queens placed in one stretch, written into the board after it.
-class QueenBatch {
- public:
-  void AddIf(bool take, uint32_t row, uint32_t column) {
-    batch_[size_] = {row, column};
-    size_ += take;
-  }
-  void WriteTo(BoardState& state) {
-    for (size_t i = 0; i < size_; ++i) state.WriteQueen(batch_[i].first, batch_[i].second);
-    size_ = 0;
-  }
+// Fewer chunk pairs than this in a row are paired on the calling thread: the
+// helpers' start would cost more than they save.
+constexpr size_t kParallelFromPairs = 8;
 
- private:
-  std::array<std::pair<uint32_t, uint32_t>, kStretch> batch_;
-  size_t size_ = 0;
-};
+// No cap on the queens a chunk pair places.
+constexpr uint64_t kNoRoom = ~uint64_t{0};
 
-// A list of free rows or columns cut into chunks of near-equal count. A pass
-// keeps each chunk's unplaced entries at its front and then joins the chunks,
-// so the list stays sorted chunk by chunk.
-class ChunkedList {
- public:
-  ChunkedList(HugeVector<uint32_t>& list, size_t chunks)
-      : list_(list), size_(list.size()), chunks_(chunks) {}
-
-  // Makes the per-chunk counts; false once `stop` fires. Each is a fresh
-  // huge page or two at n = 10^9, faulted in with a poll between them.
-  bool Prepare(StopPoller& stop) {
-    return AppendPolled(kept_, chunks_, 0, stop) && AppendPolled(tried_, chunks_, 0, stop);
-  }
-
-  uint32_t* Begin(size_t chunk) { return list_.data() + Start(chunk); }
-  // Asks for the chunk's cache lines, to be written.
-  void Prefetch(size_t chunk) {
-    constexpr size_t kPerLine = 64 / sizeof(uint32_t);
-    const uint32_t* begin = Begin(chunk);
-    for (size_t i = 0; i < Size(chunk); i += kPerLine) __builtin_prefetch(begin + i, 1);
-  }
-  size_t Size(size_t chunk) const { return Start(chunk + 1) - Start(chunk); }
-  // Of the chunk's first `tried` entries, the first `kept` were not placed.
-  void Record(size_t chunk, size_t kept, size_t tried) {
-    kept_[chunk] = static_cast<uint32_t>(kept);
-    tried_[chunk] = static_cast<uint32_t>(tried);
-  }
-  // Shrinks the list to the kept and the untried entries, chunk after chunk.
-  // O(list), polled: false once `stop` fires, leaving the list unusable.
-  bool Join(StopPoller& stop) {
-    size_t end = 0;
-    for (size_t chunk = 0; chunk < chunks_; ++chunk) {
-      uint32_t* begin = Begin(chunk);
-      if (!MoveDown(begin, begin + kept_[chunk], end, stop) ||
-          !MoveDown(begin + tried_[chunk], begin + Size(chunk), end, stop)) {
-        return false;
-      }
-    }
-    list_.resize(end);
-    return true;
-  }
-
- private:
-  // Moves [from, to) down to list_[end...] (no higher than `from`, so the two
-  // may overlap) and advances `end`, polling between stretches.
-  bool MoveDown(const uint32_t* from, const uint32_t* to, size_t& end, StopPoller& stop) {
-    while (from < to) {
-      const size_t count = std::min<size_t>(to - from, StopPoller::kRowsPerPoll);
-      if (stop.ShouldStop(count)) return false;
-      std::memmove(list_.data() + end, from, count * sizeof(uint32_t));
-      from += count;
-      end += count;
-    }
-    return true;
-  }
-
-  size_t Start(size_t chunk) const { return chunk * size_ / chunks_; }
-
-  HugeVector<uint32_t>& list_;
-  size_t size_;
-  size_t chunks_;
-  // 4 bytes a chunk (a chunk holds fewer than 2^32 entries), in huge pages:
-  // at n = 10^9 a pass has 488,000 chunks, and the four count arrays are
-  // faulted in unpolled (docs/constants.md, ChunkedList).
-  HugeVector<uint32_t> kept_, tried_;
-};
-
-// How many chunks a pass over `free` free rows cuts the lists into.
+// How many chunks a pass over `free` free rows cuts the lines into.
 size_t ChunkCount(size_t free, uint32_t n, const PipelineParams& params) {
   if (n < params.pairing_chunks_from_n) return 1;
   return std::max<size_t>(1, free / std::max<uint32_t>(params.pairing_chunk, 1));
@@ -123,6 +55,7 @@ size_t ChunkCount(size_t free, uint32_t n, const PipelineParams& params) {
 // at n = 10^9 a pass orders 488,000 chunks twice, most of the time spent
 // faulting their pages in (docs/constants.md, RandomOrder).
 bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>& order) {
+  order.clear();
   order.reserve(count);
   const bool counted = RunInStretches(0, count, stop, [&order](size_t first, size_t last) {
     for (size_t i = first; i < last; ++i) order.push_back(static_cast<uint32_t>(i));
@@ -130,130 +63,214 @@ bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>&
   return counted && rng.Shuffle(order.begin(), order.end(), [&stop] { return stop.CheckNow(); });
 }
 
-// Tries pairs [begin, end) of rows[] and columns[] and writes the unplaced
-// ones, in order, from `kept` on; returns the new end of the kept pairs.
-// Branch-free: the pair is written to the front either way and kept only when
-// it was not placed.
+// Tries pairs [begin, end) of rows[] and columns[] and moves the placed ones,
+// in order, to the front from `placed` on; returns the new count placed.
+// Branch-free: a pair is written to the front either way and kept there only
+// when its queen was placed.
 size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t begin, size_t end,
-                   size_t size, size_t kept, QueenBatch& queens) {
+                   size_t size, size_t placed) {
   for (size_t i = begin; i < end; ++i) {
     if (i + kPrefetchDistance < size) {
       state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
     }
     const uint32_t row = rows[i], column = columns[i];
-    const bool placed = state.TryClaimDiagonals(row, column);
-    queens.AddIf(placed, row, column);
-    rows[kept] = row;
-    columns[kept] = column;
-    kept += !placed;
+    const bool free = state.TryClaimDiagonals(row, column);
+    rows[placed] = row;
+    columns[placed] = column;
+    placed += free;
   }
-  return kept;
+  return placed;
 }
+
+// What one thread needs to pair chunk pairs: room for a chunk of rows and one
+// of columns.
+class ChunkPairer {
+ public:
+  ChunkPairer(BoardState& state, const FreeLines& rows, const FreeLines& columns)
+      : state_(state),
+        rows_(rows),
+        columns_(columns),
+        row_buffer_(rows.LargestChunk()),
+        column_buffer_(columns.LargestChunk()) {}
+
+  // Pairs row chunk `row_chunk` with column chunk `column_chunk` in the
+  // random order `rng` draws, placing at most `room` queens. Returns how many
+  // it placed (written to the board, not counted: BoardState::AddQueens), or
+  // nullopt once should_stop(steps) says so.
+  template <typename ShouldStop>
+  std::optional<uint64_t> Pair(size_t row_chunk, size_t column_chunk, Rng rng, uint64_t room,
+                               ShouldStop&& should_stop) {
+    uint32_t* rows = row_buffer_.data();
+    uint32_t* columns = column_buffer_.data();
+    const size_t row_count = Shuffled(rows_, row_chunk, rng, rows);
+    const size_t column_count = Shuffled(columns_, column_chunk, rng, columns);
+    if (should_stop(row_count + column_count)) return std::nullopt;
+    const size_t pairs = std::min(row_count, column_count);
+    size_t placed = 0;
+    for (size_t tried = 0; tried < pairs && placed < room;) {
+      // A pair places at most one queen, so this stretch cannot overshoot.
+      const size_t end = std::min<uint64_t>({pairs, tried + kStretch, tried + (room - placed)});
+      if (should_stop(end - tried)) return std::nullopt;
+      placed = PairStretch(state_, rows, columns, tried, end, pairs, placed);
+      tried = end;
+    }
+    for (size_t i = 0; i < placed; ++i) state_.WriteQueen(rows[i], columns[i]);
+    return placed;
+  }
+
+ private:
+  // The lines of `chunk` in a uniformly random order, into out[0..]; returns
+  // how many. Fisher-Yates "inside out": each line goes to a random place
+  // among those before it as it is read, so the lines are not read twice.
+  static size_t Shuffled(const FreeLines& lines, size_t chunk, Rng& rng, uint32_t* out) {
+    size_t count = 0;
+    lines.ForEach(chunk, [&rng, out, &count](uint32_t line) {
+      const uint32_t to = rng.Below(static_cast<uint32_t>(count + 1));
+      out[count++] = out[to];
+      out[to] = line;
+    });
+    return count;
+  }
+
+  BoardState& state_;
+  const FreeLines& rows_;
+  const FreeLines& columns_;
+  std::vector<uint32_t> row_buffer_, column_buffer_;
+};
 
 // One pass of block 1; see the top of the file.
 class Pass {
  public:
-  // `shuffle_rows`: shuffle each row chunk too (the columns always are).
-  Pass(BoardState& state, uint32_t target_queens, StopPoller& stop, HugeVector<uint32_t>& rows,
-       HugeVector<uint32_t>& columns, size_t chunks, bool shuffle_rows)
+  Pass(BoardState& state, uint32_t target_queens, const SearchThreads& threads, StopPoller& stop,
+       FreeLines& rows, FreeLines& columns)
       : state_(state),
         target_queens_(target_queens),
+        threads_(threads),
         stop_(stop),
-        chunks_(chunks),
-        shuffle_rows_(shuffle_rows),
-        rows_(rows, chunks),
-        columns_(columns, chunks) {}
+        rows_(rows),
+        columns_(columns) {}
 
   // Places every pair whose diagonals are free, until the board holds
-  // `target_queens`; the lists shrink to the unplaced rows and columns.
-  // kDeadEnd when nothing was placed.
-  StageResult Run(Rng& rng) {
+  // `target_queens`. kDeadEnd when nothing was placed.
+  StageResult Run(size_t chunks, Rng& rng) {
     const uint32_t queens_before = state_.queens();
-    if (!rows_.Prepare(stop_) || !columns_.Prepare(stop_)) return StageResult::kStopped;
-    HugeVector<uint32_t> row_chunks, column_chunks;
-    if (!RandomOrder(chunks_, rng, stop_, row_chunks) ||
-        !RandomOrder(chunks_, rng, stop_, column_chunks)) {
+    const size_t free = state_.n() - state_.queens();
+    if (!rows_.Cut(free, chunks, stop_) || !columns_.Cut(free, chunks, stop_) ||
+        !RandomOrder(chunks, rng, stop_, row_chunks_) ||
+        !RandomOrder(chunks, rng, stop_, column_chunks_)) {
       return StageResult::kStopped;
     }
-    for (size_t i = 0; i < chunks_ && state_.queens() < target_queens_; ++i) {
-      // The chunks come from memory in random order: ask for the next pair's
-      // while this one is paired (the shuffles' random swaps would otherwise
-      // wait for every line; docs/constants.md, Pass::Run).
-      if (i + 1 < chunks_) {
-        rows_.Prefetch(row_chunks[i + 1]);
-        columns_.Prefetch(column_chunks[i + 1]);
+    seed_ = rng.Next();
+    ChunkPairer pairer(state_, rows_, columns_);
+    for (size_t begin = 0; begin < chunks && state_.queens() < target_queens_;) {
+      // The pairs from `begin` on that cannot reach the goal together run in
+      // any order; the pair that may reach it runs alone, capped.
+      const uint64_t room = target_queens_ - state_.queens();
+      size_t end = begin;
+      for (uint64_t most = 0; end < chunks && most + PairSize(end) <= room; ++end) {
+        most += PairSize(end);
       }
-      if (!PairChunks(row_chunks[i], column_chunks[i], rng)) return StageResult::kStopped;
+      const bool parallel = threads_.count > 1 && end - begin >= kParallelFromPairs;
+      if (!(parallel ? PairInParallel(begin, end) : PairHere(pairer, begin, end, room))) {
+        return StageResult::kStopped;
+      }
+      begin = std::max(end, begin + 1);
     }
-    if (!rows_.Join(stop_) || !columns_.Join(stop_)) return StageResult::kStopped;
     return state_.queens() > queens_before ? StageResult::kReached : StageResult::kDeadEnd;
   }
 
  private:
-  // Pairs a row chunk with a column chunk, both in random order. False when
-  // stopped.
-  bool PairChunks(size_t row_chunk, size_t column_chunk, Rng& rng) {
-    uint32_t* rows = rows_.Begin(row_chunk);
-    uint32_t* columns = columns_.Begin(column_chunk);
-    const size_t row_count = rows_.Size(row_chunk), column_count = columns_.Size(column_chunk);
-    const auto should_stop = [this] { return stop_.CheckNow(); };
-    if ((shuffle_rows_ && !rng.Shuffle(rows, rows + row_count, should_stop)) ||
-        !rng.Shuffle(columns, columns + column_count, should_stop)) {
-      return false;
+  // The most queens pair j can place.
+  size_t PairSize(size_t j) const {
+    return std::min(rows_.Count(row_chunks_[j]), columns_.Count(column_chunks_[j]));
+  }
+  Rng PairRng(size_t j) const { return Rng(seed_ ^ (j * 0x9e3779b97f4a7c15ULL)); }
+  // Asks for what pair j reads and writes, while an earlier pair is worked on.
+  void Prefetch(size_t j) const {
+    const size_t row_chunk = row_chunks_[j], column_chunk = column_chunks_[j];
+    rows_.Prefetch(row_chunk);
+    columns_.Prefetch(column_chunk);
+    state_.PrefetchRegion(rows_.First(row_chunk), rows_.Last(row_chunk),
+                          columns_.First(column_chunk), columns_.Last(column_chunk));
+  }
+
+  // Pairs begin .. end - 1 (or just `begin`, capped at `room` queens, when
+  // end == begin) on this thread; false once stopped.
+  bool PairHere(ChunkPairer& pairer, size_t begin, size_t end, uint64_t room) {
+    const auto should_stop = [this](uint64_t steps) { return stop_.ShouldStop(steps); };
+    const size_t last = std::max(end, begin + 1);
+    for (size_t j = begin; j < last; ++j) {
+      if (j + 1 < last) Prefetch(j + 1);
+      const std::optional<uint64_t> placed =
+          pairer.Pair(row_chunks_[j], column_chunks_[j], PairRng(j), room, should_stop);
+      if (!placed) return false;
+      state_.AddQueens(static_cast<uint32_t>(*placed));
     }
-    const size_t pairs = std::min(row_count, column_count);
-    QueenBatch queens;
-    size_t kept = 0, tried = 0;
-    while (tried < pairs && state_.queens() < target_queens_) {
-      if (stop_.CheckNow()) return false;
-      // A pair places at most one queen, so this stretch cannot overshoot.
-      const size_t end =
-          std::min({pairs, tried + kStretch, tried + (target_queens_ - state_.queens())});
-      kept = PairStretch(state_, rows, columns, tried, end, pairs, kept, queens);
-      tried = end;
-      queens.WriteTo(state_);
-    }
-    rows_.Record(row_chunk, kept, tried);
-    columns_.Record(column_chunk, kept, tried);
     return true;
   }
 
+  // Pairs begin .. end - 1 on the call's threads; false once stopped.
+  bool PairInParallel(size_t begin, size_t end) {
+    const uint32_t n = state_.n();
+    ChunkPairOrder order(begin, end, [this, n](size_t j) {
+      const size_t row_chunk = row_chunks_[j], column_chunk = column_chunks_[j];
+      return WordsOf(n, rows_.First(row_chunk), rows_.Last(row_chunk), columns_.First(column_chunk),
+                     columns_.Last(column_chunk));
+    });
+    std::atomic<bool> abandoned{false};
+    std::atomic<uint64_t> placed{0};
+    PartsJob job;
+    job.parts = static_cast<size_t>(threads_.count);
+    job.start_thread = [&](bool on_caller) -> PartRunner {
+      return [&, on_caller](size_t) {
+        ChunkPairer pairer(state_, rows_, columns_);
+        const auto should_stop = [&](uint64_t steps) {
+          return on_caller ? stop_.ShouldStop(steps) : abandoned.load(std::memory_order_relaxed);
+        };
+        while (const std::optional<size_t> j = order.Take()) {
+          // Likely this thread's next pair.
+          if (*j + threads_.count < end) Prefetch(*j + threads_.count);
+          const std::optional<uint64_t> count =
+              pairer.Pair(row_chunks_[*j], column_chunks_[*j], PairRng(*j), kNoRoom, should_stop);
+          order.Done(*j);
+          if (!count) return false;
+          placed += *count;
+        }
+        return true;
+      };
+    };
+    job.keep_going = [this] { return !stop_.CheckNow(); };
+    RunParts(job, threads_, abandoned);
+    state_.AddQueens(static_cast<uint32_t>(placed.load()));
+    return !stop_.CheckNow();
+  }
+
   BoardState& state_;
-  uint32_t target_queens_;
+  const uint32_t target_queens_;
+  const SearchThreads& threads_;
   StopPoller& stop_;
-  size_t chunks_;
-  bool shuffle_rows_;
-  ChunkedList rows_, columns_;
+  FreeLines& rows_;
+  FreeLines& columns_;
+  HugeVector<uint32_t> row_chunks_, column_chunks_;  // pair j: row_chunks_[j] x column_chunks_[j]
+  uint64_t seed_ = 0;
 };
 
 }  // namespace
 
 StageResult RandomPairing(BoardState& state, uint32_t target_queens, const PipelineParams& params,
-                          Rng& rng, StopPoller& stop, HugeVector<uint32_t>& free_rows,
-                          HugeVector<uint32_t>& free_columns) {
-  if (!state.FreeRows(free_rows, stop) || !state.FreeColumns(free_columns, stop)) {
+                          const SearchThreads& threads, Rng& rng, StopPoller& stop,
+                          HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns) {
+  FreeLines rows(state.row_used(), state.n()), columns(state.column_used(), state.n());
+  Pass pass(state, target_queens, threads, stop, rows, columns);
+  StageResult result = StageResult::kReached;
+  while (result == StageResult::kReached && state.queens() < target_queens) {
+    result = pass.Run(ChunkCount(state.n() - state.queens(), state.n(), params), rng);
+  }
+  if (result == StageResult::kStopped || !state.FreeRows(free_rows, stop) ||
+      !state.FreeColumns(free_columns, stop)) {
     return StageResult::kStopped;
   }
-  // A uniformly random order of the columns against the rows in any fixed
-  // order is a uniformly random pairing, as the paper's two shuffles per pass
-  // give; so a one-chunk pass after another leaves the rows in the random
-  // order they have. They still need one: where a pass stops at the goal,
-  // the rows it reached must be a random part of them, and a row's place in
-  // the order decides which of two pairs on one diagonal wins.
-  enum { kSorted, kRandomInChunks, kRandom } row_order = kSorted;
-  while (state.queens() < target_queens) {
-    const size_t chunks = ChunkCount(free_rows.size(), state.n(), params);
-    Pass pass(state, target_queens, stop, free_rows, free_columns, chunks,
-              /*shuffle_rows=*/chunks > 1 ? row_order == kSorted : row_order != kRandom);
-    const StageResult result = pass.Run(rng);
-    if (result != StageResult::kReached) return result;
-    row_order = chunks > 1 ? kRandomInChunks : kRandom;
-  }
-  // Few lines are left free; the lists' memory would otherwise stay, under
-  // the memory that blocks 2-5 take, until the run ends.
-  free_rows.shrink_to_fit();
-  free_columns.shrink_to_fit();
-  return StageResult::kReached;
+  return result;
 }
 
 }  // namespace nqueens::internal

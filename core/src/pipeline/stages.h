@@ -15,6 +15,7 @@
 #include "base/rng.h"
 #include "base/stop_poller.h"
 #include "nqueens/solver.h"
+#include "nqueens/threads.h"
 #include "pipeline/board_state.h"
 #include "pipeline/sub_board.h"
 
@@ -62,12 +63,13 @@ class BlockClock {
 
 // Block 1. Pairs the state's free rows and free columns in random order,
 // pass after pass, in chunks on huge boards (PipelineParams::pairing_chunk),
-// until the board holds `target_queens`; kDeadEnd when a whole pass places
-// nothing. On kReached, `free_rows` and `free_columns` hold the rows and
-// columns still free (in no particular order), and no more memory than that.
+// on `threads`, until the board holds `target_queens`; kDeadEnd when a whole
+// pass places nothing. The board depends on `rng` alone, not on the threads.
+// Unless stopped, `free_rows` and `free_columns` then hold the rows and
+// columns still free, ascending.
 StageResult RandomPairing(BoardState& state, uint32_t target_queens, const PipelineParams& params,
-                          Rng& rng, StopPoller& stop, HugeVector<uint32_t>& free_rows,
-                          HugeVector<uint32_t>& free_columns);
+                          const SearchThreads& threads, Rng& rng, StopPoller& stop,
+                          HugeVector<uint32_t>& free_rows, HugeVector<uint32_t>& free_columns);
 
 // Block 3. Places queens on random free cells of random live rows until only
 // `target_live_rows` rows are live; kDeadEnd when a live row loses its last

@@ -1,0 +1,94 @@
+#include "pipeline/free_lines.h"
+
+#include <algorithm>
+
+namespace nqueens::internal {
+
+bool FreeLines::Cut(size_t free, size_t chunks, StopPoller& stop) {
+  free_ = free;
+  chunks_ = std::max<size_t>(chunks, 1);
+  bounds_.clear();
+  if (listed_ || free * kListBelow < n_) {
+    return UpdateList(free, stop) && CutList(stop);
+  }
+  return CutBits(free, stop);
+}
+
+bool FreeLines::CutBits(size_t free, StopPoller& stop) {
+  // Chunk k starts at the free line numbered k * free / chunks (from 0), as
+  // the list would be cut; a word's count of free lines says whether a start
+  // falls in it, and only then are its bits looked at one by one.
+  const size_t end = size_t{n_} + 1;
+  bounds_.push_back(1);
+  size_t seen = 0;  // free lines before `word`
+  size_t next = 1;  // the chunk whose first line comes next
+  size_t wanted = free / chunks_;
+  for (size_t word = 0; word << 6 < end; ++word) {
+    // A word costs a nanosecond or two: poll as a pass over rows does.
+    if (word % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return false;
+    const uint64_t clear = used_.ClearIn(word, 1, end);
+    const auto count = static_cast<size_t>(__builtin_popcountll(clear));
+    while (next < chunks_ && seen + count > wanted) {
+      uint64_t bits = clear;
+      for (size_t skip = wanted - seen; skip > 0; --skip) bits &= bits - 1;
+      bounds_.push_back(static_cast<uint32_t>((word << 6) + __builtin_ctzll(bits)));
+      ++next;
+      wanted = next * free / chunks_;
+    }
+    seen += count;
+  }
+  bounds_.push_back(static_cast<uint32_t>(end));
+  return true;
+}
+
+bool FreeLines::CutList(StopPoller& stop) {
+  const size_t free = list_.size();
+  for (size_t chunk = 0; chunk <= chunks_; ++chunk) {
+    if (chunk % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return false;
+    bounds_.push_back(static_cast<uint32_t>(chunk * free / chunks_));
+  }
+  return true;
+}
+
+bool FreeLines::UpdateList(size_t free, StopPoller& stop) {
+  if (!listed_) {
+    listed_ = true;
+    list_.clear();
+    list_.reserve(free);
+    return RunInStretches(1, size_t{n_} + 1, stop, [this](size_t first, size_t last) {
+      used_.ForEachClear(first, last, [this](size_t line) {
+        list_.push_back(static_cast<uint32_t>(line));
+        return true;
+      });
+    });
+  }
+  // Branch-free: whether a line was placed is a coin toss.
+  size_t kept = 0;
+  const bool done = RunInStretches(0, list_.size(), stop, [this, &kept](size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) {
+      const uint32_t line = list_[i];
+      list_[kept] = line;
+      kept += !used_.Test(line);
+    }
+  });
+  list_.resize(kept);
+  return done;
+}
+
+void FreeLines::Prefetch(size_t chunk) const {
+  if (listed_) {
+    PrefetchRange(list_.data() + bounds_[chunk], list_.data() + bounds_[chunk + 1]);
+    return;
+  }
+  used_.PrefetchRange(bounds_[chunk], bounds_[chunk + 1]);
+}
+
+uint32_t FreeLines::First(size_t chunk) const {
+  return listed_ ? list_[bounds_[chunk]] : bounds_[chunk];
+}
+
+uint32_t FreeLines::Last(size_t chunk) const {
+  return listed_ ? list_[bounds_[chunk + 1] - 1] : bounds_[chunk + 1] - 1;
+}
+
+}  // namespace nqueens::internal
