@@ -10,6 +10,9 @@
 //             and new rows every run).
 //   validate  nqueens::Validate on a solution of the explicit construction.
 //   solve     nqueens::Solve(n, kConstructive).
+//   random    nqueens::Solve(n, kRandom): the pipeline from the empty board
+//             (a new seed every run).
+// complete and random run on --threads threads (the calling one included).
 //   e2e       the user's path for complete: the `nqueens` CLI, as a child
 //             process, reads the composition from a file written in advance
 //             (--file_format), sends it to a real nqueens-server on 127.0.0.1,
@@ -74,7 +77,8 @@
 
 extern char** environ;
 
-ABSL_FLAG(std::string, mode, "complete", "complete, validate, solve, e2e, grpc or floor");
+ABSL_FLAG(std::string, mode, "complete", "complete, validate, solve, random, e2e, grpc or floor");
+ABSL_FLAG(int, threads, 1, "complete and random: the threads of the call");
 ABSL_FLAG(uint64_t, n, 1000, "board size");
 ABSL_FLAG(uint32_t, runs, 5, "timed runs; the median is reported");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the inputs and of the solver");
@@ -189,6 +193,7 @@ std::vector<Measurement> MeasureComplete(uint32_t n, uint32_t runs, std::mt19937
     Columns composition = KeepRandomRows(solution, input.k, input.rows_seed);
     nqueens::CompleteOptions options;
     options.seed = input.solver_seed;
+    options.threads.count = absl::GetFlag(FLAGS_threads);
     ResetPeak("self");
     const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::CompletionResult> result =
@@ -229,6 +234,23 @@ std::vector<Measurement> MeasureSolve(uint32_t n, uint32_t runs, std::mt19937_64
     measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
     if (!result.ok() || result->outcome != nqueens::Outcome::kSolved) Fail("Solve failed");
     CheckSolution(result->columns, "constructive solution");
+  }
+  return measurements;
+}
+
+std::vector<Measurement> MeasureRandom(uint32_t n, uint32_t runs, std::mt19937_64& random) {
+  std::vector<Measurement> measurements;
+  for (uint32_t run = 0; run < runs; ++run) {
+    nqueens::SolveOptions options;
+    options.seed = random();
+    options.threads.count = absl::GetFlag(FLAGS_threads);
+    ResetPeak("self");
+    const Clock::time_point start = Clock::now();
+    absl::StatusOr<nqueens::CompletionResult> result =
+        nqueens::Solve(n, nqueens::SolveMethod::kRandom, options);
+    measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
+    if (!result.ok() || result->outcome != nqueens::Outcome::kSolved) Fail("Solve failed");
+    CheckSolution(result->columns, "random solution");
   }
   return measurements;
 }
@@ -472,12 +494,13 @@ int main(int argc, char** argv) {
   if (mode == "complete") measure = MeasureComplete;
   if (mode == "validate") measure = MeasureValidate;
   if (mode == "solve") measure = MeasureSolve;
+  if (mode == "random") measure = MeasureRandom;
   if (mode == "e2e") measure = MeasureThroughServer<CliClient>;
   if (mode == "grpc") measure = MeasureThroughServer<GrpcClient>;
   if (mode == "floor") measure = MeasureFloor;
   if (measure == nullptr) {
     absl::FPrintF(stderr,
-                  "nqueens-scale: --mode must be complete, validate, solve, e2e, grpc or floor\n");
+                  "nqueens-scale: --mode must be complete, validate, solve, random, e2e, grpc or floor\n");
     return 2;
   }
 
