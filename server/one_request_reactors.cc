@@ -16,6 +16,14 @@ class UnaryCall final : public CallReactor<grpc::ServerUnaryReactor> {
     StartJob(request, prepare, job_, std::nullopt, [this] { FinishWithResponse(job_, response_); });
   }
 
+  // gRPC then runs OnCancel and OnDone on the thread that saw the call end,
+  // instead of handing them to its executor: a thread switch less per call
+  // (docs/load.md, "Small calls"). Both are short and never block on the
+  // client: OnCancel withdraws a queued job, OnDone logs the call.
+  // gRPC marks this hook internal, but it is how its own unary reactors
+  // avoid the hand-off.
+  bool InternalInlineable() override { return true; }
+
  private:
   grpc::ByteBuffer* const response_;
   ResponseJob job_;
