@@ -308,6 +308,11 @@ absl::Status Call::Schedule(WorkerPool::Size size, std::function<void()> job) {
                              "later"));
 }
 
+void Call::RunAtOnce(const std::function<void()>& job) {
+  service_.metrics.RecordQueueWait(absl::ZeroDuration());
+  job();
+}
+
 bool Call::Cancel() {
   absl::MutexLock lock(&schedule_mutex_);
   cancelled_.store(true, std::memory_order_relaxed);

@@ -119,6 +119,9 @@ class Call {
   // full. The metrics see how long it waited. A call may schedule one job
   // after another (Enumerate's batches), never two at once.
   absl::Status Schedule(WorkerPool::Size size, std::function<void()> job);
+  // Runs `job` here and now, as a worker would (for work that costs less
+  // than the hand-off: RunsAtOnce in handlers.h); the metrics see no wait.
+  void RunAtOnce(const std::function<void()>& job);
   // The call was cancelled (by the client, its deadline or a shutdown): a
   // running job stops. True when the job was still queued: it never runs,
   // and the reactor finishes the call at once with StoppedStatus().

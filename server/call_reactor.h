@@ -140,8 +140,8 @@ class CallReactor : public Base {
 
   // Enters the service, makes the call's `job` from the request (which
   // reserves its memory before it parses it) and schedules `run` on a
-  // worker: `size`, or by the job's rows when unset. Ends the call at the
-  // first step that fails.
+  // worker: `size`, or by the job's rows when unset; a quick job runs at
+  // once instead (RunsAtOnce). Ends the call at the first step that fails.
   template <typename Job>
   void StartJob(const grpc::ByteBuffer& request,
                 absl::StatusOr<Job> (*prepare)(Call&, grpc::ByteBuffer&), Job& job,
@@ -151,6 +151,7 @@ class CallReactor : public Base {
     absl::StatusOr<Job> made = prepare(call_, bytes);
     if (EndUnlessOk(made.status())) return;
     job = *std::move(made);
+    if (RunsAtOnce(job)) return call_.RunAtOnce(run);
     EndUnlessOk(call_.Schedule(size.value_or(call_.SizeOf(job.n)), run));
   }
 

@@ -27,6 +27,12 @@ constexpr uint32_t kDefaultMaxConflicts = 10;
 constexpr uint32_t kMaxConflictsCap = 1000;
 // Count's progress messages come at least this often.
 constexpr double kMaxProgressSeconds = 3600;
+// Work this small runs at once on gRPC's thread (ResponseJob::quick): handing
+// it to a worker and back costs more than doing it (docs/constants.md).
+// Validate is linear in n; a search on a board this small is bounded by its
+// whole tree.
+constexpr uint64_t kQuickValidateMaxRows = 4096;
+constexpr uint64_t kQuickSearchMaxRows = 10;
 
 // The request parsed, shared by the job (which may outlive the handler),
 // its memory reserved first.
@@ -198,9 +204,11 @@ absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& bytes) {
       ParseAndAdmit<v1::SolveRequest>(call, bytes, ResponseBoard::kOneMessage);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
-  return ResponseJob{n, [&call, request = *std::move(request), n] {
+  return ResponseJob{n,
+                     [&call, request = *std::move(request), n] {
                        return OneMessage<v1::SolveResponse>(call, n, RunSolve(call, *request));
-                     }};
+                     },
+                     n <= kQuickSearchMaxRows};
 }
 
 absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes) {
@@ -209,7 +217,8 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
   return ResponseJob{
-      n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+      n,
+      [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
         absl::StatusOr<CompleteOptions> options = CompleteOptionsFor(call, *request);
         if (!options.ok()) return options.status();
         absl::StatusOr<Columns> board =
@@ -217,7 +226,8 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
         if (!board.ok()) return board.status();
         return OneMessage<v1::CompleteResponse>(call, n,
                                                 RunComplete(call, *std::move(board), *options));
-      }};
+      },
+      n <= kQuickSearchMaxRows};
 }
 
 namespace {
@@ -281,7 +291,8 @@ absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes)
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
   return ResponseJob{
-      n, [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
+      n,
+      [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
         // A dense board is validated where it lies, in the request.
         if (request->queens().empty() && !request->columns().empty()) {
           if (absl::Status shape = CheckDenseShape(n, request->columns()); !shape.ok()) {
@@ -293,7 +304,8 @@ absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes)
             wire::BoardFromRequest(n, request->columns(), request->queens());
         if (!board.ok()) return board.status();
         return RunValidate(call, *board, request->max_conflicts());
-      }};
+      },
+      n <= kQuickValidateMaxRows};
 }
 
 absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& bytes) {

@@ -25,6 +25,9 @@ namespace nqueens::server {
 struct ResponseJob {
   uint64_t n = 0;
   std::function<absl::StatusOr<grpc::ByteBuffer>()> run;
+  // Work that costs less than handing it to a worker (kQuickValidateMaxRows,
+  // kQuickSearchMaxRows in handlers.cc) runs at once on gRPC's thread.
+  bool quick = false;
 };
 
 // Work whose answer is a result stream (SolveStream, CompleteStream).
@@ -47,6 +50,14 @@ struct EnumerateJob {
   uint64_t limit = 0;  // 0: every board
   std::function<absl::StatusOr<SolutionEnumerator>()> make;
 };
+
+// Whether a job runs at once on gRPC's thread (ResponseJob::quick) instead
+// of on a worker.
+inline bool RunsAtOnce(const ResponseJob& job) { return job.quick; }
+template <typename Job>
+bool RunsAtOnce(const Job& /*job*/) {
+  return false;
+}
 
 absl::StatusOr<ResponseJob> PrepareSolve(Call& call, grpc::ByteBuffer& request);
 absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& request);
