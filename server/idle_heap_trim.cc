@@ -20,15 +20,12 @@ IdleHeapTrim::~IdleHeapTrim() {
   thread_.join();
 }
 
-void IdleHeapTrim::Busy() {
-  absl::MutexLock lock(&mutex_);
-  ++generation_;
-  idle_ = false;
-}
+void IdleHeapTrim::Busy() { generation_.fetch_add(1, std::memory_order_relaxed); }
 
 void IdleHeapTrim::Idle() {
   absl::MutexLock lock(&mutex_);
   idle_ = true;
+  idle_generation_ = generation_.load(std::memory_order_relaxed);
 }
 
 uint64_t IdleHeapTrim::trims() const {
@@ -44,13 +41,13 @@ void IdleHeapTrim::Run() {
   while (true) {
     mutex_.Await(absl::Condition(&idle_or_stopping));
     if (stopping_) return;
-    // Still idle, with no call in between, after the delay?
-    const uint64_t generation = generation_;
-    const auto busy_again = [this, generation]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-      return generation_ != generation || stopping_;
-    };
-    if (mutex_.AwaitWithTimeout(absl::Condition(&busy_again), delay_)) continue;
-    idle_ = false;  // once per idle period
+    idle_ = false;  // the next Idle() starts another period
+    const uint64_t generation = idle_generation_;
+    // Calls that begin meanwhile do not wake this thread.
+    if (mutex_.AwaitWithTimeout(absl::Condition(&stopping_), delay_)) return;
+    // A call began since the server turned idle: wait for the next idle
+    // period (which may have begun already).
+    if (generation_.load(std::memory_order_relaxed) != generation) continue;
     ++trims_;
     mutex_.Unlock();
     TrimHeap();

@@ -3,10 +3,14 @@
 // size after a load run of small calls, and nothing in a later call's
 // estimate accounts for that. A trim is not free (docs/constants.md,
 // IdleHeapTrim), so it runs only after no call has been in flight for
-// `delay`, once per idle period, on a thread of its own.
+// `delay`, once per idle period, on a thread of its own. A call that begins
+// only counts itself (no lock, no wake-up): the thread wakes when the
+// server turns idle, at most once per `delay`, and looks after the delay
+// whether any call began meanwhile.
 #ifndef NQUEENS_SERVER_IDLE_HEAP_TRIM_H_
 #define NQUEENS_SERVER_IDLE_HEAP_TRIM_H_
 
+#include <atomic>
 #include <cstdint>
 #include <thread>
 
@@ -35,10 +39,12 @@ class IdleHeapTrim {
   void Run();
 
   const absl::Duration delay_;
-  mutable absl::Mutex mutex_;
   // Changes at every Busy(): a trim waits for an idle period without one.
-  uint64_t generation_ ABSL_GUARDED_BY(mutex_) = 0;
+  std::atomic<uint64_t> generation_{0};
+  mutable absl::Mutex mutex_;
+  // Set by Idle() with the generation then; the thread takes it.
   bool idle_ ABSL_GUARDED_BY(mutex_) = false;
+  uint64_t idle_generation_ ABSL_GUARDED_BY(mutex_) = 0;
   bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
   uint64_t trims_ ABSL_GUARDED_BY(mutex_) = 0;
   std::thread thread_;
