@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "command_line/command_line.h"
 #include "command_line/completion.h"
@@ -369,6 +370,12 @@ int main(int argc, char** argv) {
   if (!options.ok()) return Fail(options.status());
   nqueens::server::LogToStderr(*log_format, *level);
   nqueens::server::ReturnLargeFreedBuffersToTheKernel();
+  // Debian's Abseil is built without NDEBUG, so every absl::Mutex lock and
+  // destruction, gRPC's included, goes through its deadlock detector: a
+  // graph of all mutexes behind one global lock, several per call
+  // (docs/load.md, "Small calls"). The tests, which link the service
+  // without this main, keep it.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   const Descriptors descriptors = LimitDescriptors();
 
   // Block the signals before gRPC starts its threads, so that all of them
