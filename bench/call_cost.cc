@@ -19,6 +19,13 @@
 //
 //   nqueens-call-cost --server_binary=build-rel/server/nqueens-server
 //
+// --compare_binary adds another nqueens-server build to the same rounds.
+//
+// With --work_times it prints instead how long the core's work of those
+// calls takes at most on small boards, without any server: the server runs
+// it at once on gRPC's thread up to kQuickSearchMaxRows and
+// kQuickValidateMaxRows (server/handlers.cc).
+//
 // Every loop is bounded in time; nothing is sent anywhere but the servers
 // this program started on loopback.
 #include <grpcpp/grpcpp.h>
@@ -33,6 +40,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,6 +58,8 @@
 #include "wire/convert.h"
 
 ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server", "the server to start");
+ABSL_FLAG(std::string, compare_binary, "",
+          "also measure this nqueens-server binary in the same rounds (e.g. an older build)");
 ABSL_FLAG(int, threads, 8, "client threads, each with a connection of its own");
 ABSL_FLAG(int, rounds, 7, "rounds; each calls every method of both servers in turn");
 ABSL_FLAG(double, round_seconds, 1.0, "how long each method is called in each round");
@@ -58,6 +68,8 @@ ABSL_FLAG(std::string, markdown, "", "also write the table as Markdown here");
 ABSL_FLAG(bool, serve_floor, false,
           "run as the floor server on --listen instead (how this program starts it)");
 ABSL_FLAG(std::string, listen, "127.0.0.1:0", "the floor server's address (with --serve_floor)");
+ABSL_FLAG(bool, work_times, false,
+          "instead: the slowest Solve, Complete and Validate of the core on small boards");
 
 namespace nqueens::bench {
 namespace {
@@ -218,6 +230,77 @@ int ServeFloor(const std::string& listen) {
   return 0;
 }
 
+// --- The core's work alone (--work_times). ---
+
+// The least of three runs of `work`, in seconds: what the work takes, not
+// what the machine's other threads took meanwhile.
+template <typename Work>
+double Seconds(const Work& work) {
+  double least = 1e9;
+  for (int run = 0; run < 3; ++run) {
+    const Clock::time_point start = Clock::now();
+    work();
+    least = std::min(least, std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  return least;
+}
+
+// Queens on random free squares, none attacking another, up to n / 2 + 1 of
+// them: many such boards have no completion.
+Columns RandomComposition(uint32_t n, std::mt19937_64& random) {
+  Columns board(n, kEmptyRow);
+  std::uniform_int_distribution<uint32_t> pick(1, n);
+  const uint32_t wanted = std::uniform_int_distribution<uint32_t>(0, n / 2 + 1)(random);
+  uint32_t placed = 0;
+  for (int draw = 0; draw < 1000 && placed < wanted; ++draw) {
+    const uint32_t row = pick(random), column = pick(random);
+    bool free = board[row - 1] == kEmptyRow;
+    for (uint32_t other = 1; other <= n && free; ++other) {
+      if (board[other - 1] == kEmptyRow) continue;
+      const int rows = static_cast<int>(other) - static_cast<int>(row);
+      const int columns = static_cast<int>(board[other - 1]) - static_cast<int>(column);
+      free = columns != 0 && rows != columns && rows != -columns;
+    }
+    if (!free) continue;
+    board[row - 1] = column;
+    ++placed;
+  }
+  return board;
+}
+
+int WorkTimes() {
+  std::cout << "| n | slowest Solve (of 6 methods x 50 seeds) | slowest Complete (of 1,000 random "
+               "compositions) |\n|---|---|---|\n";
+  for (uint32_t n = 4; n <= 16; ++n) {
+    double solve = 0, complete = 0;
+    const char* slowest_method = "";
+    for (const SolveMethodInfo& method : SolveMethods()) {
+      for (uint64_t seed = 1; seed <= 50; ++seed) {
+        SolveOptions options;
+        options.seed = seed;
+        const double seconds = Seconds([&] { (void)nqueens::Solve(n, method.method, options); });
+        if (seconds > solve) slowest_method = method.name;
+        solve = std::max(solve, seconds);
+      }
+    }
+    std::mt19937_64 random(n);
+    for (int board = 0; board < 1000; ++board) {
+      const Columns composition = RandomComposition(n, random);
+      CompleteOptions options;
+      options.seed = board;
+      complete =
+          std::max(complete, Seconds([&] { (void)nqueens::Complete(composition, options); }));
+    }
+    std::cout << absl::StrFormat("| %d | %.0f us (%s) | %.0f us |\n", n, solve * 1e6,
+                                 slowest_method, complete * 1e6);
+  }
+  absl::StatusOr<CompletionResult> solution = nqueens::Solve(4096, SolveMethod::kConstructive);
+  if (!solution.ok()) Fail("cannot make a solution");
+  std::cout << absl::StrFormat("\nValidate of a solution of n = 4,096: %.0f us\n",
+                               1e6 * Seconds([&] { (void)nqueens::Validate(solution->columns); }));
+  return 0;
+}
+
 // --- The measurement. ---
 
 // One method called by every client for a while.
@@ -337,8 +420,13 @@ int Measure() {
   }
   const std::vector<Probe> probes = Probes();
   std::vector<std::unique_ptr<Target>> targets;
-  targets.push_back(std::make_unique<Target>("nqueens-server", absl::GetFlag(FLAGS_server_binary),
+  targets.push_back(std::make_unique<Target>("nqueens-server (--server_binary)",
+                                             absl::GetFlag(FLAGS_server_binary),
                                              std::vector<std::string>{}));
+  if (const std::string other = absl::GetFlag(FLAGS_compare_binary); !other.empty()) {
+    targets.push_back(std::make_unique<Target>("nqueens-server (--compare_binary)", other,
+                                               std::vector<std::string>{}));
+  }
   if (absl::GetFlag(FLAGS_floor)) {
     targets.push_back(std::make_unique<Target>("floor (--serve_floor)", "/proc/self/exe",
                                                std::vector<std::string>{"--serve_floor"}));
@@ -386,5 +474,6 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_serve_floor)) {
     return nqueens::bench::ServeFloor(absl::GetFlag(FLAGS_listen));
   }
+  if (absl::GetFlag(FLAGS_work_times)) return nqueens::bench::WorkTimes();
   return nqueens::bench::Measure();
 }
