@@ -372,9 +372,9 @@ int main(int argc, char** argv) {
   nqueens::server::ReturnLargeFreedBuffersToTheKernel();
   // Debian's Abseil is built without NDEBUG, so every absl::Mutex lock and
   // destruction, gRPC's included, goes through its deadlock detector: a
-  // graph of all mutexes behind one global lock, several per call
-  // (docs/load.md, "Small calls"). The tests, which link the service
-  // without this main, keep it.
+  // graph of all mutexes behind one global lock, several times per call
+  // (docs/constants.md, SetMutexDeadlockDetectionMode). The tests, which
+  // link the service without this main, keep it.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   const Descriptors descriptors = LimitDescriptors();
 

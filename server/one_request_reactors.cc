@@ -18,10 +18,10 @@ class UnaryCall final : public CallReactor<grpc::ServerUnaryReactor> {
 
   // gRPC then runs OnCancel and OnDone on the thread that saw the call end,
   // instead of handing them to its executor: a thread switch less per call
-  // (docs/load.md, "Small calls"). Both are short and never block on the
-  // client: OnCancel withdraws a queued job, OnDone logs the call.
-  // gRPC marks this hook internal, but it is how its own unary reactors
-  // avoid the hand-off.
+  // (docs/constants.md, UnaryCall::InternalInlineable). Both are short and
+  // never wait on the client: OnCancel withdraws a queued job, OnDone logs
+  // the call. gRPC marks this hook internal; its own unary reactors use it
+  // to the same end.
   bool InternalInlineable() override { return true; }
 
  private:
