@@ -12,6 +12,10 @@
 //   solve     nqueens::Solve(n, kConstructive).
 //   random    nqueens::Solve(n, kRandom): the pipeline from the empty board
 //             (a new seed every run).
+//   bandwidth the memory system's floor under a call that makes a board of n
+//             rows: making it (nqueens::MakeEmptyBoard: fresh pages, 4 bytes
+//             a row), then writing it again and reading it; the three times
+//             are its phases.
 // complete and random run on --threads threads (the calling one included).
 //   e2e       the user's path for complete: the `nqueens` CLI, as a child
 //             process, reads the composition from a file written in advance
@@ -39,7 +43,8 @@
 // one request. cli_peak_bytes_per_row (e2e only) is the CLI process's peak.
 // start_s, grpc_start_s and call_s (floor only) are the medians of the floor
 // client's phases: spawn to main(), making the channel, and the call; the
-// rest of median_s is its exit.
+// rest of median_s is its exit. For bandwidth they are the medians of making
+// the board, writing it again and reading it (median_s is the first).
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -55,6 +60,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -70,6 +76,7 @@
 #include "absl/strings/str_format.h"
 #include "client/backend.h"
 #include "client/board_io.h"
+#include "nqueens/board.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 #include "proc_memory.h"
@@ -77,7 +84,8 @@
 
 extern char** environ;
 
-ABSL_FLAG(std::string, mode, "complete", "complete, validate, solve, random, e2e, grpc or floor");
+ABSL_FLAG(std::string, mode, "complete",
+          "complete, validate, solve, random, bandwidth, e2e, grpc or floor");
 ABSL_FLAG(int, threads, 1, "complete and random: the threads of the call");
 ABSL_FLAG(uint64_t, n, 1000, "board size");
 ABSL_FLAG(uint32_t, runs, 5, "timed runs; the median is reported");
@@ -251,6 +259,26 @@ std::vector<Measurement> MeasureRandom(uint32_t n, uint32_t runs, std::mt19937_6
     measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
     if (!result.ok() || result->outcome != nqueens::Outcome::kSolved) Fail("Solve failed");
     CheckSolution(result->columns, "random solution");
+  }
+  return measurements;
+}
+
+std::vector<Measurement> MeasureBandwidth(uint32_t n, uint32_t runs, std::mt19937_64&) {
+  std::vector<Measurement> measurements;
+  for (uint32_t run = 0; run < runs; ++run) {
+    ResetPeak("self");
+    Clock::time_point start = Clock::now();
+    Columns board = nqueens::MakeEmptyBoard(n);
+    Measurement measurement{SecondsSince(start), StatusBytes("self", "VmHWM")};
+    measurement.phases[0] = measurement.seconds;
+    start = Clock::now();
+    std::fill(board.begin(), board.end(), run + 1);
+    measurement.phases[1] = SecondsSince(start);
+    start = Clock::now();
+    const uint64_t sum = std::accumulate(board.begin(), board.end(), uint64_t{0});
+    measurement.phases[2] = SecondsSince(start);
+    if (sum != uint64_t{n} * (run + 1)) Fail("the board did not read back");
+    measurements.push_back(measurement);
   }
   return measurements;
 }
@@ -463,7 +491,7 @@ void PrintCsv(const std::string& mode, uint64_t n, const std::vector<Measurement
   const double median = Median(seconds);
   const double rows = static_cast<double>(n);
   std::string phase_medians = ",,";
-  if (mode == "floor") {
+  if (mode == "floor" || mode == "bandwidth") {
     phase_medians =
         absl::StrFormat("%.6f,%.6f,%.6f", Median(phases[0]), Median(phases[1]), Median(phases[2]));
   }
@@ -495,12 +523,15 @@ int main(int argc, char** argv) {
   if (mode == "validate") measure = MeasureValidate;
   if (mode == "solve") measure = MeasureSolve;
   if (mode == "random") measure = MeasureRandom;
+  if (mode == "bandwidth") measure = MeasureBandwidth;
   if (mode == "e2e") measure = MeasureThroughServer<CliClient>;
   if (mode == "grpc") measure = MeasureThroughServer<GrpcClient>;
   if (mode == "floor") measure = MeasureFloor;
   if (measure == nullptr) {
-    absl::FPrintF(stderr,
-                  "nqueens-scale: --mode must be complete, validate, solve, random, e2e, grpc or floor\n");
+    absl::FPrintF(
+        stderr,
+        "nqueens-scale: --mode must be complete, validate, solve, random, bandwidth, e2e, grpc or "
+        "floor\n");
     return 2;
   }
 
