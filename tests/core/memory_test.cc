@@ -157,15 +157,18 @@ TEST_F(MemoryTest, CompleteStaysWithinItsEstimate) {
   ASSERT_TRUE(IsSolution(random->columns));
   // The parent's: in the children's memory before they start.
   const Columns& solution = random->columns;
-  ExpectEstimateCovers("Complete, empty board", CompletePeakBytes(kRows, 0),
+  ExpectEstimateCovers("Complete, empty board",
+                       CompletePeakBytes(kRows, 0, CompleteMethod::kPipeline),
                        CompleteCall([] { return Columns(kRows, kEmptyRow); }));
-  ExpectEstimateCovers("Complete, every other row given", CompletePeakBytes(kRows, kRows / 2),
+  ExpectEstimateCovers("Complete, every other row given",
+                       CompletePeakBytes(kRows, kRows / 2, CompleteMethod::kPipeline),
                        CompleteCall([&solution] {
                          return KeepRows(solution, [](size_t row) { return row % 2 == 0; });
                        }));
   // At most 16 free rows: the exact search runs first, and copies the board.
   constexpr uint32_t kFreeRows = 11;  // rows 7, 400,007, ... 4,000,007
-  ExpectEstimateCovers("Complete, 11 free rows", CompletePeakBytes(kRows, kRows - kFreeRows),
+  ExpectEstimateCovers("Complete, 11 free rows",
+                       CompletePeakBytes(kRows, kRows - kFreeRows, CompleteMethod::kPipeline),
                        CompleteCall([&solution] {
                          return KeepRows(solution, [](size_t row) { return row % 400'000 != 7; });
                        }));
@@ -180,10 +183,12 @@ TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
   ASSERT_TRUE(random.ok());
   ASSERT_TRUE(IsSolution(random->columns));
   const Columns& solution = random->columns;
-  ExpectEstimateCovers("Complete MIN_CONFLICTS, empty board", CompletePeakBytes(kRows, 0),
+  ExpectEstimateCovers("Complete MIN_CONFLICTS, empty board",
+                       CompletePeakBytes(kRows, 0, CompleteMethod::kMinConflicts),
                        CompleteCall([] { return Columns(kRows, kEmptyRow); }, options));
   ExpectEstimateCovers(
-      "Complete MIN_CONFLICTS, every other row given", CompletePeakBytes(kRows, kRows / 2),
+      "Complete MIN_CONFLICTS, every other row given",
+      CompletePeakBytes(kRows, kRows / 2, CompleteMethod::kMinConflicts),
       CompleteCall(
           [&solution] { return KeepRows(solution, [](size_t row) { return row % 2 == 0; }); },
           options));
@@ -191,7 +196,8 @@ TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
 
 TEST_F(MemoryTest, CompleteFromTheConstructionStaysWithinItsEstimate) {
   // The known-solution stage answers with a copy of the construction's image.
-  ExpectEstimateCovers("Complete, construction", CompletePeakBytes(kRows, kRows / 2),
+  ExpectEstimateCovers("Complete, construction",
+                       CompletePeakBytes(kRows, kRows / 2, CompleteMethod::kPipeline),
                        CompleteCall([] {
                          Columns half = *ConstructSolution(kRows);  // becomes the input
                          for (size_t row = 1; row < half.size(); row += 2) half[row] = kEmptyRow;
@@ -217,7 +223,8 @@ TEST_F(MemoryTest, TheExactSearchOnItsLargestBoardStaysWithinTheEstimate) {
   CompleteOptions options;
   options.params.match_construction = false;
   options.params.exact_first_max_free_rows = 1024;
-  ExpectEstimateCovers("Complete, about 1,024 free rows", CompletePeakBytes(n, given),
+  ExpectEstimateCovers("Complete, about 1,024 free rows",
+                       CompletePeakBytes(n, given, CompleteMethod::kPipeline),
                        CompleteCall(make_input, options));
 }
 
@@ -276,7 +283,8 @@ TEST(MemoryEstimateTest, SolveCountsTheImageAndEachMethodsArrays) {
 TEST(MemoryEstimateTest, CompletionGrowsWithTheFreeRowsAndTheBoard) {
   EXPECT_GT(CompletePeakBytes(2'000'000, 0), CompletePeakBytes(2'000'000, 1'000'000));
   EXPECT_GT(CompletePeakBytes(2'000'000, 0), CompletePeakBytes(1'000'000, 0));
-  EXPECT_EQ(SolvePeakBytes(1'000'000, SolveMethod::kRandom), CompletePeakBytes(1'000'000, 0));
+  EXPECT_EQ(SolvePeakBytes(1'000'000, SolveMethod::kRandom),
+            CompletePeakBytes(1'000'000, 0, CompleteMethod::kPipeline));
   // The exact search's free board: 1,024 free rows cost tens of MB at any n.
   EXPECT_GT(CompletePeakBytes(1100, 76), uint64_t{30} << 20);
 }

@@ -83,7 +83,7 @@ bool BoardState::ListClear(const BitArray& used, HugeVector<uint32_t>& out,
   out.reserve(size_t{n_} - queens_);  // growing by doubling would peak at 3 lists
   // Each stretch grows `out` by its count of clear bits and writes them
   // through a pointer: push_back's checks cost more instructions a line
-  // (docs/constants.md, BoardState::FreeColumns).
+  // (docs/constants.md, BoardState::ListClear).
   return RunInStretches(1, size_t{n_} + 1, stop, [&used, &out](size_t first, size_t last) {
     size_t next = out.size();
     out.resize(next + used.CountClear(first, last));

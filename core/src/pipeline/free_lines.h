@@ -23,6 +23,10 @@ namespace nqueens::internal {
 
 class FreeLines {
  public:
+  // Below n / kListBelow free lines, reading the bits costs more than the
+  // pass that uses them (docs/constants.md, FreeLines).
+  static constexpr size_t kListBelow = 32;
+
   // Lines 1..n whose bit in `used` is clear are free. `used` must outlive
   // this and change only through the pairing between cuts.
   FreeLines(const BitArray& used, uint32_t n) : used_(used), n_(n) {}
@@ -61,10 +65,6 @@ class FreeLines {
   uint32_t Last(size_t chunk) const;
 
  private:
-  // Below n / kListBelow free lines, reading the bits costs more than the
-  // pass that uses them (docs/constants.md, FreeLines).
-  static constexpr size_t kListBelow = 32;
-
   bool CutBits(size_t free, StopPoller& stop);
   bool CutList(StopPoller& stop);
   // Lists the free lines, or drops the lines no longer free from the list.

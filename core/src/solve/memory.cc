@@ -12,6 +12,7 @@
 #include "nqueens/board.h"
 #include "nqueens/params.h"
 #include "pipeline/base_levels.h"
+#include "pipeline/free_lines.h"
 #include "solve/solve_methods.h"
 
 namespace nqueens {
@@ -34,13 +35,28 @@ RowsLeft RowsLeftAtBaseLevels(uint64_t n) {
   return {rows - levels.level2, rows - levels.level3};
 }
 
-// BoardState: the board it owns, its line bits and the given rows.
-uint64_t BoardState(uint64_t n) { return Board(n) + LineBits(n) + Bits(n + 1); }
+// BoardState: the board it owns, its line bits, the used rows and the given
+// rows.
+uint64_t BoardState(uint64_t n) { return Board(n) + LineBits(n) + 2 * Bits(n + 1); }
 
-// Block 1's lists of the free rows and the free columns (one past the end
-// for the rows).
-uint64_t FreeLineLists(uint64_t free_rows) {
-  return HugeArray(4 * (free_rows + 1)) + HugeArray(4 * free_rows);
+// Lists of the free rows and the free columns.
+uint64_t FreeLineLists(uint64_t free_rows) { return 2 * HugeArray(4 * free_rows); }
+
+// Block 1 (free_lines.h): the lists once few lines are free,
+// and a chunk of rows and one of columns in a thread's hands, which is every
+// free line while a pass has one chunk (boards below pairing_chunks_from_n,
+// 2^21 rows by default) and a few thousand lines beyond.
+uint64_t RandomPairing(uint64_t n, uint64_t free_rows) {
+  const uint64_t one_chunk_rows = PipelineParams{}.pairing_chunks_from_n;
+  return FreeLineLists(std::min(free_rows, n / internal::FreeLines::kListBelow)) +
+         8 * std::min(free_rows, one_chunk_rows);
+}
+
+// Complete with MIN_CONFLICTS beside the board state: its diagonal bits, a
+// column bit each, and the free rows and their columns listed
+// (methods/min_conflicts.cc).
+uint64_t MinConflictsCompletion(uint64_t n, uint64_t free_rows) {
+  return 2 * Bits(2 * n + 1) + Bits(n + 1) + FreeLineLists(free_rows);
 }
 
 // DenseNumbering over `universe` values: a bit each and a 4-byte rank per
@@ -80,18 +96,28 @@ static_assert(kFixedPeakBytes +
 
 }  // namespace
 
-uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given) {
+uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given, CompleteMethod method) {
   const uint64_t free_rows = n - std::min(n, queens_given);
-  // Block 1 holds every free line; by blocks 2-5 the lists are cut down to
-  // the rows left at baseLevel2.
-  const uint64_t pipeline =
-      std::max(FreeLineLists(free_rows),
-               FreeLineLists(std::min(free_rows, RowsLeftAtBaseLevels(n).s2)) + Finishing(n));
-  uint64_t peak = pipeline;
-  peak = std::max(peak, ExactSearch(n, free_rows));
-  // An input that lies in the construction gets a copy of its image.
-  if (queens_given > 0) peak = std::max(peak, Board(n));
+  uint64_t peak = ExactSearch(n, free_rows);
+  if (method == CompleteMethod::kMinConflicts) {
+    peak = std::max(peak, MinConflictsCompletion(n, free_rows));
+  } else if (method == CompleteMethod::kPipeline) {
+    // Blocks 2-5 hold the lists of the rows left at baseLevel2.
+    peak =
+        std::max({peak, RandomPairing(n, free_rows),
+                  FreeLineLists(std::min(free_rows, RowsLeftAtBaseLevels(n).s2)) + Finishing(n)});
+    // An input that lies in the construction gets a copy of its image.
+    if (queens_given > 0) peak = std::max(peak, Board(n));
+  }
   return kFixedPeakBytes + BoardState(n) + peak;
+}
+
+uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given) {
+  uint64_t peak = 0;
+  for (const MethodInfo<CompleteMethod>& method : CompleteMethods()) {
+    peak = std::max(peak, CompletePeakBytes(n, queens_given, method.method));
+  }
+  return peak;
 }
 
 uint64_t CompletePeakBytes(uint64_t n) {

@@ -51,7 +51,9 @@ absl::StatusOr<CompletionResult> SolveByCompletion(uint32_t n, const SolveOption
   return Complete(*std::move(board), CompleteOptions(options));
 }
 
-uint64_t CompletionPeakBytes(uint64_t n) { return CompletePeakBytes(n, 0); }
+uint64_t CompletionPeakBytes(uint64_t n) {
+  return CompletePeakBytes(n, 0, CompleteMethod::kPipeline);
+}
 
 // RANDOM's tunables are the pipeline's, listed first in the table.
 absl::Span<const Tunable> NoTunables() { return {}; }
