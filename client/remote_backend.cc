@@ -19,6 +19,7 @@
 #include "client/progress.h"
 #include "client/security.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "wire/chunk_message.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
 #include "wire/limits.h"
@@ -81,9 +82,38 @@ absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response, ui
 // SOLVED, the board in chunks.
 class ResultCollector {
  public:
-  explicit ResultCollector(uint64_t n) : n_(n) {}
+  // The board is assembled in `storage`'s memory when it has room: the
+  // request's board, already sent, whose pages are in place.
+  explicit ResultCollector(uint64_t n, Columns storage = {})
+      : n_(n), storage_(std::move(storage)) {}
 
-  // The stream's messages in order; the first is expected to be the header.
+  // The stream's messages (SolveStreamResponse, CompleteStreamResponse) in
+  // order, serialized; the first is expected to be the header. Chunks are
+  // decoded straight into the board when they come as protobuf writes them.
+  template <typename Response>
+  void Add(const grpc::ByteBuffer& bytes) {
+    if (!error_.ok()) return;
+    if (board_) {
+      if (std::optional<wire::SerializedChunk> chunk = wire::SerializedChunk::Find(bytes)) {
+        if (absl::Status added = board_->Add(*chunk); !added.ok()) {
+          error_ = MalformedResult(added.message());
+        }
+        return;
+      }
+    }
+    Response message;
+    grpc::ByteBuffer copy(bytes);  // shares the slices; parsing consumes it
+    if (!grpc::SerializationTraits<Response>::Deserialize(&copy, &message).ok()) {
+      error_ = MalformedResult("a message that does not parse");
+      return;
+    }
+    Add(message);
+  }
+
+  // The rows received so far.
+  uint64_t rows() const { return board_ ? board_->rows() : 0; }
+
+ private:
   template <typename Response>
   void Add(const Response& message) {
     if (!error_.ok()) return;
@@ -92,7 +122,7 @@ class ResultCollector {
     } else if (message.has_header()) {
       header_ = message.header();
       if (header_->outcome() == v1::SOLVED) {
-        board_.emplace(n_);
+        board_.emplace(n_, std::move(storage_));
         // n is our own request's: one allocation, no regrowth copies.
         board_->ReserveAllRows();
       }
@@ -103,6 +133,7 @@ class ResultCollector {
     }
   }
 
+ public:
   absl::StatusOr<CompletionResult> Finish() && {
     if (!error_.ok()) return error_;
     if (!header_) return MalformedResult("no result header");
@@ -120,6 +151,7 @@ class ResultCollector {
 
  private:
   uint64_t n_;
+  Columns storage_;
   absl::Status error_;
   std::optional<v1::ResultHeader> header_;
   std::optional<wire::ChunkAssembler> board_;
@@ -156,27 +188,28 @@ void SetPart(const PartSelector& part, Request& request) {
   request.set_part_count(part.count);
 }
 
-// Writes a streaming request (CompleteStreamRequest, ValidateStreamRequest):
-// `header` with the board's queens when it is sparse, else followed by the
-// board in chunks, each copied once into the one message that carries them
-// all. Stops early when the server has ended the call; Finish() then tells
-// why.
+// Writes a streaming request (CompleteStreamRequest, ValidateStreamRequest)
+// as raw messages: `header` with the board's queens when it is sparse, else
+// followed by the board in chunks, each encoded once from the board into the
+// message that carries it. Stops early when the server has ended the call;
+// Finish() then tells why.
 template <typename Request, typename Stream>
 void WriteBoardStream(const Board& board, Request header, Stream& stream, ProgressBar* progress) {
   header.mutable_header()->set_n(board.n);
   if (board.is_sparse()) {
     wire::QueensToProto(board.queens, header.mutable_header()->mutable_queens());
   }
-  if (!stream.Write(header) || board.is_sparse()) return;
+  grpc::ByteBuffer header_bytes;
+  bool own_buffer = false;
+  if (!grpc::SerializationTraits<Request>::Serialize(header, &header_bytes, &own_buffer).ok() ||
+      !stream.Write(header_bytes) || board.is_sparse()) {
+    return;
+  }
   ProgressPhase uploading(progress, "uploading", board.n, "rows");
-  Request message;
-  v1::BoardChunk& chunk = *message.mutable_chunk();
   const absl::Span<const uint32_t> columns = board.columns;
   for (size_t offset = 0; offset < columns.size(); offset += wire::kMaxChunkSize) {
     const absl::Span<const uint32_t> part = columns.subspan(offset, wire::kMaxChunkSize);
-    chunk.set_offset(offset);
-    chunk.mutable_columns()->Assign(part.begin(), part.end());
-    if (!stream.Write(message)) return;
+    if (!stream.Write(wire::SerializeChunkMessage(offset, part))) return;
     uploading.Advance(part.size());
   }
 }
@@ -240,7 +273,11 @@ class RemoteBackend : public Backend {
  public:
   RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address,
                 ClientSecurity security)
-      : stub_(v1::NQueens::NewStub(std::move(channel))),
+      : stub_(v1::NQueens::NewStub(channel)),
+        solve_stream_(kSolveStreamMethod, RpcMethod::SERVER_STREAMING, channel),
+        complete_stream_(kCompleteStreamMethod, RpcMethod::BIDI_STREAMING, channel),
+        validate_stream_(kValidateStreamMethod, RpcMethod::CLIENT_STREAMING, channel),
+        channel_(std::move(channel)),
         address_(std::move(address)),
         security_(std::move(security)) {}
 
@@ -260,7 +297,9 @@ class RemoteBackend : public Backend {
       if (!status.ok()) return CallError(status, context);
       return ResultFromResponse(response, n);
     }
-    auto stream = stub_->SolveStream(context.get(), request);
+    std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> stream(
+        grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(channel_.get(), solve_stream_,
+                                                                      context.get(), request));
     return ReceiveResult<v1::SolveStreamResponse>(*stream, n, options, context);
   }
 
@@ -287,12 +326,17 @@ class RemoteBackend : public Backend {
     header.mutable_header()->set_method(wire::CompleteMethodToProto(options.complete_method));
     header.mutable_header()->set_want_certificate(options.want_certificate);
     SetPart(options.part, *header.mutable_header());
-    auto stream = stub_->CompleteStream(context.get());
+    std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>> stream(
+        grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
+            channel_.get(), complete_stream_, context.get()));
     WriteBoardStream(composition, std::move(header), *stream, options.progress);
     stream->WritesDone();
+    // Sent: its dense board's memory takes the result, the rest is freed.
     const uint64_t n = composition.n;
-    composition = Board();  // sent: its memory is free for the result's
-    return ReceiveResult<v1::CompleteStreamResponse>(*stream, n, options, context);
+    Columns storage = std::move(composition.columns);
+    composition = Board();
+    return ReceiveResult<v1::CompleteStreamResponse>(*stream, n, options, context,
+                                                     std::move(storage));
   }
 
   absl::StatusOr<ValidationReport> Validate(Board board, const RunOptions& options) override {
@@ -305,7 +349,9 @@ class RemoteBackend : public Backend {
       SetBoard(board, request);
       status = stub_->Validate(context.get(), request, &response);
     } else {
-      auto stream = stub_->ValidateStream(context.get(), &response);
+      std::unique_ptr<grpc::ClientWriter<grpc::ByteBuffer>> stream(
+          grpc::internal::ClientWriterFactory<grpc::ByteBuffer>::Create(
+              channel_.get(), validate_stream_, context.get(), &response));
       WriteBoardStream(board, v1::ValidateStreamRequest(), *stream, options.progress);
       stream->WritesDone();
       ProgressPhase validating(options.progress, "validating", 0);
@@ -382,16 +428,16 @@ class RemoteBackend : public Backend {
   template <typename Response, typename Stream>
   absl::StatusOr<CompletionResult> ReceiveResult(Stream& stream, uint64_t n,
                                                  const RunOptions& options,
-                                                 const CallContext& context) {
-    ResultCollector collector(n);
-    Response message;
+                                                 const CallContext& context, Columns storage = {}) {
+    ResultCollector collector(n, std::move(storage));
+    grpc::ByteBuffer message;
     const bool received = WhileSolving(options, [&] { return stream.Read(&message); });
     if (received) {
-      collector.Add(message);
+      collector.Add<Response>(message);
       ProgressPhase downloading(options.progress, "downloading", n, "rows");
       while (stream.Read(&message)) {
-        collector.Add(message);
-        downloading.Advance(static_cast<uint64_t>(message.chunk().columns_size()));
+        collector.Add<Response>(message);
+        downloading.AdvanceTo(collector.rows());
       }
     }
     const grpc::Status status = stream.Finish();
@@ -470,7 +516,17 @@ class RemoteBackend : public Backend {
     return error;
   }
 
+  // The streams of boards travel as raw messages (wire/chunk_message.h).
+  using RpcMethod = grpc::internal::RpcMethod;
+  static constexpr char kSolveStreamMethod[] = "/nqueens.v1.NQueens/SolveStream";
+  static constexpr char kCompleteStreamMethod[] = "/nqueens.v1.NQueens/CompleteStream";
+  static constexpr char kValidateStreamMethod[] = "/nqueens.v1.NQueens/ValidateStream";
+
   std::unique_ptr<v1::NQueens::Stub> stub_;
+  const RpcMethod solve_stream_;
+  const RpcMethod complete_stream_;
+  const RpcMethod validate_stream_;
+  std::shared_ptr<grpc::Channel> channel_;
   std::string address_;
   ClientSecurity security_;  // what the channel and each call use
 };

@@ -24,6 +24,7 @@
 #include "server/call.h"
 #include "server/memory_estimate.h"
 #include "server/parsed_size.h"
+#include "wire/chunk_message.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
 
@@ -59,10 +60,11 @@ grpc::ByteBuffer SerializeMessage(const Message& message) {
 }
 
 // Reads one request stream. Memory: until the whole board is in, the call
-// holds only what the stream has brought (the header's queens, twice the
-// bytes of the rows received, as the board grows by doubling) and the message
-// being parsed; then its full estimated peak (see memory_estimate.h) before
-// any work starts.
+// holds only what the stream has brought (the header's queens, the rows
+// received: the board's n rows are reserved at the header, but only in
+// address space, its pages touched as rows arrive) and the message being
+// parsed; then its full estimated peak (see memory_estimate.h) before any
+// work starts.
 template <typename Request>
 class RequestStreamReader {
  public:
@@ -74,6 +76,11 @@ class RequestStreamReader {
   absl::Status Add(grpc::ByteBuffer& bytes) {
     ++messages_;
     progressed_ = false;
+    if (header_.has_value() && header_->queens().empty()) {
+      if (std::optional<wire::SerializedChunk> chunk = wire::SerializedChunk::Find(bytes)) {
+        return AddSerializedChunk(*chunk, bytes.Length());
+      }
+    }
     const std::string what = absl::StrCat("message ", messages_, " of the stream");
     // Held apart while the message lives: what it brings is counted in
     // HeldBytes() once it is taken apart.
@@ -122,6 +129,8 @@ class RequestStreamReader {
     progressed_ = true;
     if (absl::Status fits = call_.CheckFits(PeakBytes()); !fits.ok()) return fits;
     assembler_.emplace(n);
+    // One allocation, no copies as the board grows; n passed CheckFits.
+    if (header_->queens().empty()) assembler_->ReserveAllRows();
     return call_.ReserveMemory(HeaderBytes());
   }
 
@@ -138,10 +147,22 @@ class RequestStreamReader {
     return absl::OkStatus();
   }
 
-  // What the stream has brought so far: the header, and the rows received
-  // in a board that grows by doubling.
+  // A chunk decoded where it lies, into the board: the message is held
+  // apart only as the bytes received.
+  absl::Status AddSerializedChunk(const wire::SerializedChunk& chunk, uint64_t message_bytes) {
+    absl::StatusOr<MemoryBudget::Reservation> memory =
+        call_.ReserveApart(message_bytes, HeldBytes());
+    if (!memory.ok()) return memory.status();
+    rows_ += chunk.size();
+    if (absl::Status held = call_.ReserveMemory(HeldBytes()); !held.ok()) return held;
+    if (absl::Status added = assembler_->Add(chunk); !added.ok()) return added;
+    progressed_ = chunk.size() > 0;
+    return absl::OkStatus();
+  }
+
+  // What the stream has brought so far: the header, and the rows received.
   uint64_t HeldBytes() const {
-    return header_.has_value() ? HeaderBytes() + 2 * sizeof(uint32_t) * rows_ : 0;
+    return header_.has_value() ? HeaderBytes() + sizeof(uint32_t) * rows_ : 0;
   }
   uint64_t HeaderBytes() const {
     // The chunks' board is the work's own input, counted there.
@@ -194,20 +215,18 @@ class ResultStreamWriter {
 
   // The next message, serialized; nullopt after the last.
   std::optional<grpc::ByteBuffer> Next() {
-    Response message;
     if (!header_sent_) {
       header_sent_ = true;
+      Response message;
       SetResultHeader(n_, result_, lowered_limits_, message.mutable_header());
       return SerializeMessage(message);
     }
     if (offset_ >= result_.columns.size()) return std::nullopt;
     const absl::Span<const uint32_t> part =
         absl::MakeConstSpan(result_.columns).subspan(offset_, chunk_size_);
-    v1::BoardChunk* chunk = message.mutable_chunk();
-    chunk->set_offset(offset_);
-    chunk->mutable_columns()->Assign(part.begin(), part.end());
+    grpc::ByteBuffer chunk = wire::SerializeChunkMessage(offset_, part);
     offset_ += part.size();
-    return SerializeMessage(message);
+    return chunk;
   }
 
  private:

@@ -12,6 +12,7 @@
 #include "absl/types/span.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.pb.h"
+#include "wire/chunk_message.h"
 #include "wire/limits.h"
 
 namespace nqueens::wire {
@@ -28,12 +29,23 @@ bool ForEachChunk(absl::Span<const uint32_t> columns, uint32_t chunk_size,
 class ChunkAssembler {
  public:
   explicit ChunkAssembler(uint64_t n);
+  // The same, building the board in `storage`'s memory (its values are
+  // dropped): a caller done with a board of n rows, such as the request whose
+  // answer this is, saves the cost of fresh pages.
+  ChunkAssembler(uint64_t n, Columns storage);
   // INVALID_ARGUMENT when the chunk does not start where the previous one
   // ended (naming both offsets), is larger than kMaxChunkSize, runs past row
   // n, or holds a column above n (naming the row).
   absl::Status Add(const nqueens::v1::BoardChunk& chunk);
+  // The same for a chunk still serialized, decoded straight into the board;
+  // INVALID_ARGUMENT too for a value protobuf would not parse.
+  absl::Status Add(const SerializedChunk& chunk);
   bool received_any() const { return next_offset_ > 0; }
-  // Allocates all n rows now; otherwise the board grows with the rows
+  // The rows received so far.
+  uint64_t rows() const { return next_offset_; }
+  // Reserves room for all n rows now, in address space only: pages are
+  // touched as rows arrive, as 2 MiB pages where the kernel allows it (see
+  // MakeEmptyBoard). Otherwise the board grows by doubling with the rows
   // received (so that a header claiming a huge n costs nothing by itself).
   // For callers that have budgeted memory for n rows: one allocation, no
   // regrowth copies.
@@ -42,7 +54,10 @@ class ChunkAssembler {
   absl::StatusOr<Columns> Finish() &&;
 
  private:
+  absl::Status CheckNext(uint64_t offset, uint64_t size) const;
+  absl::Status ColumnAboveN(uint64_t row, uint32_t column) const;
   void GrowFor(uint64_t rows);
+  void Regrow(uint64_t capacity);
 
   uint64_t n_;
   uint64_t next_offset_ = 0;

@@ -40,7 +40,7 @@ constexpr absl::Duration kPatience = absl::Seconds(30);
 // the whole board is in.
 const uint64_t kStreamNeed = PeakCallBytes(kCompletionWork, kN, {}, ResponseBoard::kNoneOrChunked);
 // What a stream holds per row received before its board is complete.
-constexpr uint64_t kBytesPerRowReceived = 8;
+constexpr uint64_t kBytesPerRowReceived = 4;
 constexpr int kWorkers = 1;
 // The fixed part held for the worker and the express lane.
 constexpr uint64_t kWorkerBytes = (kWorkers + 1) * server::kFixedCallBytes;
