@@ -2,6 +2,7 @@
 // over a channel whose interceptor records which RPC each call used and how
 // the board travelled (queens or dense columns).
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/proto_utils.h>
 #include <grpcpp/support/client_interceptor.h>
 
 #include <deque>
@@ -52,25 +53,35 @@ class RecordingInterceptor : public grpc::experimental::Interceptor {
 
   void Intercept(InterceptorBatchMethods* methods) override {
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
-      Count(methods->GetSendMessage());
+      Count(methods);
     }
     methods->Proceed();
   }
 
  private:
-  // The message's type follows from the method.
-  void Count(const void* message) {
+  // The message's type follows from the method. The streams' messages are
+  // sent serialized (client/remote_backend.cc), so they are read back.
+  void Count(InterceptorBatchMethods* methods) {
     ++call_->messages;
+    const void* message = methods->GetSendMessage();
     const std::string& method = call_->method;
     if (method == "/nqueens.v1.NQueens/Complete") {
       CountBoard(*static_cast<const v1::CompleteRequest*>(message), *call_);
     } else if (method == "/nqueens.v1.NQueens/Validate") {
       CountBoard(*static_cast<const v1::ValidateRequest*>(message), *call_);
     } else if (method == "/nqueens.v1.NQueens/CompleteStream") {
-      CountStreamBoard(*static_cast<const v1::CompleteStreamRequest*>(message), *call_);
+      CountStreamBoard(Parsed<v1::CompleteStreamRequest>(methods), *call_);
     } else if (method == "/nqueens.v1.NQueens/ValidateStream") {
-      CountStreamBoard(*static_cast<const v1::ValidateStreamRequest*>(message), *call_);
+      CountStreamBoard(Parsed<v1::ValidateStreamRequest>(methods), *call_);
     }
+  }
+
+  template <typename Message>
+  static Message Parsed(InterceptorBatchMethods* methods) {
+    grpc::ByteBuffer bytes(*methods->GetSerializedSendMessage());
+    Message message;
+    EXPECT_TRUE(grpc::SerializationTraits<Message>::Deserialize(&bytes, &message).ok());
+    return message;
   }
 
   SentCall* call_;
