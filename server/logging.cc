@@ -1,16 +1,17 @@
 #include "server/logging.h"
 
 #include <grpc/support/log.h>
+#include <unistd.h>
 
 #include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "server/batched_stderr_sink.h"
 #include "server/tls.h"
 #include "spdlog/pattern_formatter.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
-#include "spdlog/sinks/stdout_sinks.h"
 #include "spdlog/spdlog.h"
 
 namespace nqueens::server {
@@ -48,13 +49,20 @@ class JsonMessageFlag final : public spdlog::custom_flag_formatter {
 };
 
 // A stderr sink of JSON lines; `rest` closes the object kJsonLineStart opens.
-// All stderr sinks share one lock, so lines from different sinks never mix.
+// All batched sinks share one batch, so lines from different sinks never mix.
 std::shared_ptr<spdlog::sinks::sink> JsonStderrSink(const std::string& rest) {
   auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
   formatter->add_flag<JsonMessageFlag>('j').set_pattern(kJsonLineStart + rest);
-  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  auto sink = std::make_shared<BatchedStderrSink>();
   sink->set_formatter(std::move(formatter));
   return sink;
+}
+
+// Text lines: colored, one at a time, for a terminal; batched for a file or
+// a pipe, where the calls' lines of a busy server go.
+std::shared_ptr<spdlog::sinks::sink> TextStderrSink() {
+  if (isatty(STDERR_FILENO)) return std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  return std::make_shared<BatchedStderrSink>();
 }
 
 void LogGrpcMessage(gpr_log_func_args* message) {
@@ -68,15 +76,6 @@ void LogGrpcMessage(gpr_log_func_args* message) {
       : message->severity == GPR_LOG_SEVERITY_INFO ? spdlog::level::info
                                                    : spdlog::level::debug;
   spdlog::log(level, "grpc: {} ({}:{})", message->message, message->file, message->line);
-}
-
-std::string TextLine(const CallRecord& call) {
-  return absl::StrFormat(
-      "%s request_id=%s peer=%s transport=%s n=%d k=%d outcome=%s status=%s%s %.3fs", call.method,
-      call.request_id, call.peer, call.transport, call.n, call.queens_given,
-      CallOutcomeName(call.outcome), absl::StatusCodeToString(call.status.code()),
-      call.status.ok() ? "" : absl::StrCat(" (", call.status.message(), ")"),
-      absl::ToDoubleSeconds(call.duration));
 }
 
 // The members of the call's JSON object after "time" and "level".
@@ -103,8 +102,7 @@ void LogToStderr(LogFormat format, spdlog::level::level_enum level) {
   CallLog& call_log = TheCallLog();
   call_log.format = format;
   if (format == LogFormat::kText) {
-    call_log.logger = std::make_shared<spdlog::logger>(
-        kLoggerName, std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    call_log.logger = std::make_shared<spdlog::logger>(kLoggerName, TextStderrSink());
     spdlog::set_default_logger(call_log.logger);
   } else {
     spdlog::set_default_logger(
@@ -124,7 +122,14 @@ void LogCall(const CallRecord& call) {
   spdlog::logger& logger =
       call_log.logger != nullptr ? *call_log.logger : *spdlog::default_logger_raw();
   if (!logger.should_log(spdlog::level::info)) return;
-  logger.info("{}", call_log.format == LogFormat::kJson ? JsonMembers(call) : TextLine(call));
+  if (call_log.format == LogFormat::kJson) return logger.info("{}", JsonMembers(call));
+  // Formatted straight into spdlog's buffer, without a string of its own.
+  const absl::string_view message = call.status.message();
+  logger.info("{} request_id={} peer={} transport={} n={} k={} outcome={} status={}{}{}{} {:.3f}s",
+              call.method, call.request_id, call.peer, call.transport, call.n, call.queens_given,
+              CallOutcomeName(call.outcome), absl::StatusCodeToString(call.status.code()),
+              call.status.ok() ? "" : " (", fmt::string_view(message.data(), message.size()),
+              call.status.ok() ? "" : ")", absl::ToDoubleSeconds(call.duration));
 }
 
 std::string JsonString(absl::string_view text) {
