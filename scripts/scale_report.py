@@ -5,7 +5,13 @@ docs/time-per-row.svg. Standard library only; the SVG is written by hand so
 that it is small, deterministic and needs no plotting package.
 
     scripts/scale_report.py --csv build-bench/scale.csv \
-        --markdown docs/scale.md --svg docs/time-per-row.svg
+        --markdown docs/scale.md --svg docs/time-per-row.svg \
+        [--compare build-bench/compare.csv --call-cost build-bench/call_cost.txt \
+         --baseline-rev 0f6ea3e --compare-rounds 5 --command "scripts/bench-scale.sh"]
+
+--compare adds the section on this code against an older main: compare.csv
+holds nqueens-scale's lines with "build,threads," in front (build old or
+new), --call-cost nqueens-call-cost's output.
 """
 
 import argparse
@@ -14,6 +20,7 @@ import datetime
 import math
 import os
 import platform
+import statistics
 import subprocess
 
 # Grigoryan (2019), Table 2: mean completion time in seconds, one core.
@@ -52,8 +59,12 @@ def read_rows(path):
 
 
 def power_of_ten(n):
-    exponent = round(math.log10(n))
-    return f"10^{exponent}" if 10**exponent == n else f"{n:,}"
+    """10^8, 2*10^9, or the number itself."""
+    exponent = math.floor(math.log10(n))
+    digit, rest = divmod(n, 10**exponent)
+    if rest:
+        return f"{n:,}"
+    return f"10^{exponent}" if digit == 1 else f"{digit}*10^{exponent}"
 
 
 def seconds(value):
@@ -325,7 +336,9 @@ def stopping_section():
         return [*f.read().rstrip("\n").split("\n"), ""]
 
 
-def markdown(rows, info, revision):
+def markdown(rows, info, revision, comparison=()):
+    """The report; `comparison` is the section on this code against an older
+    main (compare_section), put right after the summary."""
     today = datetime.date.today().isoformat()
     return "\n".join([
         "# Scaling from n = 10^3 to 10^8",
@@ -341,6 +354,7 @@ def markdown(rows, info, revision):
         "",
         *summary(rows),
         "",
+        *comparison,
         "## Machine",
         "",
         f"- CPU: {info['model']}, `nproc` = {info['nproc']}; the core is "
@@ -425,7 +439,9 @@ def markdown(rows, info, revision):
         "```sh",
         "scripts/bench-scale.sh                 # builds build-bench/ (Release), "
         "runs everything, rewrites this file and the plot",
-        "scripts/bench-scale.sh --max-n 1000000 # a quick check up to 10^6",
+        "scripts/bench-scale.sh --max-n 1000000 # the matrix only up to 10^6",
+        "scripts/bench-scale.sh --baseline none # no comparison with an older main",
+        "scripts/bench-scale.sh --quick         # a check of the script, in minutes",
         "```",
         "",
         "The runs it made (binaries in `build-bench/`; `e2e`, `grpc` and `floor` "
@@ -437,6 +453,297 @@ def markdown(rows, info, revision):
         "```",
         "",
     ])
+
+
+# --- This code against an older main (--compare, --call-cost). ---
+
+# Issue 37's targets for the comparison.
+COMPLETE_SPEED_UP = {1: 1.3, 2: 2.0}  # old over new, at n = 10^8
+RANDOM_SPEED_UP = 2.0                 # old over new, the better thread count, at 10^9
+RANDOM_BYTES_PER_ROW = 8              # peak, at 10^9
+GRPC_OVER_IN_PROCESS = 1.2            # a streamed Complete over the same Complete in-process
+SMALL_CALL_OVER_CHECK = 1.2           # a small call's cost over gRPC's health Check
+TARGET_SIZES = {"complete": 100_000_000, "random": 1_000_000_000}  # where they apply
+# nqueens-call-cost's names for its servers.
+CALL_COST_SERVERS = {"nqueens-server (--server_binary)": "new",
+                     "nqueens-server (--compare_binary)": "old",
+                     "floor (--serve_floor)": "floor"}
+
+
+def read_compare(path):
+    """{(build, threads, mode, n): group} of nqueens-scale lines, build old or new.
+
+    A group's median is over its lines' medians (each line is one process,
+    one run in the rounds); min, max and the peak are over all of its runs.
+    """
+    lines = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            key = (row["build"], int(row["threads"]), row["mode"], int(row["n"]))
+            lines.setdefault(key, []).append(row)
+    groups = {}
+    for key, rows in lines.items():
+        def numbers(column):
+            return [float(r[column]) for r in rows if r.get(column)]
+        phases = {column: statistics.median(numbers(column))
+                  for column in ("start_s", "grpc_start_s", "call_s") if numbers(column)}
+        groups[key] = {
+            "processes": len(rows),
+            "runs": sum(int(r["runs"]) for r in rows),
+            "median_s": statistics.median(numbers("median_s")),
+            "min_s": min(numbers("min_s")),
+            "max_s": max(numbers("max_s")),
+            "peak_bytes_per_row": max(numbers("peak_bytes_per_row")),
+            **phases,
+        }
+    return groups
+
+
+def read_call_cost(path):
+    """(the line that says how it was measured, its table's lines, {(server, method): row})."""
+    with open(path) as f:
+        text = f.read().splitlines()
+    setup = next((line for line in text if line and not line.startswith("|")), "")
+    table = [line for line in text if line.startswith("|")]
+    rows = {}
+    for line in table[2:]:
+        server, method, rate, spread_, ratio, p50, cpu = (
+            cell.strip() for cell in line.strip("|").split("|"))
+        rows[(CALL_COST_SERVERS.get(server, server), method)] = {
+            "rate": float(rate), "spread": spread_, "ratio": float(ratio), "p50": p50, "cpu": cpu}
+    return setup, table, rows
+
+
+def ratio(numerator, denominator):
+    return f"{numerator / denominator:.2f}x"
+
+
+def met(condition):
+    return "met" if condition else "**missed**"
+
+
+def timing(group):
+    if group is None:
+        return "-"
+    runs = f"{group['runs']} run" + ("s" if group["runs"] > 1 else "")
+    return (f"{seconds(group['median_s'])} "
+            f"({seconds(group['min_s'])} .. {seconds(group['max_s'])}, {runs})")
+
+
+def sizes_of(groups, mode, build=None):
+    return sorted({n for (b, _, m, n) in groups if m == mode and build in (None, b)})
+
+
+def complete_row(groups, n):
+    old, new1, new2 = (groups.get(k) for k in (("old", 1, "complete", n), ("new", 1, "complete", n),
+                                                ("new", 2, "complete", n)))
+    ratios = [ratio(old["median_s"], new["median_s"]) if old and new else "-"
+              for new in (new1, new2)]
+    verdicts = [met(old["median_s"] / new["median_s"] >= COMPLETE_SPEED_UP[t])
+                for t, new in ((1, new1), (2, new2)) if old and new]
+    target = (f">= {COMPLETE_SPEED_UP[1]}x faster on 1 thread, "
+              f">= {COMPLETE_SPEED_UP[2]:.0f}x on 2")
+    return (f"| in-process Complete, n = {power_of_ten(n)} | {timing(old)} | {timing(new1)} "
+            f"| {timing(new2)} | {ratios[0]} | {ratios[1]} | {target} "
+            f"| {' / '.join(verdicts) or '-'} |")
+
+
+def random_rows(groups, n):
+    old, new1, new2 = (groups.get(k) for k in (("old", 1, "random", n), ("new", 1, "random", n),
+                                                ("new", 2, "random", n)))
+    news = [new for new in (new1, new2) if new]
+    ratios = [ratio(old["median_s"], new["median_s"]) if old and new else "-"
+              for new in (new1, new2)]
+    best = max((old["median_s"] / new["median_s"] for new in news), default=None) if old else None
+    speed = (f"| Solve(kRandom), n = {power_of_ten(n)} | {timing(old)} | {timing(new1)} "
+             f"| {timing(new2)} | {ratios[0]} | {ratios[1]} "
+             f"| >= {RANDOM_SPEED_UP:.0f}x faster (the better thread count) "
+             f"| {met(best >= RANDOM_SPEED_UP) if best else '-'} |")
+
+    def peak(group):
+        return f"{group['peak_bytes_per_row']:.1f} B/row" if group else "-"
+    worst = max((new["peak_bytes_per_row"] for new in news), default=None)
+    memory = (f"| peak memory, Solve(kRandom), n = {power_of_ten(n)} | {peak(old)} | {peak(new1)} "
+              f"| {peak(new2)} | - | - | <= {RANDOM_BYTES_PER_ROW} bytes per row "
+              f"| {met(worst <= RANDOM_BYTES_PER_ROW) if worst else '-'} |")
+    return [speed, memory]
+
+
+def huge_row(groups, n):
+    cells = []
+    for threads in (1, 2):
+        group = groups.get(("new", threads, "random", n))
+        cells.append(f"{timing(group)}, {group['peak_bytes_per_row']:.1f} B/row" if group else "-")
+    return (f"| Solve(kRandom), n = {power_of_ten(n)} (time, peak) | - | {cells[0]} | {cells[1]} "
+            f"| - | - | runs on this machine | met |")
+
+
+def target_table(groups):
+    big = [n for n in sizes_of(groups, "random") if ("new", 1, "random", n) in groups]
+    huge = [n for n in sizes_of(groups, "random") if n not in big]
+    lines = [
+        "| measure | old main: median (min .. max) | new, 1 thread | new, 2 threads "
+        "| old/new, 1 thread | old/new, 2 threads | target | met? |",
+        "|---|---|---|---|---|---|---|---|",
+        *(complete_row(groups, n) for n in sizes_of(groups, "complete")),
+    ]
+    for n in big:
+        lines += random_rows(groups, n)
+    lines += [huge_row(groups, n) for n in huge]
+    return lines
+
+
+def grpc_table(groups):
+    lines = ["| build | n | gRPC streaming Complete | in-process Complete, same threads "
+             "| gRPC / in-process | target | met? |",
+             "|---|---|---|---|---|---|---|"]
+    for (build, threads, mode, n), grpc in sorted(groups.items()):
+        in_process = groups.get((build, threads, "complete", n))
+        if mode != "grpc" or in_process is None:
+            continue
+        over = grpc["median_s"] / in_process["median_s"]
+        label = "old main" if build == "old" else "new"
+        on = f"{threads} thread" + ("s" if threads > 1 else "")
+        lines.append(f"| {label} | {power_of_ten(n)} | {timing(grpc)} "
+                     f"| {timing(in_process)} on {on} | {over:.2f}x "
+                     f"| <= {GRPC_OVER_IN_PROCESS}x "
+                     f"| {met(over <= GRPC_OVER_IN_PROCESS) if build == 'new' else '-'} |")
+    return lines
+
+
+def small_calls_section(call_cost, baseline):
+    if call_cost is None:
+        return []
+    setup, table, rows = call_cost
+    methods = [m for (server, m) in rows if server == "new" and m != "health Check"]
+
+    def cost(server, method):
+        row = rows.get((server, method))
+        return f"{row['ratio']:.2f}" if row else "-"
+    lines = [
+        "Small calls (`nqueens-call-cost`, " + setup.rstrip(".") + "): each method's cost "
+        "over gRPC's health Check on the same server in the same round (Check's calls/s over "
+        "the method's; 1.00 is as cheap as Check). The floor is a bare callback server "
+        "running the core at once, below which no change to our calls can go.",
+        "",
+        "| method | new | old main | floor server | target | met? |",
+        "|---|---|---|---|---|---|",
+    ]
+    for method in methods:
+        new = rows[("new", method)]["ratio"]
+        lines.append(f"| {method} | {cost('new', method)} | {cost('old', method)} "
+                     f"| {cost('floor', method)} | <= {SMALL_CALL_OVER_CHECK} "
+                     f"| {met(new <= SMALL_CALL_OVER_CHECK)} |")
+    names = {"(--server_binary)": "(new)", "(--compare_binary)": f"(main at `{baseline}`)",
+             "(--serve_floor)": "(bare callback server)"}
+    verbatim = []
+    for line in table:
+        for flag, name in names.items():
+            line = line.replace(flag, name)
+        verbatim.append(line)
+    return [*lines, "", "Its table:", "", *verbatim]
+
+
+def gigabytes_per_second(n, value):
+    return f"{4 * n / value / 1e9:.1f}" if value else "-"
+
+
+def floors_table(groups, call_cost):
+    lines = ["| floor | n | median | min .. max | GB/s (4 bytes a row) |",
+             "|---|---|---|---|---|"]
+    for n in sizes_of(groups, "bandwidth"):
+        group = groups[("new", 1, "bandwidth", n)]
+        phases = (("make (fresh pages)", "start_s", f"{seconds(group['min_s'])} .. "
+                   f"{seconds(group['max_s'])}"),
+                  ("write it again", "grpc_start_s", "-"), ("read it", "call_s", "-"))
+        for name, column, spread_ in phases:
+            lines.append(f"| memory: {name} | {power_of_ten(n)} | {seconds(group.get(column))} "
+                         f"| {spread_} | {gigabytes_per_second(n, group.get(column))} |")
+    for n in sizes_of(groups, "solve"):
+        group = groups[("new", 1, "solve", n)]
+        lines.append(f"| explicit construction, Solve(kConstructive) | {power_of_ten(n)} "
+                     f"| {seconds(group['median_s'])} | {seconds(group['min_s'])} .. "
+                     f"{seconds(group['max_s'])} | {gigabytes_per_second(n, group['median_s'])} |")
+    if call_cost is not None:
+        rows = call_cost[2]
+        for server, name in (("new", "this code's server"), ("floor", "the bare callback server")):
+            row = rows.get((server, "health Check"))
+            if row:
+                lines.append(f"| gRPC health Check on {name}, calls/s | - | {row['rate']:.0f} "
+                             f"| {row['spread']} | - |")
+    return lines
+
+
+def compare_commands(groups, baseline, command):
+    lines = [command, "", "# which ran, in rounds (the round's number as --seed):"]
+    def order(key):  # old first, then by mode, size and threads
+        build, threads, mode, n = key
+        return build != "old", mode, n, threads
+    for (build, threads, mode, n) in sorted(groups, key=order):
+        group = groups[(build, threads, mode, n)]
+        binary = (f"<main at {baseline}>/bench/nqueens-scale" if build == "old"
+                  else "build-bench/bench/nqueens-scale")
+        runs = group["runs"] // group["processes"]
+        flags = f" --threads={threads}" if mode in ("complete", "random") else ""
+        server = " --server_binary=<its build>/server/nqueens-server" if mode == "grpc" else ""
+        lines.append(f"{binary} --mode={mode} --n={n} --runs={runs}{flags}{server}"
+                     f"   # x{group['processes']}")
+    lines.append("build-bench/bench/nqueens-call-cost "
+                 "--server_binary=build-bench/server/nqueens-server"
+                 + (f" --compare_binary=<main at {baseline}>/server/nqueens-server"
+                    if baseline != "none" else ""))
+    return lines
+
+
+def compare_intro(baseline, revision, rounds):
+    today = datetime.date.today().isoformat()
+    counts = (f"{rounds} round(s) of Complete, {min(rounds, 2)} of Solve(kRandom) and "
+              f"{min(rounds, 3)} of gRPC (whose in-process runs join Complete's when on as "
+              "many threads)")
+    if baseline == "none":
+        return (f"Measured on {today} on this machine at commit {revision}, each figure one "
+                f"`nqueens-scale` process of one run, in rounds: {counts}. A cell is the "
+                "median over its runs (min .. max, how many runs).")
+    return (f"Measured on {today} on this machine: this code (\"new\", commit {revision}) and "
+            f"main at `{baseline}` (\"old\"), built from that commit with this commit's "
+            "`bench/`, so that the same benchmark program measures both cores and servers. "
+            "Every figure is one `nqueens-scale` process of one run; old and new were "
+            "**interleaved**, one process each in turn in every round, the round's number as "
+            f"the seed, so that both meet the same machine and complete the same inputs: {counts}. "
+            "A cell is the median over its runs (min .. max, how many runs); a ratio is old "
+            "median over new median (above 1: new is faster).")
+
+
+def compare_section(groups, call_cost, baseline, revision, command, rounds):
+    """The section on this code against main at `baseline` ("none": this code
+    alone), from compare.csv's groups and nqueens-call-cost's output."""
+    if groups is None:
+        return []
+    off_target = any(n != TARGET_SIZES["complete"] for (_, _, mode, n) in groups
+                     if mode == "complete")
+    title = (f"## This code against main at `{baseline}`" if baseline != "none"
+             else "## This code and issue 37's targets")
+    lines = [title, "", compare_intro(baseline, revision, rounds), ""]
+    if off_target:
+        lines += ["**Quick check**: the sizes are not those at which issue 37 sets its "
+                  "targets (10^8 and 10^9), so the verdicts below are indicative only.", ""]
+    lines += [*target_table(groups), "",
+              "gRPC: a streamed Complete through each build's own server, and in the same "
+              "rounds that build's in-process Complete on the threads the server gives one "
+              "call (all its workers but one, one worker per CPU):", "",
+              *grpc_table(groups), "",
+              *small_calls_section(call_cost, baseline), "",
+              "### Floors", "",
+              "What no change to the core can beat on this machine, measured in the same "
+              "session on the new build: making a board of n rows (`nqueens::MakeEmptyBoard`: "
+              "fresh pages, so the VM's first touch is in it; hence its min .. max), writing "
+              "it again and reading it (`--mode=bandwidth`); the explicit construction "
+              "(`--mode=solve`); and gRPC's health Check through the same server "
+              "(`nqueens-call-cost`).", "",
+              *floors_table(groups, call_cost), "",
+              "Produced by:", "", "```sh", *compare_commands(groups, baseline, command), "```",
+              ""]
+    return lines
 
 
 # --- The plot. ---
@@ -539,12 +846,25 @@ def main():
     parser.add_argument("--csv", required=True)
     parser.add_argument("--markdown", required=True)
     parser.add_argument("--svg", required=True)
+    parser.add_argument("--compare", help="old and new runs in rounds (compare.csv)")
+    parser.add_argument("--call-cost", help="nqueens-call-cost's output")
+    parser.add_argument("--baseline-rev", default="none", help="the old main's commit")
+    parser.add_argument("--new-rev", help="this code's commit (default: the checkout's)")
+    parser.add_argument("--compare-rounds", type=int, default=5,
+                        help="the rounds bench-scale.sh ran of Complete")
+    parser.add_argument("--command", default="scripts/bench-scale.sh",
+                        help="the command that measured it all")
     args = parser.parse_args()
     rows = read_rows(args.csv)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    revision = git_revision(repo)  # before the report files are rewritten
+    # Before the report files are rewritten.
+    revision = f"`{args.new_rev}`" if args.new_rev else git_revision(repo)
+    groups = read_compare(args.compare) if args.compare else None
+    call_cost = read_call_cost(args.call_cost) if args.call_cost else None
+    comparison = compare_section(groups, call_cost, args.baseline_rev, revision, args.command,
+                                 args.compare_rounds)
     with open(args.markdown, "w") as f:
-        f.write(markdown(rows, machine(), revision))
+        f.write(markdown(rows, machine(), revision, comparison))
     with open(args.svg, "w") as f:
         f.write(svg(rows))
 
