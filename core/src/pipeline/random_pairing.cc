@@ -86,12 +86,21 @@ size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t 
 // of columns.
 class ChunkPairer {
  public:
+  // Room for the chunks of the last cut of `rows` and `columns`.
   ChunkPairer(BoardState& state, const FreeLines& rows, const FreeLines& columns)
-      : state_(state),
-        rows_(rows),
-        columns_(columns),
-        row_buffer_(rows.LargestChunk()),
-        column_buffer_(columns.LargestChunk()) {}
+      : state_(state), rows_(rows), columns_(columns) {
+    Fit();
+  }
+
+  // Makes room for the chunks of a new cut. Grows only: a pass's chunks
+  // are seldom larger than the last pass's, and the buffers of a one-chunk
+  // pass hold every free line (megabytes, zeroed when they grow).
+  void Fit() {
+    if (row_buffer_.size() < rows_.LargestChunk()) row_buffer_.resize(rows_.LargestChunk());
+    if (column_buffer_.size() < columns_.LargestChunk()) {
+      column_buffer_.resize(columns_.LargestChunk());
+    }
+  }
 
   // Pairs row chunk `row_chunk` with column chunk `column_chunk` in the
   // random order `rng` draws, placing at most `room` queens. Returns how many
@@ -148,7 +157,8 @@ class Pass {
         threads_(threads),
         stop_(stop),
         rows_(rows),
-        columns_(columns) {}
+        columns_(columns),
+        pairer_(state, rows, columns) {}
 
   // Places every pair whose diagonals are free, until the board holds
   // `target_queens`. kDeadEnd when nothing was placed.
@@ -161,7 +171,7 @@ class Pass {
       return StageResult::kStopped;
     }
     seed_ = rng.Next();
-    ChunkPairer pairer(state_, rows_, columns_);
+    pairer_.Fit();
     for (size_t begin = 0; begin < chunks && state_.queens() < target_queens_;) {
       // The pairs from `begin` on that cannot reach the goal together run in
       // any order; the pair that may reach it runs alone, capped.
@@ -171,7 +181,7 @@ class Pass {
         most += PairSize(end);
       }
       const bool parallel = threads_.count > 1 && end - begin >= kParallelFromPairs;
-      if (!(parallel ? PairInParallel(begin, end) : PairHere(pairer, begin, end, room))) {
+      if (!(parallel ? PairInParallel(begin, end) : PairHere(begin, end, room))) {
         return StageResult::kStopped;
       }
       begin = std::max(end, begin + 1);
@@ -196,13 +206,13 @@ class Pass {
 
   // Pairs begin .. end - 1 (or just `begin`, capped at `room` queens, when
   // end == begin) on this thread; false once stopped.
-  bool PairHere(ChunkPairer& pairer, size_t begin, size_t end, uint64_t room) {
+  bool PairHere(size_t begin, size_t end, uint64_t room) {
     const auto should_stop = [this](uint64_t steps) { return stop_.ShouldStop(steps); };
     const size_t last = std::max(end, begin + 1);
     for (size_t j = begin; j < last; ++j) {
       if (j + 1 < last) Prefetch(j + 1);
       const std::optional<uint64_t> placed =
-          pairer.Pair(row_chunks_[j], column_chunks_[j], PairRng(j), room, should_stop);
+          pairer_.Pair(row_chunks_[j], column_chunks_[j], PairRng(j), room, should_stop);
       if (!placed) return false;
       state_.AddQueens(static_cast<uint32_t>(*placed));
     }
@@ -251,6 +261,7 @@ class Pass {
   StopPoller& stop_;
   FreeLines& rows_;
   FreeLines& columns_;
+  ChunkPairer pairer_;                               // the calling thread's
   HugeVector<uint32_t> row_chunks_, column_chunks_;  // pair j: row_chunks_[j] x column_chunks_[j]
   uint64_t seed_ = 0;
 };
