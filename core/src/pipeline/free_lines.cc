@@ -8,7 +8,10 @@ bool FreeLines::Cut(size_t free, size_t chunks, StopPoller& stop) {
   free_ = free;
   chunks_ = std::max<size_t>(chunks, 1);
   bounds_.clear();
-  if (listed_ || free * kListBelow < n_) {
+  // One chunk a pass (boards below pairing_chunks_from_n) lists the lines
+  // from the start: a list of n lines costs little there, and reading its
+  // lines in their kept order costs less than shuffling them again.
+  if (listed_ || free * kListBelow < n_ || chunks_ == 1) {
     return UpdateList(free, stop) && CutList(stop);
   }
   return CutBits(free, stop);
@@ -43,9 +46,28 @@ bool FreeLines::CutBits(size_t free, StopPoller& stop) {
 
 bool FreeLines::CutList(StopPoller& stop) {
   const size_t free = list_.size();
+  first_.clear();
+  last_.clear();
   for (size_t chunk = 0; chunk <= chunks_; ++chunk) {
     if (chunk % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return false;
     bounds_.push_back(static_cast<uint32_t>(chunk * free / chunks_));
+  }
+  // Each chunk's range, for the threads' order and the prefetches: plain
+  // min and max, which the compiler vectorizes. One chunk spans the board.
+  if (chunks_ == 1) {
+    first_.push_back(1);
+    last_.push_back(n_);
+    return true;
+  }
+  for (size_t chunk = 0; chunk < chunks_; ++chunk) {
+    if (stop.ShouldStop(Count(chunk))) return false;
+    uint32_t low = n_, high = 0;
+    for (uint32_t i = bounds_[chunk]; i < bounds_[chunk + 1]; ++i) {
+      low = std::min(low, list_[i]);
+      high = std::max(high, list_[i]);
+    }
+    first_.push_back(low);
+    last_.push_back(high);
   }
   return true;
 }
@@ -53,6 +75,7 @@ bool FreeLines::CutList(StopPoller& stop) {
 bool FreeLines::UpdateList(size_t free, StopPoller& stop) {
   if (!listed_) {
     listed_ = true;
+    random_order_ = false;
     list_.clear();
     list_.reserve(free);
     return RunInStretches(1, size_t{n_} + 1, stop, [this](size_t first, size_t last) {
@@ -83,12 +106,17 @@ void FreeLines::Prefetch(size_t chunk) const {
   used_.PrefetchRange(bounds_[chunk], bounds_[chunk + 1]);
 }
 
-uint32_t FreeLines::First(size_t chunk) const {
-  return listed_ ? list_[bounds_[chunk]] : bounds_[chunk];
-}
-
-uint32_t FreeLines::Last(size_t chunk) const {
-  return listed_ ? list_[bounds_[chunk + 1] - 1] : bounds_[chunk + 1] - 1;
+absl::Span<uint32_t> FreeLines::Lines(size_t chunk, std::vector<uint32_t>& buffer) {
+  if (listed_) return absl::MakeSpan(list_.data() + bounds_[chunk], Count(chunk));
+  buffer.resize(Count(chunk));
+  size_t count = 0;
+  const size_t first = bounds_[chunk], last = bounds_[chunk + 1];
+  for (size_t word = first >> 6; word << 6 < last; ++word) {
+    for (uint64_t clear = used_.ClearIn(word, first, last); clear != 0; clear &= clear - 1) {
+      buffer[count++] = static_cast<uint32_t>((word << 6) + __builtin_ctzll(clear));
+    }
+  }
+  return absl::MakeSpan(buffer.data(), count);
 }
 
 }  // namespace nqueens::internal

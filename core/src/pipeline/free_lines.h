@@ -7,14 +7,18 @@
 // keeps up to date, so a pass needs O(chunks) memory beyond the board and
 // its first passes at n = 10^9 do not write 8 GB of lists. Reading the bits
 // costs O(n / 64) a pass, more than the pass itself once few lines are free;
-// from then on (fewer than n / kListBelow) the lines are a sorted list,
-// which each cut shortens to the lines still free.
+// from then on (fewer than n / kListBelow), and from the start when a pass
+// has one chunk (boards below pairing_chunks_from_n), the lines are a list,
+// ascending chunk by chunk, which each cut shortens to the lines still free,
+// keeping the order a pass gave each chunk.
 #ifndef NQUEENS_PIPELINE_FREE_LINES_H_
 #define NQUEENS_PIPELINE_FREE_LINES_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
+#include "absl/types/span.h"
 #include "base/bit_array.h"
 #include "base/huge_pages.h"
 #include "base/stop_poller.h"
@@ -37,32 +41,23 @@ class FreeLines {
   // this unusable.
   bool Cut(size_t free, size_t chunks, StopPoller& stop);
 
-  // How many free lines chunk `chunk` of the last cut holds, and the most
-  // any chunk holds.
+  // How many free lines chunk `chunk` of the last cut holds.
   size_t Count(size_t chunk) const {
     return (chunk + 1) * free_ / chunks_ - chunk * free_ / chunks_;
   }
-  size_t LargestChunk() const { return (free_ + chunks_ - 1) / chunks_; }
-  // Calls visit(line) for the free lines of `chunk`, ascending. Reads only
-  // the bits of the chunk's lines.
-  template <typename Visit>
-  void ForEach(size_t chunk, Visit visit) const {
-    if (listed_) {
-      for (uint32_t i = bounds_[chunk]; i < bounds_[chunk + 1]; ++i) visit(list_[i]);
-      return;
-    }
-    const size_t first = bounds_[chunk], last = bounds_[chunk + 1];
-    for (size_t word = first >> 6; word << 6 < last; ++word) {
-      for (uint64_t clear = used_.ClearIn(word, first, last); clear != 0; clear &= clear - 1) {
-        visit(static_cast<uint32_t>((word << 6) + __builtin_ctzll(clear)));
-      }
-    }
-  }
-  // Asks the memory system for what ForEach(chunk) reads.
+  // The free lines of `chunk`: where they lie in the list, in the order the
+  // last pass left them, which the caller may change; or, before the lines
+  // are a list, read from the bits into `buffer`, ascending.
+  absl::Span<uint32_t> Lines(size_t chunk, std::vector<uint32_t>& buffer);
+  // True once a whole pass shuffled the listed lines where they lie
+  // (MarkRandomOrder() after it): their order is random from then on.
+  bool InRandomOrder() const { return random_order_; }
+  void MarkRandomOrder() { random_order_ = listed_; }
+  // Asks the memory system for what Lines(chunk) reads.
   void Prefetch(size_t chunk) const;
   // Every line of `chunk` lies in [First(chunk), Last(chunk)].
-  uint32_t First(size_t chunk) const;
-  uint32_t Last(size_t chunk) const;
+  uint32_t First(size_t chunk) const { return listed_ ? first_[chunk] : bounds_[chunk]; }
+  uint32_t Last(size_t chunk) const { return listed_ ? last_[chunk] : bounds_[chunk + 1] - 1; }
 
  private:
   bool CutBits(size_t free, StopPoller& stop);
@@ -75,10 +70,14 @@ class FreeLines {
   size_t free_ = 0;
   size_t chunks_ = 1;
   bool listed_ = false;
+  bool random_order_ = false;
   // Bits: chunk i holds the free lines in [bounds_[i], bounds_[i + 1]).
   // List: chunk i is list_[bounds_[i] .. bounds_[i + 1]).
   HugeVector<uint32_t> bounds_;
   HugeVector<uint32_t> list_;
+  // List: chunk i's lines lie in [first_[i], last_[i]]. The list ascends
+  // chunk by chunk, but not inside a chunk once a pass shuffled it.
+  HugeVector<uint32_t> first_, last_;
 };
 
 }  // namespace nqueens::internal

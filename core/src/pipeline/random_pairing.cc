@@ -11,6 +11,14 @@
 // uniformly random. A chunk pair's diagonals then span a few KiB. Smaller
 // boards have one chunk per pass: the paper's uniformly random pairing.
 //
+// Once the free rows are a list (few are left, or one chunk a pass), they
+// keep the random order a pass tried them in, and the next passes shuffle
+// only the columns: a uniformly random order of the columns against the rows
+// in any fixed order is a uniformly random pairing, as the paper's two
+// shuffles give. The rows still need a random order: where a pass stops at
+// the goal, the rows it reached must be a random part of them, and a row's
+// place in the order decides which of two pairs on one diagonal wins.
+//
 // Chunk pairs write disjoint rows and columns, and their diagonals seldom
 // meet, so the threads of the call pair them at once (chunk_pair_order.h).
 // Each pair draws its order from a generator of its own, seeded by the pass
@@ -63,88 +71,82 @@ bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>&
   return counted && rng.Shuffle(order.begin(), order.end(), [&stop] { return stop.CheckNow(); });
 }
 
-// Tries pairs [begin, end) of rows[] and columns[] and moves the placed ones,
-// in order, to the front from `placed` on; returns the new count placed.
-// Branch-free: a pair is written to the front either way and kept there only
-// when its queen was placed.
-size_t PairStretch(BoardState& state, uint32_t* rows, uint32_t* columns, size_t begin, size_t end,
-                   size_t size, size_t placed) {
+// The queens one stretch placed, written into the board after it, so that
+// the pairing loop itself only claims diagonals.
+class QueenBatch {
+ public:
+  void AddIf(bool take, uint32_t row, uint32_t column) {
+    rows_[size_] = row;
+    columns_[size_] = column;
+    size_ += take;
+  }
+  // Writes the queens (not counted: BoardState::AddQueens) and returns how
+  // many there were.
+  size_t WriteTo(BoardState& state) {
+    for (size_t i = 0; i < size_; ++i) state.WriteQueen(rows_[i], columns_[i]);
+    return std::exchange(size_, 0);
+  }
+
+ private:
+  std::array<uint32_t, kStretch> rows_, columns_;
+  size_t size_ = 0;
+};
+
+// Tries pairs [begin, end) of rows[] and columns[], `size` pairs in all,
+// adding the placed ones to `queens`. Branch-free: whether a pair is placed
+// is a coin toss.
+void PairStretch(BoardState& state, const uint32_t* rows, const uint32_t* columns, size_t begin,
+                 size_t end, size_t size, QueenBatch& queens) {
   for (size_t i = begin; i < end; ++i) {
     if (i + kPrefetchDistance < size) {
       state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
     }
     const uint32_t row = rows[i], column = columns[i];
-    const bool free = state.TryClaimDiagonals(row, column);
-    rows[placed] = row;
-    columns[placed] = column;
-    placed += free;
+    queens.AddIf(state.TryClaimDiagonals(row, column), row, column);
   }
-  return placed;
 }
 
 // What one thread needs to pair chunk pairs: room for a chunk of rows and one
-// of columns.
+// of columns while they are read from bits, and for one stretch's queens.
 class ChunkPairer {
  public:
-  // Room for the chunks of the last cut of `rows` and `columns`.
-  ChunkPairer(BoardState& state, const FreeLines& rows, const FreeLines& columns)
-      : state_(state), rows_(rows), columns_(columns) {
-    Fit();
-  }
-
-  // Makes room for the chunks of a new cut. Grows only: a pass's chunks
-  // are seldom larger than the last pass's, and the buffers of a one-chunk
-  // pass hold every free line (megabytes, zeroed when they grow).
-  void Fit() {
-    if (row_buffer_.size() < rows_.LargestChunk()) row_buffer_.resize(rows_.LargestChunk());
-    if (column_buffer_.size() < columns_.LargestChunk()) {
-      column_buffer_.resize(columns_.LargestChunk());
-    }
-  }
+  ChunkPairer(BoardState& state, FreeLines& rows, FreeLines& columns)
+      : state_(state), rows_(rows), columns_(columns) {}
 
   // Pairs row chunk `row_chunk` with column chunk `column_chunk` in the
   // random order `rng` draws, placing at most `room` queens. Returns how many
   // it placed (written to the board, not counted: BoardState::AddQueens), or
-  // nullopt once should_stop(steps) says so.
+  // nullopt once should_stop(steps) says so. Listed lines are paired where
+  // they lie, and keep the order they were tried in.
   template <typename ShouldStop>
   std::optional<uint64_t> Pair(size_t row_chunk, size_t column_chunk, Rng rng, uint64_t room,
                                ShouldStop&& should_stop) {
-    uint32_t* rows = row_buffer_.data();
-    uint32_t* columns = column_buffer_.data();
-    const size_t row_count = Shuffled(rows_, row_chunk, rng, rows);
-    const size_t column_count = Shuffled(columns_, column_chunk, rng, columns);
-    if (should_stop(row_count + column_count)) return std::nullopt;
-    const size_t pairs = std::min(row_count, column_count);
-    size_t placed = 0;
+    const absl::Span<uint32_t> rows = rows_.Lines(row_chunk, row_buffer_);
+    const absl::Span<uint32_t> columns = columns_.Lines(column_chunk, column_buffer_);
+    const auto check = [&should_stop] { return should_stop(1); };
+    if ((!rows_.InRandomOrder() && !rng.Shuffle(rows.begin(), rows.end(), check)) ||
+        !rng.Shuffle(columns.begin(), columns.end(), check)) {
+      return std::nullopt;
+    }
+    const size_t pairs = std::min(rows.size(), columns.size());
+    uint64_t placed = 0;
     for (size_t tried = 0; tried < pairs && placed < room;) {
       // A pair places at most one queen, so this stretch cannot overshoot.
       const size_t end = std::min<uint64_t>({pairs, tried + kStretch, tried + (room - placed)});
       if (should_stop(end - tried)) return std::nullopt;
-      placed = PairStretch(state_, rows, columns, tried, end, pairs, placed);
+      PairStretch(state_, rows.data(), columns.data(), tried, end, pairs, queens_);
+      placed += queens_.WriteTo(state_);
       tried = end;
     }
-    for (size_t i = 0; i < placed; ++i) state_.WriteQueen(rows[i], columns[i]);
     return placed;
   }
 
  private:
-  // The lines of `chunk` in a uniformly random order, into out[0..]; returns
-  // how many. Fisher-Yates "inside out": each line goes to a random place
-  // among those before it as it is read, so the lines are not read twice.
-  static size_t Shuffled(const FreeLines& lines, size_t chunk, Rng& rng, uint32_t* out) {
-    size_t count = 0;
-    lines.ForEach(chunk, [&rng, out, &count](uint32_t line) {
-      const uint32_t to = rng.Below(static_cast<uint32_t>(count + 1));
-      out[count++] = out[to];
-      out[to] = line;
-    });
-    return count;
-  }
-
   BoardState& state_;
-  const FreeLines& rows_;
-  const FreeLines& columns_;
+  FreeLines& rows_;
+  FreeLines& columns_;
   std::vector<uint32_t> row_buffer_, column_buffer_;
+  QueenBatch queens_;
 };
 
 // One pass of block 1; see the top of the file.
@@ -171,7 +173,6 @@ class Pass {
       return StageResult::kStopped;
     }
     seed_ = rng.Next();
-    pairer_.Fit();
     for (size_t begin = 0; begin < chunks && state_.queens() < target_queens_;) {
       // The pairs from `begin` on that cannot reach the goal together run in
       // any order; the pair that may reach it runs alone, capped.
@@ -186,6 +187,7 @@ class Pass {
       }
       begin = std::max(end, begin + 1);
     }
+    rows_.MarkRandomOrder();
     return state_.queens() > queens_before ? StageResult::kReached : StageResult::kDeadEnd;
   }
 

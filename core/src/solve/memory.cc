@@ -42,14 +42,14 @@ uint64_t BoardState(uint64_t n) { return Board(n) + LineBits(n) + 2 * Bits(n + 1
 // Lists of the free rows and the free columns.
 uint64_t FreeLineLists(uint64_t free_rows) { return 2 * HugeArray(4 * free_rows); }
 
-// Block 1 (free_lines.h): the lists once few lines are free,
-// and a chunk of rows and one of columns in a thread's hands, which is every
-// free line while a pass has one chunk (boards below pairing_chunks_from_n,
-// 2^21 rows by default) and a few thousand lines beyond.
+// Block 1 (free_lines.h): the lists of the free lines, every one on boards
+// that pass in one chunk (below pairing_chunks_from_n), else only once fewer
+// than n / kListBelow are free; the chunks in the threads' hands are a few
+// thousand lines.
 uint64_t RandomPairing(uint64_t n, uint64_t free_rows) {
   const uint64_t one_chunk_rows = PipelineParams{}.pairing_chunks_from_n;
-  return FreeLineLists(std::min(free_rows, n / internal::FreeLines::kListBelow)) +
-         8 * std::min(free_rows, one_chunk_rows);
+  return FreeLineLists(
+      std::min(free_rows, std::max(n / internal::FreeLines::kListBelow, one_chunk_rows)));
 }
 
 // Complete with MIN_CONFLICTS beside the board state: its diagonal bits, a
