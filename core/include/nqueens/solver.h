@@ -81,7 +81,9 @@ struct CallOptions {
   // exact_node_budget, and each method's own); the defaults reproduce the
   // papers.
   PipelineParams params;
-  // The exact search's threads (boards of at most 64 free rows).
+  // The threads of block 1's chunked passes (boards from 2^21 rows) and of
+  // the exact search (boards of at most 64 free rows). The answer does not
+  // depend on them.
   SearchThreads threads;
   // Asked for the memory the exact search needs beyond nqueens/memory.h's
   // estimates before it allocates it, which is on boards of more than 1,024

@@ -1,6 +1,7 @@
 // The threads one call may use. The exact search and counting cut their
-// work into parts (subtrees) that the calling thread and helpers take in
-// turn; the rest of a call runs on the calling thread.
+// work into parts (subtrees), and the pipeline's block 1 its passes into
+// chunk pairs, that the calling thread and helpers take in turn; the rest of
+// a call runs on the calling thread.
 #ifndef NQUEENS_THREADS_H_
 #define NQUEENS_THREADS_H_
 
