@@ -30,9 +30,9 @@ inline constexpr uint64_t kCallFixedPeakBytes = uint64_t{48} << 20;
 // Complete on an n-row board that holds `queens_given` queens, by `method`:
 // the pipeline takes about 5.8 bytes a row (the board and its bits, 4.875,
 // and blocks 2-5's numberings of the lines, 0.94), plus up to 16 MB for
-// block 1's lists on boards of up to 2^21 rows; MIN_CONFLICTS, which lists the free rows and their columns,
-// 13.5 bytes a row from the empty board, 9.5 from a half-filled one. With
-// 1,024 free rows or fewer the exact search adds up to 40 MB, whatever n is.
+// block 1's lists on boards of up to 2^21 rows; MIN_CONFLICTS, which lists the free rows and their
+// columns, 13.5 bytes a row from the empty board, 9.5 from a half-filled one. With 1,024 free rows
+// or fewer the exact search adds up to 40 MB, whatever n is.
 uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given, CompleteMethod method);
 // The largest of those over every method.
 uint64_t CompletePeakBytes(uint64_t n, uint64_t queens_given);
