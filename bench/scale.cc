@@ -16,7 +16,8 @@
 //             rows: making it (nqueens::MakeEmptyBoard: fresh pages, 4 bytes
 //             a row), then writing it again and reading it; the three times
 //             are its phases.
-// complete and random run on --threads threads (the calling one included).
+// complete and random run on --threads threads (the calling one included);
+// --block_times prints where each of their runs spent its time, block by block.
 //   e2e       the user's path for complete: the `nqueens` CLI, as a child
 //             process, reads the composition from a file written in advance
 //             (--file_format), sends it to a real nqueens-server on 127.0.0.1,
@@ -74,6 +75,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "client/backend.h"
 #include "client/board_io.h"
 #include "nqueens/board.h"
@@ -87,6 +89,9 @@ extern char** environ;
 ABSL_FLAG(std::string, mode, "complete",
           "complete, validate, solve, random, bandwidth, e2e, grpc or floor");
 ABSL_FLAG(int, threads, 1, "complete and random: the threads of the call");
+ABSL_FLAG(bool, block_times, false,
+          "complete and random: print each run's time in each block of the pipeline to stderr "
+          "(numbered as nqueens::Block)");
 ABSL_FLAG(uint64_t, n, 1000, "board size");
 ABSL_FLAG(uint32_t, runs, 5, "timed runs; the median is reported");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the inputs and of the solver");
@@ -179,6 +184,17 @@ Columns RandomSolution(uint32_t n, uint64_t seed) {
   return std::move(result->columns);
 }
 
+// With --block_times: where one run's time went, on stderr.
+void PrintBlockTimes(const nqueens::CompletionStats& stats, double seconds) {
+  if (!absl::GetFlag(FLAGS_block_times)) return;
+  std::string line = absl::StrFormat("run of %.3f s:", seconds);
+  for (int block = 1; block < nqueens::kBlockCount; ++block) {
+    const double block_seconds = absl::ToDoubleSeconds(stats.time_in_block[block]);
+    if (block_seconds > 0) absl::StrAppendFormat(&line, " block %d %.3f s", block, block_seconds);
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
 // One run's input: the composition, and the seeds to rebuild it and to solve.
 struct CompletionInput {
   uint64_t k = 0;
@@ -208,6 +224,7 @@ std::vector<Measurement> MeasureComplete(uint32_t n, uint32_t runs, std::mt19937
         nqueens::Complete(std::move(composition), options);
     Measurement measurement{SecondsSince(start), StatusBytes("self", "VmHWM") - bench_only_bytes};
     if (!result.ok()) Fail("Complete: " + result.status().ToString());
+    PrintBlockTimes(result->stats, measurement.seconds);
     if (result->outcome != nqueens::Outcome::kSolved) {
       Fail(absl::StrCat("Complete answered ", nqueens::OutcomeName(result->outcome),
                         " for k = ", input.k));
@@ -258,6 +275,7 @@ std::vector<Measurement> MeasureRandom(uint32_t n, uint32_t runs, std::mt19937_6
         nqueens::Solve(n, nqueens::SolveMethod::kRandom, options);
     measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
     if (!result.ok() || result->outcome != nqueens::Outcome::kSolved) Fail("Solve failed");
+    PrintBlockTimes(result->stats, measurements.back().seconds);
     CheckSolution(result->columns, "random solution");
   }
   return measurements;
