@@ -91,7 +91,7 @@ bool FreeLines::UpdateList(size_t free, StopPoller& stop) {
     for (size_t i = first; i < last; ++i) {
       const uint32_t line = list_[i];
       list_[kept] = line;
-      kept += !used_.Test(line);
+      kept += line != kTaken;
     }
   });
   list_.resize(kept);
@@ -106,14 +106,19 @@ void FreeLines::Prefetch(size_t chunk) const {
   used_.PrefetchRange(bounds_[chunk], bounds_[chunk + 1]);
 }
 
-absl::Span<uint32_t> FreeLines::Lines(size_t chunk, std::vector<uint32_t>& buffer) {
-  if (listed_) return absl::MakeSpan(list_.data() + bounds_[chunk], Count(chunk));
+absl::Span<uint32_t> FreeLines::ReadShuffled(size_t chunk, Rng& rng,
+                                             std::vector<uint32_t>& buffer) const {
   buffer.resize(Count(chunk));
-  size_t count = 0;
+  uint32_t count = 0;
   const size_t first = bounds_[chunk], last = bounds_[chunk + 1];
   for (size_t word = first >> 6; word << 6 < last; ++word) {
     for (uint64_t clear = used_.ClearIn(word, first, last); clear != 0; clear &= clear - 1) {
-      buffer[count++] = static_cast<uint32_t>((word << 6) + __builtin_ctzll(clear));
+      // Inside-out Fisher-Yates: the new line takes a uniformly random place
+      // among the first count + 1, and the line it displaces moves to the end.
+      const uint32_t place = rng.Below(count + 1);
+      buffer[count] = buffer[place];
+      buffer[place] = static_cast<uint32_t>((word << 6) + __builtin_ctzll(clear));
+      ++count;
     }
   }
   return absl::MakeSpan(buffer.data(), count);

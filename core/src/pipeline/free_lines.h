@@ -16,11 +16,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/types/span.h"
 #include "base/bit_array.h"
 #include "base/huge_pages.h"
+#include "base/rng.h"
 #include "base/stop_poller.h"
 
 namespace nqueens::internal {
@@ -30,6 +32,11 @@ class FreeLines {
   // Below n / kListBelow free lines, reading the bits costs more than the
   // pass that uses them (docs/constants.md, FreeLines).
   static constexpr size_t kListBelow = 32;
+
+  // What the pairing writes over a line that Shuffled() handed out and that
+  // got a queen: the next cut drops it from the list without reading its
+  // bit, which lies at a random place in the chunk's span.
+  static constexpr uint32_t kTaken = 0;
 
   // Lines 1..n whose bit in `used` is clear are free. `used` must outlive
   // this and change only through the pairing between cuts.
@@ -41,25 +48,41 @@ class FreeLines {
   // this unusable.
   bool Cut(size_t free, size_t chunks, StopPoller& stop);
 
+  // How many chunks the last cut made.
+  size_t Chunks() const { return chunks_; }
   // How many free lines chunk `chunk` of the last cut holds.
   size_t Count(size_t chunk) const {
     return (chunk + 1) * free_ / chunks_ - chunk * free_ / chunks_;
   }
-  // The free lines of `chunk`: where they lie in the list, in the order the
-  // last pass left them, which the caller may change; or, before the lines
-  // are a list, read from the bits into `buffer`, ascending.
-  absl::Span<uint32_t> Lines(size_t chunk, std::vector<uint32_t>& buffer);
-  // True once a whole pass shuffled the listed lines where they lie
-  // (MarkRandomOrder() after it): their order is random from then on.
-  bool InRandomOrder() const { return random_order_; }
+  // The free lines of `chunk` in a uniformly random order drawn from `rng`.
+  // Listed lines are shuffled where they lie, unless `keep_order` and a whole
+  // pass already shuffled them (MarkRandomOrder); the caller may reorder them
+  // there, and must write kTaken over those it places. Lines not yet listed
+  // are read from the bits into `buffer` and shuffled as they are read: one
+  // pass over them, not two. nullopt once should_stop(), asked every few
+  // thousand swaps, says so.
+  template <typename ShouldStop>
+  std::optional<absl::Span<uint32_t>> Shuffled(size_t chunk, bool keep_order, Rng& rng,
+                                               std::vector<uint32_t>& buffer,
+                                               ShouldStop&& should_stop) {
+    if (!listed_) return ReadShuffled(chunk, rng, buffer);
+    const absl::Span<uint32_t> lines(list_.data() + bounds_[chunk], Count(chunk));
+    if ((keep_order && random_order_) || rng.Shuffle(lines.begin(), lines.end(), should_stop)) {
+      return lines;
+    }
+    return std::nullopt;
+  }
+  // Says that a whole pass shuffled the listed lines where they lie: their
+  // order is random from then on.
   void MarkRandomOrder() { random_order_ = listed_; }
-  // Asks the memory system for what Lines(chunk) reads.
+  // Asks the memory system for what Shuffled(chunk) reads.
   void Prefetch(size_t chunk) const;
   // Every line of `chunk` lies in [First(chunk), Last(chunk)].
   uint32_t First(size_t chunk) const { return listed_ ? first_[chunk] : bounds_[chunk]; }
   uint32_t Last(size_t chunk) const { return listed_ ? last_[chunk] : bounds_[chunk + 1] - 1; }
 
  private:
+  absl::Span<uint32_t> ReadShuffled(size_t chunk, Rng& rng, std::vector<uint32_t>& buffer) const;
   bool CutBits(size_t free, StopPoller& stop);
   bool CutList(StopPoller& stop);
   // Lists the free lines, or drops the lines no longer free from the list.

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "base/parallel_parts.h"
+#include "base/prefetch.h"
 #include "pipeline/chunk_pair_order.h"
 #include "pipeline/free_lines.h"
 #include "pipeline/stages.h"
@@ -38,8 +39,11 @@
 namespace nqueens::internal {
 namespace {
 
-// How many pairs ahead the pairing loop prefetches: one chunk pair's diagonals
-// are in cache, but a one-chunk pass over a large board is not.
+// How many pairs ahead the pairing loop prefetches each pair's diagonals, where
+// the pairs' diagonals are too wide for Pass::Prefetch to have fetched them
+// all (a one-chunk pass, or chunks spread thin once few lines are free).
+// Where they are not, the prefetches only cost: about 1 ns a pair at
+// n = 10^8 while many lines are free (docs/constants.md, kPrefetchDistance).
 constexpr size_t kPrefetchDistance = 64;
 
 // The pairing loop runs in stretches of this many pairs; between stretches it
@@ -71,38 +75,42 @@ bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>&
   return counted && rng.Shuffle(order.begin(), order.end(), [&stop] { return stop.CheckNow(); });
 }
 
-// The queens one stretch placed, written into the board after it, so that
-// the pairing loop itself only claims diagonals.
+// The pairs one stretch placed, written into the board after it, so that the
+// pairing loop itself only claims diagonals and notes the pair.
 class QueenBatch {
  public:
-  void AddIf(bool take, uint32_t row, uint32_t column) {
-    rows_[size_] = row;
-    columns_[size_] = column;
+  void AddIf(bool take, size_t pair) {
+    pairs_[size_] = static_cast<uint32_t>(pair);
     size_ += take;
   }
-  // Writes the queens (not counted: BoardState::AddQueens) and returns how
-  // many there were.
-  size_t WriteTo(BoardState& state) {
-    for (size_t i = 0; i < size_; ++i) state.WriteQueen(rows_[i], columns_[i]);
+  // Writes the queens of the noted pairs of rows[] and columns[] (not
+  // counted: BoardState::AddQueens), marks their lines taken
+  // (FreeLines::kTaken), and returns how many there were.
+  size_t WriteTo(BoardState& state, uint32_t* rows, uint32_t* columns) {
+    for (size_t i = 0; i < size_; ++i) {
+      const uint32_t pair = pairs_[i];
+      state.WriteQueen(rows[pair], columns[pair]);
+      rows[pair] = FreeLines::kTaken;
+      columns[pair] = FreeLines::kTaken;
+    }
     return std::exchange(size_, 0);
   }
 
  private:
-  std::array<uint32_t, kStretch> rows_, columns_;
+  std::array<uint32_t, kStretch> pairs_;  // a pair's place in rows[] and columns[]
   size_t size_ = 0;
 };
 
-// Tries pairs [begin, end) of rows[] and columns[], `size` pairs in all,
-// adding the placed ones to `queens`. Branch-free: whether a pair is placed
-// is a coin toss.
+// Tries pairs [begin, end) of rows[] and columns[], noting the placed ones in
+// `queens`, and prefetches the diagonals of the pairs before `prefetch_end`.
+// Branch-free: whether a pair is placed is a coin toss.
 void PairStretch(BoardState& state, const uint32_t* rows, const uint32_t* columns, size_t begin,
-                 size_t end, size_t size, QueenBatch& queens) {
+                 size_t end, size_t prefetch_end, QueenBatch& queens) {
   for (size_t i = begin; i < end; ++i) {
-    if (i + kPrefetchDistance < size) {
+    if (i + kPrefetchDistance < prefetch_end) {
       state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
     }
-    const uint32_t row = rows[i], column = columns[i];
-    queens.AddIf(state.TryClaimDiagonals(row, column), row, column);
+    queens.AddIf(state.TryClaimDiagonals(rows[i], columns[i]), i);
   }
 }
 
@@ -121,27 +129,37 @@ class ChunkPairer {
   template <typename ShouldStop>
   std::optional<uint64_t> Pair(size_t row_chunk, size_t column_chunk, Rng rng, uint64_t room,
                                ShouldStop&& should_stop) {
-    const absl::Span<uint32_t> rows = rows_.Lines(row_chunk, row_buffer_);
-    const absl::Span<uint32_t> columns = columns_.Lines(column_chunk, column_buffer_);
     const auto check = [&should_stop] { return should_stop(1); };
-    if ((!rows_.InRandomOrder() && !rng.Shuffle(rows.begin(), rows.end(), check)) ||
-        !rng.Shuffle(columns.begin(), columns.end(), check)) {
-      return std::nullopt;
-    }
-    const size_t pairs = std::min(rows.size(), columns.size());
+    const std::optional<absl::Span<uint32_t>> rows =
+        rows_.Shuffled(row_chunk, /*keep_order=*/true, rng, row_buffer_, check);
+    if (!rows) return std::nullopt;
+    const std::optional<absl::Span<uint32_t>> columns =
+        columns_.Shuffled(column_chunk, /*keep_order=*/false, rng, column_buffer_, check);
+    if (!columns) return std::nullopt;
+    const size_t pairs = std::min(rows->size(), columns->size());
+    const size_t prefetch_end = PrefetchedAsRegion(row_chunk, column_chunk) ? 0 : pairs;
     uint64_t placed = 0;
     for (size_t tried = 0; tried < pairs && placed < room;) {
       // A pair places at most one queen, so this stretch cannot overshoot.
       const size_t end = std::min<uint64_t>({pairs, tried + kStretch, tried + (room - placed)});
       if (should_stop(end - tried)) return std::nullopt;
-      PairStretch(state_, rows.data(), columns.data(), tried, end, pairs, queens_);
-      placed += queens_.WriteTo(state_);
+      PairStretch(state_, rows->data(), columns->data(), tried, end, prefetch_end, queens_);
+      placed += queens_.WriteTo(state_, rows->data(), columns->data());
       tried = end;
     }
     return placed;
   }
 
  private:
+  // Whether the chunk pair's diagonals, each array's bits between its
+  // lowest and highest diagonal, are few enough for Pass::Prefetch to have
+  // asked for them (base/prefetch.h).
+  bool PrefetchedAsRegion(size_t row_chunk, size_t column_chunk) const {
+    const uint64_t span = uint64_t{rows_.Last(row_chunk) - rows_.First(row_chunk)} +
+                          (columns_.Last(column_chunk) - columns_.First(column_chunk));
+    return rows_.Chunks() > 1 && span / 8 < kPrefetchMaxBytes;
+  }
+
   BoardState& state_;
   FreeLines& rows_;
   FreeLines& columns_;
