@@ -357,8 +357,9 @@ def markdown(rows, info, revision, comparison=()):
         *comparison,
         "## Machine",
         "",
-        f"- CPU: {info['model']}, `nproc` = {info['nproc']}; the core is "
-        "single-threaded, so every completion runs on one core, as in the paper",
+        f"- CPU: {info['model']}, `nproc` = {info['nproc']}; a completion runs on one "
+        "core, as in the paper, except where a table says 2 threads (block 1 then pairs "
+        "on both)",
         f"- Memory: {info['memory']}",
         f"- Linux {info['kernel']}; {info['compiler']}; CMake Release build (-O3)",
         "",
