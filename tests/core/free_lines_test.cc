@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <vector>
 
 #include "gtest/gtest.h"
