@@ -24,11 +24,13 @@ class StderrBatch {
   }
 
   void Append(const spdlog::memory_buf_t& line, bool at_once) {
+    bool full = false;
     {
       absl::MutexLock lock(&mutex_);
       pending_.append(line.data(), line.size());
+      full = pending_.size() >= kLogBatchMaxBytes;
     }
-    if (at_once) Write();
+    if (at_once || full) Write();
   }
 
   // Writes every line appended so far.

@@ -2,12 +2,13 @@
 // line was a good part of a small call's cost (docs/constants.md,
 // kLogBatchDelay); here a line waits at most kLogBatchDelay, with the lines
 // logged meanwhile, and goes out in one write. A line at warn or above goes
-// out at once, with every line before it, and so does everything left when
-// the process exits (std::exit, or main returning). A crash loses the lines
-// of the last kLogBatchDelay.
+// out at once, with every line before it, and so does a batch of
+// kLogBatchMaxBytes, and everything left when the process exits (std::exit,
+// or main returning). A crash loses the lines of the last kLogBatchDelay.
 #ifndef NQUEENS_SERVER_BATCHED_STDERR_SINK_H_
 #define NQUEENS_SERVER_BATCHED_STDERR_SINK_H_
 
+#include <cstddef>
 #include <mutex>
 
 #include "absl/time/time.h"
@@ -17,6 +18,10 @@
 namespace nqueens::server {
 
 inline constexpr absl::Duration kLogBatchDelay = absl::Milliseconds(20);
+// A batch that reaches this many bytes is written by the thread that logged
+// its last line, so that a stderr that does not drain holds up the loggers,
+// as one write per line did, instead of growing the batch without end.
+inline constexpr size_t kLogBatchMaxBytes = size_t{1} << 20;
 
 // All such sinks of the process share one batch: their lines reach stderr
 // in the order they were logged.
