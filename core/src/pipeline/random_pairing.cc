@@ -25,11 +25,13 @@
 // and the pair's place in it, so the board depends on the seed alone, not on
 // the threads or their timing.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "base/parallel_parts.h"
 #include "base/prefetch.h"
 #include "pipeline/chunk_pair_order.h"
