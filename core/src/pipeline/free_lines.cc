@@ -109,19 +109,24 @@ void FreeLines::Prefetch(size_t chunk) const {
 absl::Span<uint32_t> FreeLines::ReadShuffled(size_t chunk, Rng& rng,
                                              std::vector<uint32_t>& buffer) const {
   buffer.resize(Count(chunk));
+  // On a copy, as in Rng::Shuffle: the writes to buffer[] would otherwise
+  // keep the generator's state in memory.
+  Rng local = rng;
+  uint32_t* const lines = buffer.data();
   uint32_t count = 0;
   const size_t first = bounds_[chunk], last = bounds_[chunk + 1];
   for (size_t word = first >> 6; word << 6 < last; ++word) {
     for (uint64_t clear = used_.ClearIn(word, first, last); clear != 0; clear &= clear - 1) {
       // Inside-out Fisher-Yates: the new line takes a uniformly random place
       // among the first count + 1, and the line it displaces moves to the end.
-      const uint32_t place = rng.Below(count + 1);
-      buffer[count] = buffer[place];
-      buffer[place] = static_cast<uint32_t>((word << 6) + __builtin_ctzll(clear));
+      const uint32_t place = local.Below(count + 1);
+      lines[count] = lines[place];
+      lines[place] = static_cast<uint32_t>((word << 6) + __builtin_ctzll(clear));
       ++count;
     }
   }
-  return absl::MakeSpan(buffer.data(), count);
+  rng = local;
+  return absl::MakeSpan(lines, count);
 }
 
 }  // namespace nqueens::internal

@@ -81,40 +81,40 @@ bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>&
 // pairing loop itself only claims diagonals and notes the pair.
 class QueenBatch {
  public:
-  void AddIf(bool take, size_t pair) {
-    pairs_[size_] = static_cast<uint32_t>(pair);
-    size_ += take;
+  // Tries pairs [begin, end) of rows[] and columns[], noting the placed
+  // ones, and prefetches the diagonals of the pairs before `prefetch_end`.
+  // Branch-free: whether a pair is placed is a coin toss. The count is kept
+  // in a local: the writes to the diagonal bits could alias a member.
+  void TryPairs(BoardState& state, const uint32_t* rows, const uint32_t* columns, size_t begin,
+                size_t end, size_t prefetch_end) {
+    size_t size = size_;
+    for (size_t i = begin; i < end; ++i) {
+      if (i + kPrefetchDistance < prefetch_end) {
+        state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
+      }
+      pairs_[size] = static_cast<uint32_t>(i);
+      size += state.TryClaimDiagonals(rows[i], columns[i]);
+    }
+    size_ = size;
   }
   // Writes the queens of the noted pairs of rows[] and columns[] (not
   // counted: BoardState::AddQueens), marks their lines taken
   // (FreeLines::kTaken), and returns how many there were.
   size_t WriteTo(BoardState& state, uint32_t* rows, uint32_t* columns) {
-    for (size_t i = 0; i < size_; ++i) {
+    const size_t size = std::exchange(size_, 0);
+    for (size_t i = 0; i < size; ++i) {
       const uint32_t pair = pairs_[i];
       state.WriteQueen(rows[pair], columns[pair]);
       rows[pair] = FreeLines::kTaken;
       columns[pair] = FreeLines::kTaken;
     }
-    return std::exchange(size_, 0);
+    return size;
   }
 
  private:
   std::array<uint32_t, kStretch> pairs_;  // a pair's place in rows[] and columns[]
   size_t size_ = 0;
 };
-
-// Tries pairs [begin, end) of rows[] and columns[], noting the placed ones in
-// `queens`, and prefetches the diagonals of the pairs before `prefetch_end`.
-// Branch-free: whether a pair is placed is a coin toss.
-void PairStretch(BoardState& state, const uint32_t* rows, const uint32_t* columns, size_t begin,
-                 size_t end, size_t prefetch_end, QueenBatch& queens) {
-  for (size_t i = begin; i < end; ++i) {
-    if (i + kPrefetchDistance < prefetch_end) {
-      state.PrefetchDiagonals(rows[i + kPrefetchDistance], columns[i + kPrefetchDistance]);
-    }
-    queens.AddIf(state.TryClaimDiagonals(rows[i], columns[i]), i);
-  }
-}
 
 // What one thread needs to pair chunk pairs: room for a chunk of rows and one
 // of columns while they are read from bits, and for one stretch's queens.
@@ -145,7 +145,7 @@ class ChunkPairer {
       // A pair places at most one queen, so this stretch cannot overshoot.
       const size_t end = std::min<uint64_t>({pairs, tried + kStretch, tried + (room - placed)});
       if (should_stop(end - tried)) return std::nullopt;
-      PairStretch(state_, rows->data(), columns->data(), tried, end, prefetch_end, queens_);
+      queens_.TryPairs(state_, rows->data(), columns->data(), tried, end, prefetch_end);
       placed += queens_.WriteTo(state_, rows->data(), columns->data());
       tried = end;
     }
