@@ -56,6 +56,11 @@ constexpr size_t kStretch = 4096;
 // helpers' start would cost more than they save.
 constexpr size_t kParallelFromPairs = 8;
 
+// Fewer free lines than this are cut on the calling thread alone: a cut
+// costs about what a helper's start does below this (docs/constants.md,
+// kParallelCutFrom).
+constexpr size_t kParallelCutFrom = size_t{1} << 14;
+
 // No cap on the queens a chunk pair places.
 constexpr uint64_t kNoRoom = ~uint64_t{0};
 
@@ -187,8 +192,7 @@ class Pass {
   StageResult Run(size_t chunks, Rng& rng) {
     const uint32_t queens_before = state_.queens();
     const size_t free = state_.n() - state_.queens();
-    if (!rows_.Cut(free, chunks, stop_) || !columns_.Cut(free, chunks, stop_) ||
-        !RandomOrder(chunks, rng, stop_, row_chunks_) ||
+    if (!Cut(free, chunks) || !RandomOrder(chunks, rng, stop_, row_chunks_) ||
         !RandomOrder(chunks, rng, stop_, column_chunks_)) {
       return StageResult::kStopped;
     }
@@ -212,6 +216,33 @@ class Pass {
   }
 
  private:
+  // Cuts the rows and the columns into `chunks` chunks each: at once, when the
+  // call has a second thread and the cuts are long enough to pay for its
+  // start (the first cut to a list, at n / FreeLines::kListBelow free lines,
+  // takes tens of milliseconds at n = 10^8). False once stopped.
+  bool Cut(size_t free, size_t chunks) {
+    if (threads_.count < 2 || free < kParallelCutFrom) {
+      return rows_.Cut(free, chunks, stop_) && columns_.Cut(free, chunks, stop_);
+    }
+    std::atomic<bool> abandoned{false};
+    PartsJob job;
+    job.parts = 2;
+    job.start_thread = [&](bool on_caller) -> PartRunner {
+      return [&, on_caller](size_t part) {
+        FreeLines& lines = part == 0 ? rows_ : columns_;
+        if (on_caller) return lines.Cut(free, chunks, stop_);
+        // A helper watches `abandoned`, as in PairInParallel: the caller polls.
+        StopCondition condition;
+        condition.cancelled = [&abandoned] { return abandoned.load(std::memory_order_relaxed); };
+        StopPoller stop(condition);
+        return lines.Cut(free, chunks, stop);
+      };
+    };
+    job.keep_going = [this] { return !stop_.CheckNow(); };
+    RunParts(job, threads_, abandoned);
+    return !abandoned.load() && !stop_.CheckNow();
+  }
+
   // The most queens pair j can place.
   size_t PairSize(size_t j) const {
     return std::min(rows_.Count(row_chunks_[j]), columns_.Count(column_chunks_[j]));
