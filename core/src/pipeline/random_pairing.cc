@@ -7,9 +7,10 @@
 // misses are the whole cost. So on huge boards each pass is cut into chunks
 // (PipelineParams::pairing_chunk): the free rows and the free columns are
 // cut, in ascending order, into chunks of near-equal count (free_lines.h), a
-// row chunk meets a random column chunk, and inside that pair the pairing is
-// uniformly random. A chunk pair's diagonals then span a few KiB. Smaller
-// boards have one chunk per pass: the paper's uniformly random pairing.
+// row chunk meets a column chunk drawn at random, spread over the diagonals
+// (chunk_partners.h), and inside that pair the pairing is uniformly random. A chunk pair's
+// diagonals then span a few KiB. Smaller boards have one chunk per pass: the paper's uniformly
+// random pairing.
 //
 // Once the free rows are a list (few are left, or one chunk a pass), they
 // keep the random order a pass tried them in, and the next passes shuffle
@@ -35,6 +36,7 @@
 #include "base/parallel_parts.h"
 #include "base/prefetch.h"
 #include "pipeline/chunk_pair_order.h"
+#include "pipeline/chunk_partners.h"
 #include "pipeline/free_lines.h"
 #include "pipeline/stages.h"
 
@@ -68,18 +70,6 @@ constexpr uint64_t kNoRoom = ~uint64_t{0};
 size_t ChunkCount(size_t free, uint32_t n, const PipelineParams& params) {
   if (n < params.pairing_chunks_from_n) return 1;
   return std::max<size_t>(1, free / std::max<uint32_t>(params.pairing_chunk, 1));
-}
-
-// A random order of 0..count-1 into `order`; false once `stop` fires. Polled:
-// at n = 10^9 a pass orders 488,000 chunks twice, most of the time spent
-// faulting their pages in (docs/constants.md, RandomOrder).
-bool RandomOrder(size_t count, Rng& rng, StopPoller& stop, HugeVector<uint32_t>& order) {
-  order.clear();
-  order.reserve(count);
-  const bool counted = RunInStretches(0, count, stop, [&order](size_t first, size_t last) {
-    for (size_t i = first; i < last; ++i) order.push_back(static_cast<uint32_t>(i));
-  });
-  return counted && rng.Shuffle(order.begin(), order.end(), [&stop] { return stop.CheckNow(); });
 }
 
 // The pairs one stretch placed, written into the board after it, so that the
@@ -192,8 +182,7 @@ class Pass {
   StageResult Run(size_t chunks, Rng& rng) {
     const uint32_t queens_before = state_.queens();
     const size_t free = state_.n() - state_.queens();
-    if (!Cut(free, chunks) || !RandomOrder(chunks, rng, stop_, row_chunks_) ||
-        !RandomOrder(chunks, rng, stop_, column_chunks_)) {
+    if (!Cut(free, chunks) || !partners_.Draw(chunks, rng, stop_, row_chunks_, column_chunks_)) {
       return StageResult::kStopped;
     }
     seed_ = rng.Next();
@@ -316,6 +305,7 @@ class Pass {
   FreeLines& columns_;
   ChunkPairer pairer_;                               // the calling thread's
   HugeVector<uint32_t> row_chunks_, column_chunks_;  // pair j: row_chunks_[j] x column_chunks_[j]
+  ChunkPartners partners_;
   uint64_t seed_ = 0;
 };
 
