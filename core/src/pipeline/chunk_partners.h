@@ -6,13 +6,13 @@
 // i + j of the anti-diagonals). A uniformly random pairing of the chunks
 // piles several chunk pairs onto some bands and none onto others (how many
 // share a band is about Poisson), and the pairs of a crowded band collide:
-// at n = 10^8 the first pass placed 44% of the rows, against the 60% the
-// paper gives for its uniform pairing of the rows themselves, and block 1
-// tried 14% more pairs in all. So each row chunk draws its partner among the
-// column chunks left, again while the pair's bands already hold an earlier
-// pair, up to kPartnerDraws times: the paper's rand&rand, one level up.
-// Every column chunk can still meet every row chunk; inside a chunk pair
-// the pairing stays uniformly random (docs/constants.md, kPartnerDraws).
+// a pass places fewer queens than the paper's uniform pairing of the rows
+// themselves, and block 1 tries more pairs. So each row chunk draws its
+// partner among the column chunks left, again while the pair's bands
+// already hold an earlier pair, up to kPartnerDraws times: the paper's
+// rand&rand, one level up. Every column chunk can still meet every row
+// chunk; inside a chunk pair the pairing stays uniformly random
+// (docs/constants.md, kPartnerDraws).
 #ifndef NQUEENS_PIPELINE_CHUNK_PARTNERS_H_
 #define NQUEENS_PIPELINE_CHUNK_PARTNERS_H_
 
