@@ -39,9 +39,8 @@ enum class CellTracking { kScan, kLines };
 // increasing order, with O(1) look-up: one bit per value plus a running count
 // per 64-bit word (about 0.19 bytes per value of the universe, which is a
 // line index of the whole board: 190 MB for the columns at n = 10^9). In
-// huge pages: block 4's two diagonal numberings (750 MB at 10^9) are slow to
-// free in 4 KiB pages, with no poll possible inside (docs/constants.md,
-// DenseNumbering).
+// huge pages: numberings of hundreds of MB are slow to free in 4 KiB pages,
+// with no poll possible inside (docs/constants.md, DenseNumbering).
 class DenseNumbering {
  public:
   // Makes this the empty set of [0, universe), in polled stretches. False
