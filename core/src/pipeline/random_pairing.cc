@@ -8,9 +8,9 @@
 // (PipelineParams::pairing_chunk): the free rows and the free columns are
 // cut, in ascending order, into chunks of near-equal count (free_lines.h), a
 // row chunk meets a column chunk drawn at random, spread over the diagonals
-// (chunk_partners.h), and inside that pair the pairing is uniformly random. A chunk pair's
-// diagonals then span a few KiB. Smaller boards have one chunk per pass: the paper's uniformly
-// random pairing.
+// (chunk_partners.h), and inside that pair the pairing is uniformly random.
+// A chunk pair's diagonals then span a few KiB. Smaller boards have one chunk
+// per pass: the paper's uniformly random pairing.
 //
 // Once the free rows are a list (few are left, or one chunk a pass), they
 // keep the random order a pass tried them in, and the next passes shuffle
