@@ -4,6 +4,7 @@
 
 #include <grpcpp/support/byte_buffer.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -131,6 +132,83 @@ TEST(SerializedChunkTest, RefusesAValueOfMoreThanTenBytes) {
     v1::CompleteStreamResponse parsed;
     EXPECT_FALSE(parsed.ParseFromString(message));  // protobuf refuses it too
   }
+}
+
+// A message whose only part is a chunk of the packed values `packed`.
+std::string ChunkOfPacked(const std::string& packed) {
+  const auto length = [](size_t size) {
+    std::string varint;
+    for (; size >= 0x80; size >>= 7) varint += static_cast<char>(size | 0x80);
+    return varint + static_cast<char>(size);
+  };
+  const std::string chunk = "\x12" + length(packed.size()) + packed;
+  return "\x12" + length(chunk.size()) + chunk;
+}
+
+// `value` as a varint of `bytes` bytes: padded with continuation bytes of
+// zero bits, as protobuf reads it (a uint32 field takes the low 32 bits).
+std::string PaddedVarint(uint64_t value, size_t bytes) {
+  std::string varint;
+  for (size_t i = 0; i + 1 < bytes; ++i, value >>= 7) {
+    varint += static_cast<char>((value & 0x7f) | 0x80);
+  }
+  return varint + static_cast<char>(value & 0x7f);
+}
+
+// Long messages are read many values at a time: values of every length
+// protobuf accepts, 1 to 10 bytes, in runs long enough for that.
+TEST(SerializedChunkTest, ReadsLongMessagesAsProtobufDoes) {
+  std::string packed;
+  uint64_t state = 1;
+  for (int i = 0; i < 3000; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    const size_t bytes = 1 + (state >> 60) % 10;
+    packed += PaddedVarint(state >> (64 - 7 * std::min<size_t>(bytes, 9)), bytes);
+  }
+  const std::string message = ChunkOfPacked(packed);
+  v1::CompleteStreamResponse parsed;
+  ASSERT_TRUE(parsed.ParseFromString(message));
+  const std::vector<uint32_t> expected(parsed.chunk().columns().begin(),
+                                       parsed.chunk().columns().end());
+  ASSERT_EQ(expected.size(), 3000u);
+  for (const size_t slice_size : {size_t{13}, size_t{100}, message.size()}) {
+    SCOPED_TRACE(slice_size);
+    const std::optional<SerializedChunk> chunk = SerializedChunk::Find(Sliced(message, slice_size));
+    ASSERT_TRUE(chunk.has_value());
+    EXPECT_EQ(Decoded(*chunk), expected);
+  }
+}
+
+// A value of more than 10 bytes, 11 to 70, deep in a long message: refused
+// at its index, as protobuf refuses the message.
+TEST(SerializedChunkTest, RefusesALongValueDeepInAMessage) {
+  for (const size_t long_bytes : {11, 63, 64, 70}) {
+    SCOPED_TRACE(long_bytes);
+    const std::string packed = std::string(150, '\x05') + std::string(long_bytes - 1, '\x80') +
+                               '\x01' + std::string(150, '\x06');
+    const std::string message = ChunkOfPacked(packed);
+    const std::optional<SerializedChunk> found = SerializedChunk::Find(Sliced(message, 1000));
+    ASSERT_TRUE(found.has_value());
+    std::vector<uint32_t> columns(found->size());
+    uint64_t bad = 0;
+    EXPECT_EQ(found->Decode(columns.data(), UINT32_MAX, &bad),
+              SerializedChunk::Decoded::kMalformed);
+    EXPECT_EQ(bad, 150u);
+    v1::CompleteStreamResponse parsed;
+    EXPECT_FALSE(parsed.ParseFromString(message));
+  }
+}
+
+TEST(SerializedChunkTest, RefusesAValueAboveTheMaximumDeepInAMessage) {
+  std::vector<uint32_t> columns(500, 7);
+  columns[321] = 1000;
+  const std::optional<SerializedChunk> chunk =
+      SerializedChunk::Find(SerializeChunkMessage(0, columns));
+  ASSERT_TRUE(chunk.has_value());
+  std::vector<uint32_t> decoded(chunk->size());
+  uint64_t bad = 0;
+  EXPECT_EQ(chunk->Decode(decoded.data(), 999, &bad), SerializedChunk::Decoded::kAboveMax);
+  EXPECT_EQ(bad, 321u);
 }
 
 TEST(SerializedChunkTest, AssemblesUnderTheSameRules) {
