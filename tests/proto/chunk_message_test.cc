@@ -199,6 +199,37 @@ TEST(SerializedChunkTest, RefusesALongValueDeepInAMessage) {
   }
 }
 
+// Most values of a large solution take 4 bytes (2^21 to 2^28 - 1): read
+// many at a time, runs of them broken by shorter ones.
+TEST(SerializedChunkTest, ReadsRunsOfFourByteValues) {
+  std::vector<uint32_t> columns;
+  uint64_t state = 7;
+  for (int i = 0; i < 5000; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    const uint32_t four_bytes =
+        (uint32_t{1} << 21) + (state >> 36) % ((uint32_t{1} << 28) - (1 << 21));
+    columns.push_back(i % 97 == 0 ? i % 300 : four_bytes);
+  }
+  const std::string message = ProtobufChunk(0, columns);
+  for (const size_t slice_size : {size_t{1000}, message.size()}) {
+    SCOPED_TRACE(slice_size);
+    const std::optional<SerializedChunk> chunk = SerializedChunk::Find(Sliced(message, slice_size));
+    ASSERT_TRUE(chunk.has_value());
+    EXPECT_EQ(Decoded(*chunk), columns);
+  }
+  // A value above the maximum amid 4-byte values is found at its index.
+  const uint32_t max = uint32_t{1} << 27;
+  for (uint32_t& column : columns) column = std::min(column, max);
+  columns[820] = max + 1;  // in a run of 4-byte values
+  const std::optional<SerializedChunk> chunk =
+      SerializedChunk::Find(SerializeChunkMessage(0, columns));
+  ASSERT_TRUE(chunk.has_value());
+  std::vector<uint32_t> decoded(chunk->size());
+  uint64_t bad = 0;
+  EXPECT_EQ(chunk->Decode(decoded.data(), max, &bad), SerializedChunk::Decoded::kAboveMax);
+  EXPECT_EQ(bad, 820u);
+}
+
 TEST(SerializedChunkTest, RefusesAValueAboveTheMaximumDeepInAMessage) {
   std::vector<uint32_t> columns(500, 7);
   columns[321] = 1000;
