@@ -9,6 +9,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/impl/codegen/proto_utils.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include "nqueens/solver.h"
 #include "server/call.h"
 #include "server/memory_estimate.h"
+#include "server/pages_ahead.h"
 #include "server/parsed_size.h"
 #include "wire/chunk_message.h"
 #include "wire/chunks.h"
@@ -59,12 +61,18 @@ grpc::ByteBuffer SerializeMessage(const Message& message) {
   return bytes;
 }
 
+// A board of this many bytes or more has its pages faulted in ahead of the
+// rows (pages_ahead.h), at most kPagesAheadWindow bytes past them: 16 huge
+// pages, 128 chunks of the most rows (docs/constants.md, PagesAhead).
+inline constexpr uint64_t kPagesAheadFrom = uint64_t{64} << 20;
+inline constexpr uint64_t kPagesAheadWindow = uint64_t{32} << 20;
+
 // Reads one request stream. Memory: until the whole board is in, the call
 // holds only what the stream has brought (the header's queens, the rows
 // received: the board's n rows are reserved at the header, but only in
-// address space, its pages touched as rows arrive) and the message being
-// parsed; then its full estimated peak (see memory_estimate.h) before any
-// work starts.
+// address space, its pages touched as rows arrive, or a window ahead of
+// them on a large board) and the message being parsed; then its full
+// estimated peak (see memory_estimate.h) before any work starts.
 template <typename Request>
 class RequestStreamReader {
  public:
@@ -108,6 +116,7 @@ class RequestStreamReader {
   // The client has sent its last message: the board, with the call's full
   // memory reserved.
   absl::StatusOr<Columns> Finish() {
+    pages_ahead_.reset();
     if (!header_.has_value())
       return absl::InvalidArgumentError("the first message must be a header");
     if (absl::Status memory = call_.ReserveMemory(PeakBytes()); !memory.ok()) return memory;
@@ -129,9 +138,14 @@ class RequestStreamReader {
     progressed_ = true;
     if (absl::Status fits = call_.CheckFits(PeakBytes()); !fits.ok()) return fits;
     assembler_.emplace(n);
-    // One allocation, no copies as the board grows; n passed CheckFits.
-    if (header_->queens().empty()) assembler_->ReserveAllRows();
-    return call_.ReserveMemory(HeaderBytes());
+    if (header_->queens().empty()) {
+      // One allocation, no copies as the board grows; n passed CheckFits.
+      assembler_->ReserveAllRows();
+      if (BoardBytes() >= kPagesAheadFrom) ahead_ = kPagesAheadWindow;
+    }
+    if (absl::Status memory = call_.ReserveMemory(HeldBytes()); !memory.ok()) return memory;
+    if (ahead_ > 0) pages_ahead_.emplace(assembler_->data(), BoardBytes(), ahead_);
+    return absl::OkStatus();
   }
 
   absl::Status AddChunk(const v1::BoardChunk& chunk) {
@@ -143,6 +157,7 @@ class RequestStreamReader {
     rows_ += static_cast<uint64_t>(chunk.columns_size());
     if (absl::Status memory = call_.ReserveMemory(HeldBytes()); !memory.ok()) return memory;
     if (absl::Status added = assembler_->Add(chunk); !added.ok()) return added;
+    RowsReached();
     progressed_ = chunk.columns_size() > 0;
     return absl::OkStatus();
   }
@@ -156,14 +171,22 @@ class RequestStreamReader {
     rows_ += chunk.size();
     if (absl::Status held = call_.ReserveMemory(HeldBytes()); !held.ok()) return held;
     if (absl::Status added = assembler_->Add(chunk); !added.ok()) return added;
+    RowsReached();
     progressed_ = chunk.size() > 0;
     return absl::OkStatus();
   }
 
-  // What the stream has brought so far: the header, and the rows received.
-  uint64_t HeldBytes() const {
-    return header_.has_value() ? HeaderBytes() + sizeof(uint32_t) * rows_ : 0;
+  void RowsReached() {
+    if (pages_ahead_.has_value()) pages_ahead_->Reached(sizeof(uint32_t) * rows_);
   }
+
+  // What the stream has brought so far: the header, and the rows received
+  // with the window of pages ahead of them.
+  uint64_t HeldBytes() const {
+    if (!header_.has_value()) return 0;
+    return HeaderBytes() + std::min(BoardBytes(), sizeof(uint32_t) * rows_ + ahead_);
+  }
+  uint64_t BoardBytes() const { return sizeof(uint32_t) * header_->n(); }
   uint64_t HeaderBytes() const {
     // The chunks' board is the work's own input, counted there.
     return PeakCallBytes(work_, 0, RequestBoard{0, static_cast<uint64_t>(header_->queens_size())},
@@ -182,6 +205,9 @@ class RequestStreamReader {
   bool progressed_ = false;
   std::optional<Header> header_;
   std::optional<wire::ChunkAssembler> assembler_;
+  uint64_t ahead_ = 0;  // the window of pages ahead, when there is one
+  // After the assembler, whose memory it touches: destroyed before it.
+  std::optional<PagesAhead> pages_ahead_;
 };
 
 // Everything of a completion result but the board (which a stream sends

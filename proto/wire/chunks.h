@@ -50,6 +50,8 @@ class ChunkAssembler {
   // For callers that have budgeted memory for n rows: one allocation, no
   // regrowth copies.
   void ReserveAllRows();
+  // The board's memory: the room ReserveAllRows made, for instance.
+  const uint32_t* data() const { return columns_.data(); }
   // INVALID_ARGUMENT unless chunks covered all n rows.
   absl::StatusOr<Columns> Finish() &&;
 
