@@ -103,6 +103,9 @@ inline uint64_t ValueEnds(const uint8_t* block) {
 }
 
 #ifdef __SSE2__
+// `bits` in each of the four 32-bit lanes.
+inline __m128i Splat(uint32_t bits) { return _mm_set1_epi32(static_cast<int32_t>(bits)); }
+
 // The ends of a block of 16 values of 4 bytes each, as most blocks of a
 // solution are from 2^21 to 2^28 rows: DecodeFourByteBlock decodes them
 // four at a time.
@@ -114,19 +117,19 @@ constexpr uint32_t kFourByteMax = (uint32_t{1} << 28) - 1;
 inline bool DecodeFourByteBlock(const uint8_t* block, uint32_t* out, uint32_t max) {
   // Below 2^31, so compared as signed 32-bit numbers.
   const auto limit = static_cast<int32_t>(std::min(max, kFourByteMax));
-  const auto mask = [](uint32_t bits) { return _mm_set1_epi32(static_cast<int32_t>(bits)); };
   __m128i above = _mm_setzero_si128();
   for (size_t part = 0; part < kBlockBytes / 16; ++part) {
     const __m128i words = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * part));
-    __m128i values = _mm_and_si128(words, mask(0x7f));
-    values = _mm_or_si128(values, _mm_and_si128(_mm_srli_epi32(words, 1), mask(0x7f << 7)));
-    values = _mm_or_si128(values, _mm_and_si128(_mm_srli_epi32(words, 2), mask(0x7f << 14)));
-    values = _mm_or_si128(values, _mm_and_si128(_mm_srli_epi32(words, 3), mask(0x7f << 21)));
+    __m128i values = _mm_and_si128(words, Splat(0x7f));
+    values = _mm_or_si128(values, _mm_and_si128(_mm_srli_epi32(words, 1), Splat(0x7f << 7)));
+    values = _mm_or_si128(values, _mm_and_si128(_mm_srli_epi32(words, 2), Splat(0x7f << 14)));
+    values = _mm_or_si128(values, _mm_and_si128(_mm_srli_epi32(words, 3), Splat(0x7f << 21)));
     above = _mm_or_si128(above, _mm_cmpgt_epi32(values, _mm_set1_epi32(limit)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4 * part), values);
   }
   return _mm_movemask_epi8(above) == 0;
 }
+
 #endif  // __SSE2__
 
 // The varint of `length` bytes at `in`, 10 readable bytes there; false for

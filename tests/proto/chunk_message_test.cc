@@ -211,6 +211,7 @@ TEST(SerializedChunkTest, ReadsRunsOfFourByteValues) {
     columns.push_back(i % 97 == 0 ? i % 300 : four_bytes);
   }
   const std::string message = ProtobufChunk(0, columns);
+  EXPECT_EQ(Bytes(SerializeChunkMessage(0, columns)), message);
   for (const size_t slice_size : {size_t{1000}, message.size()}) {
     SCOPED_TRACE(slice_size);
     const std::optional<SerializedChunk> chunk = SerializedChunk::Find(Sliced(message, slice_size));
