@@ -1,12 +1,17 @@
 #include "pipeline/board_state.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "base/bit_array.h"
 #include "base/huge_pages.h"
 #include "base/stop_poller.h"
 #include "gtest/gtest.h"
+#include "nqueens/solver.h"
+#include "nqueens/threads.h"
 #include "test_boards.h"
 
 namespace nqueens::internal {
@@ -73,6 +78,61 @@ TEST(BoardStateTest, RejectsAColumnOffTheBoard) {
   const absl::StatusOr<BoardState> state = BoardState::Create(composition, NeverStop());
   ASSERT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(state.status().message().find("42"), std::string::npos) << state.status();
+}
+
+// Boards from this size on are placed on two threads when the call has them.
+constexpr uint32_t kTwoThreadRows = (uint32_t{1} << 20) + 3;
+
+SearchThreads TwoThreads() {
+  SearchThreads threads;
+  threads.count = 2;
+  return threads;
+}
+
+TEST(BoardStateTest, TwoThreadsPlaceTheGivenQueensAsOneDoes) {
+  // From the explicit construction: a random solution this large takes the
+  // tests' simple solver too long.
+  const std::optional<Columns> solution = ConstructSolution(kTwoThreadRows);
+  ASSERT_TRUE(solution.has_value());
+  const Columns composition = test_boards::RandomSubComposition(*solution, kTwoThreadRows / 2, 11);
+  absl::StatusOr<BoardState> one = BoardState::Create(composition, NeverStop());
+  absl::StatusOr<BoardState> two = BoardState::Create(composition, NeverStop(), TwoThreads());
+  ASSERT_TRUE(one.ok()) << one.status();
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ(two->queens(), one->queens());
+  EXPECT_EQ(two->columns(), composition);
+  HugeVector<uint32_t> rows_one, rows_two, columns_one, columns_two;
+  ASSERT_TRUE(one->FreeRows(rows_one, NeverStop()) && two->FreeRows(rows_two, NeverStop()));
+  ASSERT_TRUE(one->FreeColumns(columns_one, NeverStop()) &&
+              two->FreeColumns(columns_two, NeverStop()));
+  EXPECT_EQ(rows_two, rows_one);
+  EXPECT_EQ(columns_two, columns_one);
+  // The diagonals through free cells, in a spread of them.
+  for (size_t i = 0; i < rows_one.size(); i += 97) {
+    const uint32_t column = columns_one[(i * 7919) % columns_one.size()];
+    EXPECT_EQ(two->DiagonalsFree(rows_one[i], column), one->DiagonalsFree(rows_one[i], column));
+  }
+}
+
+TEST(BoardStateTest, TwoThreadsRejectAttacksNamingTheRows) {
+  // Rows 700000 and 900000 share column 5; rows 800000 and 800002 a
+  // diagonal; row 1000000 stands off the board.
+  const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> cases = {
+      {{700000, 5}, {900000, 5}},
+      {{800000, 7}, {800002, 9}},
+      {{1000000, kTwoThreadRows + 1}},
+  };
+  for (const auto& queens : cases) {
+    Columns composition(kTwoThreadRows, kEmptyRow);
+    for (const auto& [row, column] : queens) composition[row - 1] = column;
+    const absl::StatusOr<BoardState> state =
+        BoardState::Create(composition, NeverStop(), TwoThreads());
+    ASSERT_EQ(state.status().code(), absl::StatusCode::kInvalidArgument);
+    for (const auto& [row, column] : queens) {
+      EXPECT_NE(state.status().message().find(std::to_string(row)), std::string::npos)
+          << state.status();
+    }
+  }
 }
 
 TEST(BoardStateTest, TryClaimDiagonalsClaimsOnlyFreeCells) {

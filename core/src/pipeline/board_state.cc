@@ -2,16 +2,28 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <utility>
 
+#include "base/parallel_parts.h"
 #include "base/validation.h"
 
 namespace nqueens::internal {
+namespace {
 
-absl::StatusOr<BoardState> BoardState::Create(Columns composition, StopPoller& stop) {
+// Below this many rows the given queens are placed on one thread: a
+// helper's start would cost a noticeable share of the pass.
+constexpr uint32_t kTwoThreadPlacingFrom = uint32_t{1} << 20;
+
+}  // namespace
+
+absl::StatusOr<BoardState> BoardState::Create(Columns composition, StopPoller& stop,
+                                              const SearchThreads& threads) {
   BoardState state(std::move(composition));
-  if (!state.ClearControlBits(stop)) return stop.status();
-  if (state.PlaceGivenQueens(stop)) return state;
+  const bool placed = threads.count > 1 && state.n_ >= kTwoThreadPlacingFrom
+                          ? state.PlaceGivenQueensOnTwoThreads(threads, stop)
+                          : state.ClearControlBits(stop) && state.PlaceGivenQueens(stop);
+  if (placed) return state;
   if (!stop.status().ok()) return stop.status();
   // Something is wrong: let the validator find it and name the rows.
   absl::Status status = CheckComposition(state.columns_, stop);
@@ -23,9 +35,16 @@ BoardState::BoardState(Columns composition)
     : n_(static_cast<uint32_t>(composition.size())), columns_(std::move(composition)) {}
 
 bool BoardState::ClearControlBits(StopPoller& stop) {
+  return ClearLineBits(stop) && ClearDiagonalBits(stop);
+}
+
+bool BoardState::ClearLineBits(StopPoller& stop) {
   return given_.Reset(size_t{n_} + 1, stop) && row_used_.Reset(size_t{n_} + 1, stop) &&
-         column_used_.Reset(size_t{n_} + 1, stop) &&
-         diagonal_used_.Reset(2 * size_t{n_} + 1, stop) &&
+         column_used_.Reset(size_t{n_} + 1, stop);
+}
+
+bool BoardState::ClearDiagonalBits(StopPoller& stop) {
+  return diagonal_used_.Reset(2 * size_t{n_} + 1, stop) &&
          anti_diagonal_used_.Reset(2 * size_t{n_} + 1, stop);
 }
 
@@ -43,12 +62,13 @@ bool BoardState::Restore(StopPoller& stop) {
   return PlaceGivenQueens(stop);
 }
 
-bool BoardState::PlaceGivenQueens(StopPoller& stop) {
+template <typename Prefetch, typename Visit>
+bool BoardState::ForEachGivenQueen(StopPoller& stop, Prefetch prefetch, Visit visit) const {
   // A block of rows at a time: first the given ones among them, without a
   // branch (on a random composition whether a row is given is a coin toss),
-  // then their queens, fetching the control bits of a queen a few queens
-  // ahead: the rows come in order but their columns at random, and at
-  // n = 10^8 each queen would otherwise wait for three cache misses.
+  // then their queens, prefetching for a queen a few queens ahead: the rows
+  // come in order but their columns at random, and at n = 10^8 each queen
+  // would otherwise wait for its cache misses.
   constexpr uint32_t kBlock = 4096;
   constexpr uint32_t kPrefetchDistance = 16;
   static_assert(StopPoller::kRowsPerPoll % kBlock == 0, "polls fall between blocks");
@@ -64,17 +84,76 @@ bool BoardState::PlaceGivenQueens(StopPoller& stop) {
     for (uint32_t i = 0; i < count; ++i) {
       if (i + kPrefetchDistance < count) {
         const uint32_t ahead = given_rows[i + kPrefetchDistance];
-        const uint32_t column = std::min(columns_[ahead - 1], n_);
-        column_used_.Prefetch(column);
-        PrefetchDiagonals(ahead, column);
+        prefetch(ahead, std::min(columns_[ahead - 1], n_));
       }
-      const uint32_t row = given_rows[i], column = columns_[row - 1];
-      if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
-      given_.Set(row);
-      Place(row, column);
+      const uint32_t row = given_rows[i];
+      if (!visit(row, columns_[row - 1])) return false;
     }
   }
   return true;
+}
+
+bool BoardState::PlaceGivenQueens(StopPoller& stop) {
+  return ForEachGivenQueen(
+      stop,
+      [this](uint32_t row, uint32_t column) {
+        column_used_.Prefetch(column);
+        PrefetchDiagonals(row, column);
+      },
+      [this](uint32_t row, uint32_t column) {
+        if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
+        given_.Set(row);
+        Place(row, column);
+        return true;
+      });
+}
+
+bool BoardState::PlaceGivenQueensOnTwoThreads(const SearchThreads& threads, StopPoller& stop) {
+  std::atomic<bool> abandoned{false};
+  PartsJob job;
+  job.parts = 2;
+  job.start_thread = [&](bool on_caller) -> PartRunner {
+    return [&, on_caller](size_t part) {
+      // A helper watches `abandoned`, as block 1's do: the caller polls.
+      StopCondition condition;
+      condition.cancelled = [&abandoned] { return abandoned.load(std::memory_order_relaxed); };
+      StopPoller helper_stop(condition);
+      StopPoller& part_stop = on_caller ? stop : helper_stop;
+      return part == 0 ? ClearLineBits(part_stop) && PlaceGivenLines(part_stop)
+                       : ClearDiagonalBits(part_stop) && PlaceGivenDiagonals(part_stop);
+    };
+  };
+  job.keep_going = [&stop] { return !stop.CheckNow(); };
+  RunParts(job, threads, abandoned);
+  return !abandoned.load() && !stop.CheckNow();
+}
+
+bool BoardState::PlaceGivenLines(StopPoller& stop) {
+  uint32_t queens = 0;
+  const bool placed = ForEachGivenQueen(
+      stop, [this](uint32_t, uint32_t column) { column_used_.Prefetch(column); },
+      [this, &queens](uint32_t row, uint32_t column) {
+        if (column > n_ || !ColumnFree(column)) return false;
+        given_.Set(row);
+        row_used_.Set(row);
+        column_used_.Set(column);
+        ++queens;
+        return true;
+      });
+  queens_ = queens;
+  return placed;
+}
+
+bool BoardState::PlaceGivenDiagonals(StopPoller& stop) {
+  return ForEachGivenQueen(
+      stop, [this](uint32_t row, uint32_t column) { PrefetchDiagonals(row, column); },
+      [this](uint32_t row, uint32_t column) {
+        // A column off the board is PlaceGivenLines' to refuse.
+        if (column > n_) return true;
+        if (!DiagonalsFree(row, column)) return false;
+        ClaimDiagonals(row, column);
+        return true;
+      });
 }
 
 bool BoardState::ListClear(const BitArray& used, HugeVector<uint32_t>& out,

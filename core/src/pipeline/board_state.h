@@ -16,6 +16,7 @@
 #include "base/prefetch.h"
 #include "base/stop_poller.h"
 #include "nqueens/board.h"
+#include "nqueens/threads.h"
 
 namespace nqueens::internal {
 
@@ -26,7 +27,12 @@ class BoardState {
   // INVALID_ARGUMENT, naming the rows, when queens attack each other or a
   // column is out of range; the poller's status when it stops (the pass is
   // O(n), polled).
-  static absl::StatusOr<BoardState> Create(Columns composition, StopPoller& stop);
+  // With two threads or more, the control bits of the rows and columns and
+  // those of the diagonals are filled at once, each by a thread that reads
+  // every given queen: no word is written by both, and no atomic operation
+  // is needed, as it would be with the rows split between the threads.
+  static absl::StatusOr<BoardState> Create(Columns composition, StopPoller& stop,
+                                           const SearchThreads& threads = SearchThreads());
 
   uint32_t n() const { return n_; }
   uint32_t queens() const { return queens_; }
@@ -121,12 +127,26 @@ class BoardState {
 
  private:
   explicit BoardState(Columns composition);
-  // Sizes and clears the control bits; false once `stop` fires.
+  // Sizes and clears the control bits, all of them or those of the rows and
+  // columns or of the diagonals; false once `stop` fires.
   bool ClearControlBits(StopPoller& stop);
+  bool ClearLineBits(StopPoller& stop);
+  bool ClearDiagonalBits(StopPoller& stop);
   // Places the given queens; false at the first one out of range or
   // attacked by an earlier one, or once `stop` fires (the state is then
   // unusable).
   bool PlaceGivenQueens(StopPoller& stop);
+  // The same with the control bits cleared first, on two of `threads`: one
+  // places the queens in their rows and columns (PlaceGivenLines), the other
+  // on their diagonals (PlaceGivenDiagonals).
+  bool PlaceGivenQueensOnTwoThreads(const SearchThreads& threads, StopPoller& stop);
+  bool PlaceGivenLines(StopPoller& stop);
+  bool PlaceGivenDiagonals(StopPoller& stop);
+  // Calls visit(row, column) for each given queen, in row order, and
+  // prefetch(row, column) for the queen a few ahead; false once `visit`
+  // returns false or `stop` fires.
+  template <typename Prefetch, typename Visit>
+  bool ForEachGivenQueen(StopPoller& stop, Prefetch prefetch, Visit visit) const;
   // The clear bits 1..n of `used`, ascending, into `out`.
   bool ListClear(const BitArray& used, HugeVector<uint32_t>& out, StopPoller& stop) const;
 

@@ -326,7 +326,8 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOpt
     return result;
   }
   StopPoller stop(options.stop);
-  absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition), stop);
+  absl::StatusOr<BoardState> state =
+      BoardState::Create(std::move(composition), stop, options.threads);
   if (!state.ok()) return state.status();
   CompletionStats stats;
   stats.seed = options.seed;
