@@ -116,24 +116,6 @@ TEST(SerializedChunkTest, RefusesAValueAboveTheMaximum) {
   EXPECT_EQ(columns[bad], 300u);
 }
 
-TEST(SerializedChunkTest, RefusesAValueOfMoreThanTenBytes) {
-  // Packed columns 1, then 11 bytes of one value, then 2.
-  std::string packed = "\x01" + std::string(10, '\x80') + "\x01\x02";
-  const std::string chunk = std::string("\x12") + static_cast<char>(packed.size()) + packed;
-  const std::string message = std::string("\x12") + static_cast<char>(chunk.size()) + chunk;
-  for (const size_t slice_size : {size_t{1}, size_t{5}, message.size()}) {
-    const std::optional<SerializedChunk> found = SerializedChunk::Find(Sliced(message, slice_size));
-    ASSERT_TRUE(found.has_value());
-    std::vector<uint32_t> columns(found->size());
-    uint64_t bad = 0;
-    EXPECT_EQ(found->Decode(columns.data(), UINT32_MAX, &bad),
-              SerializedChunk::Decoded::kMalformed);
-    EXPECT_EQ(bad, 1u);
-    v1::CompleteStreamResponse parsed;
-    EXPECT_FALSE(parsed.ParseFromString(message));  // protobuf refuses it too
-  }
-}
-
 // A message whose only part is a chunk of the packed values `packed`.
 std::string ChunkOfPacked(const std::string& packed) {
   const auto length = [](size_t size) {
@@ -143,6 +125,27 @@ std::string ChunkOfPacked(const std::string& packed) {
   };
   const std::string chunk = "\x12" + length(packed.size()) + packed;
   return "\x12" + length(chunk.size()) + chunk;
+}
+
+// `message`, cut into slices of `slice_size`, is refused as malformed at
+// value `index`, as protobuf refuses it.
+void ExpectMalformedAt(const std::string& message, size_t slice_size, uint64_t index) {
+  const std::optional<SerializedChunk> found = SerializedChunk::Find(Sliced(message, slice_size));
+  ASSERT_TRUE(found.has_value());
+  std::vector<uint32_t> columns(found->size());
+  uint64_t bad = 0;
+  EXPECT_EQ(found->Decode(columns.data(), UINT32_MAX, &bad), SerializedChunk::Decoded::kMalformed);
+  EXPECT_EQ(bad, index);
+  v1::CompleteStreamResponse parsed;
+  EXPECT_FALSE(parsed.ParseFromString(message));
+}
+
+TEST(SerializedChunkTest, RefusesAValueOfMoreThanTenBytes) {
+  // Packed columns 1, then 11 bytes of one value, then 2.
+  const std::string message = ChunkOfPacked("\x01" + std::string(10, '\x80') + "\x01\x02");
+  for (const size_t slice_size : {size_t{1}, size_t{5}, message.size()}) {
+    ExpectMalformedAt(message, slice_size, 1);
+  }
 }
 
 // `value` as a varint of `bytes` bytes: padded with continuation bytes of
@@ -186,49 +189,8 @@ TEST(SerializedChunkTest, RefusesALongValueDeepInAMessage) {
     SCOPED_TRACE(long_bytes);
     const std::string packed = std::string(150, '\x05') + std::string(long_bytes - 1, '\x80') +
                                '\x01' + std::string(150, '\x06');
-    const std::string message = ChunkOfPacked(packed);
-    const std::optional<SerializedChunk> found = SerializedChunk::Find(Sliced(message, 1000));
-    ASSERT_TRUE(found.has_value());
-    std::vector<uint32_t> columns(found->size());
-    uint64_t bad = 0;
-    EXPECT_EQ(found->Decode(columns.data(), UINT32_MAX, &bad),
-              SerializedChunk::Decoded::kMalformed);
-    EXPECT_EQ(bad, 150u);
-    v1::CompleteStreamResponse parsed;
-    EXPECT_FALSE(parsed.ParseFromString(message));
+    ExpectMalformedAt(ChunkOfPacked(packed), 1000, 150);
   }
-}
-
-// Most values of a large solution take 4 bytes (2^21 to 2^28 - 1): read
-// many at a time, runs of them broken by shorter ones.
-TEST(SerializedChunkTest, ReadsRunsOfFourByteValues) {
-  std::vector<uint32_t> columns;
-  uint64_t state = 7;
-  for (int i = 0; i < 5000; ++i) {
-    state = state * 6364136223846793005u + 1442695040888963407u;
-    const uint32_t four_bytes =
-        (uint32_t{1} << 21) + (state >> 36) % ((uint32_t{1} << 28) - (1 << 21));
-    columns.push_back(i % 97 == 0 ? i % 300 : four_bytes);
-  }
-  const std::string message = ProtobufChunk(0, columns);
-  EXPECT_EQ(Bytes(SerializeChunkMessage(0, columns)), message);
-  for (const size_t slice_size : {size_t{1000}, message.size()}) {
-    SCOPED_TRACE(slice_size);
-    const std::optional<SerializedChunk> chunk = SerializedChunk::Find(Sliced(message, slice_size));
-    ASSERT_TRUE(chunk.has_value());
-    EXPECT_EQ(Decoded(*chunk), columns);
-  }
-  // A value above the maximum amid 4-byte values is found at its index.
-  const uint32_t max = uint32_t{1} << 27;
-  for (uint32_t& column : columns) column = std::min(column, max);
-  columns[820] = max + 1;  // in a run of 4-byte values
-  const std::optional<SerializedChunk> chunk =
-      SerializedChunk::Find(SerializeChunkMessage(0, columns));
-  ASSERT_TRUE(chunk.has_value());
-  std::vector<uint32_t> decoded(chunk->size());
-  uint64_t bad = 0;
-  EXPECT_EQ(chunk->Decode(decoded.data(), max, &bad), SerializedChunk::Decoded::kAboveMax);
-  EXPECT_EQ(bad, 820u);
 }
 
 TEST(SerializedChunkTest, RefusesAValueAboveTheMaximumDeepInAMessage) {
