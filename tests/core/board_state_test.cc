@@ -1,5 +1,6 @@
 #include "pipeline/board_state.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -89,6 +90,23 @@ SearchThreads TwoThreads() {
   return threads;
 }
 
+// `other` holds what `state` holds: the board, its queens, its free lines
+// and the diagonals through a spread of free cells.
+void ExpectSameState(const BoardState& other, const BoardState& state) {
+  EXPECT_EQ(other.queens(), state.queens());
+  EXPECT_EQ(other.columns(), state.columns());
+  HugeVector<uint32_t> rows, other_rows, columns, other_columns;
+  ASSERT_TRUE(state.FreeRows(rows, NeverStop()) && other.FreeRows(other_rows, NeverStop()));
+  ASSERT_TRUE(state.FreeColumns(columns, NeverStop()) &&
+              other.FreeColumns(other_columns, NeverStop()));
+  EXPECT_EQ(other_rows, rows);
+  EXPECT_EQ(other_columns, columns);
+  for (size_t i = 0; i < rows.size(); i += 97) {
+    const uint32_t column = columns[(i * 7919) % columns.size()];
+    EXPECT_EQ(other.DiagonalsFree(rows[i], column), state.DiagonalsFree(rows[i], column));
+  }
+}
+
 TEST(BoardStateTest, TwoThreadsPlaceTheGivenQueensAsOneDoes) {
   // From the explicit construction: a random solution this large takes the
   // tests' simple solver too long.
@@ -99,19 +117,50 @@ TEST(BoardStateTest, TwoThreadsPlaceTheGivenQueensAsOneDoes) {
   absl::StatusOr<BoardState> two = BoardState::Create(composition, NeverStop(), TwoThreads());
   ASSERT_TRUE(one.ok()) << one.status();
   ASSERT_TRUE(two.ok()) << two.status();
-  EXPECT_EQ(two->queens(), one->queens());
   EXPECT_EQ(two->columns(), composition);
-  HugeVector<uint32_t> rows_one, rows_two, columns_one, columns_two;
-  ASSERT_TRUE(one->FreeRows(rows_one, NeverStop()) && two->FreeRows(rows_two, NeverStop()));
-  ASSERT_TRUE(one->FreeColumns(columns_one, NeverStop()) &&
-              two->FreeColumns(columns_two, NeverStop()));
-  EXPECT_EQ(rows_two, rows_one);
-  EXPECT_EQ(columns_two, columns_one);
-  // The diagonals through free cells, in a spread of them.
-  for (size_t i = 0; i < rows_one.size(); i += 97) {
-    const uint32_t column = columns_one[(i * 7919) % columns_one.size()];
-    EXPECT_EQ(two->DiagonalsFree(rows_one[i], column), one->DiagonalsFree(rows_one[i], column));
+  ExpectSameState(*two, *one);
+}
+
+TEST(BoardStateTest, RowsPlacedAsTheyArriveGiveTheStateCreateGives) {
+  for (uint32_t n : kSizes) {
+    for (uint32_t k : {0u, n / 3, n}) {
+      const Columns composition = SubCompositionOf(n, k, n + k);
+      absl::StatusOr<BoardState> created = BoardState::Create(composition, NeverStop());
+      ASSERT_TRUE(created.ok()) << created.status();
+      // Pieces of 999 rows, across the blocks of 4,096; Adopt places the
+      // last third.
+      BoardState incoming = BoardState::Incoming(n);
+      const uint32_t placed = n - n / 3;
+      for (uint32_t first = 1; first <= placed; first += 999) {
+        ASSERT_TRUE(incoming.PlaceRows(composition.data(), first, std::min(placed, first + 998)));
+      }
+      absl::StatusOr<BoardState> adopted =
+          BoardState::Adopt(std::move(incoming), placed, composition, NeverStop());
+      ASSERT_TRUE(adopted.ok()) << adopted.status();
+      ExpectSameState(*adopted, *created);
+    }
   }
+}
+
+TEST(BoardStateTest, RowsPlacedAsTheyArriveRefuseAttacks) {
+  Columns composition(5000, kEmptyRow);
+  composition[4499] = 7;  // rows 4500 and 4502 share a diagonal
+  composition[4501] = 9;
+  BoardState incoming = BoardState::Incoming(5000);
+  EXPECT_TRUE(incoming.PlaceRows(composition.data(), 1, 4500));
+  EXPECT_FALSE(incoming.PlaceRows(composition.data(), 4501, 5000));
+  // Adopt places rows 4501 on by itself, and names the rows.
+  BoardState half = BoardState::Incoming(5000);
+  ASSERT_TRUE(half.PlaceRows(composition.data(), 1, 4500));
+  const absl::StatusOr<BoardState> adopted =
+      BoardState::Adopt(std::move(half), 4500, composition, NeverStop());
+  ASSERT_EQ(adopted.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(adopted.status().message().find("4500"), std::string::npos) << adopted.status();
+  EXPECT_NE(adopted.status().message().find("4502"), std::string::npos) << adopted.status();
+  EXPECT_EQ(BoardState::Adopt(BoardState::Incoming(10), 0, Columns(9, kEmptyRow), NeverStop())
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(BoardStateTest, TwoThreadsRejectAttacksNamingTheRows) {

@@ -131,6 +131,56 @@ TEST(CompleteTest, SameSeedSameAnswer) {
   }
 }
 
+// `board` fed to an IncomingComposition in pieces of `piece` rows, up to
+// row `fed` (the rest is left for Complete to place).
+IncomingComposition Fed(const Columns& board, uint32_t piece, uint32_t fed) {
+  IncomingComposition incoming(static_cast<uint32_t>(board.size()));
+  for (uint32_t rows = 0; rows < fed;) {
+    rows = std::min(fed, rows + piece);
+    incoming.Place(board.data(), rows);
+  }
+  return incoming;
+}
+
+TEST(CompleteTest, AnIncomingCompositionGivesWhatItsBoardGives) {
+  const uint32_t n = 5000;
+  absl::StatusOr<CompletionResult> source = Solve(n, SolveMethod::kRandom, SolveOptions(Seeded(4)));
+  ASSERT_TRUE(source.ok());
+  std::mt19937_64 random(5);
+  for (uint32_t k : {0u, 2500u, 4900u}) {
+    const Columns input = KeepRandomRows(source->columns, k, random);
+    absl::StatusOr<CompletionResult> whole = Complete(input, Seeded(42));
+    ASSERT_TRUE(whole.ok()) << whole.status();
+    ExpectSolutionExtending(*whole, input);
+    // All rows fed in pieces across the placement's blocks; then only part.
+    for (uint32_t fed : {n, 3000u, 0u}) {
+      IncomingComposition incoming = Fed(input, 1234, fed);
+      EXPECT_EQ(incoming.placed(), fed);
+      absl::StatusOr<CompletionResult> streamed = Complete(input, std::move(incoming), Seeded(42));
+      ASSERT_TRUE(streamed.ok()) << streamed.status();
+      EXPECT_EQ(streamed->columns, whole->columns) << "k=" << k << " fed=" << fed;
+      EXPECT_EQ(streamed->stats.queens_given, k);
+    }
+  }
+}
+
+TEST(CompleteTest, AnIncomingCompositionNamesAttackingQueens) {
+  Columns input(5000, kEmptyRow);
+  input[999] = 7;  // rows 1000 and 4000 share column 7
+  input[3999] = 7;
+  const absl::StatusOr<CompletionResult> whole = Complete(input);
+  ASSERT_EQ(whole.status().code(), absl::StatusCode::kInvalidArgument);
+  // Seen while fed (rows 1 .. 5000), or only when Complete places the rest.
+  for (uint32_t fed : {5000u, 2000u}) {
+    IncomingComposition incoming = Fed(input, 700, fed);
+    EXPECT_EQ(incoming.placed(), fed == 5000 ? 3500u : fed);
+    const absl::StatusOr<CompletionResult> streamed = Complete(input, std::move(incoming));
+    EXPECT_EQ(streamed.status(), whole.status());
+  }
+  EXPECT_EQ(Complete(Columns(10, kEmptyRow), IncomingComposition(11)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(CompleteTest, StartsInTheBlockOfItsRegime) {
   const PipelineParams params;
   const internal::BaseLevels levels = internal::ComputeBaseLevels(1000, params);

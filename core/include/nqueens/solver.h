@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -168,6 +169,48 @@ struct CompletionResult {
 // message names the rows and columns); DEADLINE_EXCEEDED or CANCELLED when
 // options.stop fires.
 absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOptions& options = {});
+
+namespace internal {
+class BoardState;
+}  // namespace internal
+
+// A composition whose rows arrive in order, as a stream brings them. Its
+// given queens are placed on the pipeline's control bits as the rows come,
+// so that Complete(composition, incoming) starts at its first stage instead
+// of first reading the whole board: at n = 10^8 that read takes a few
+// tenths of a second, which a server can spend while the upload goes on.
+class IncomingComposition {
+ public:
+  // Holds Bytes(n) from the start.
+  explicit IncomingComposition(uint32_t n);
+  IncomingComposition(IncomingComposition&&) noexcept;
+  IncomingComposition& operator=(IncomingComposition&&) noexcept;
+  ~IncomingComposition();
+
+  // What it holds for n rows: one bit a row for the rows, the columns and
+  // the given rows, and two for each diagonal direction.
+  static uint64_t Bytes(uint64_t n);
+
+  // Rows placed() + 1 .. rows of `board` (rows[i] for row i + 1) are in and
+  // will not change: places their queens. Once a queen is out of range or
+  // attacked, nothing more is placed, and Complete names the rows.
+  void Place(const uint32_t* board, uint32_t rows);
+  uint32_t placed() const { return placed_; }
+
+ private:
+  friend absl::StatusOr<CompletionResult> Complete(Columns composition,
+                                                   IncomingComposition incoming,
+                                                   const CompleteOptions& options);
+  std::unique_ptr<internal::BoardState> state_;
+  uint32_t placed_ = 0;  // rows 1 .. placed_ are placed
+  bool refused_ = false;
+};
+
+// Complete() on `composition`, the board whose rows `incoming` saw arrive:
+// the rows it did not place yet are placed first. INVALID_ARGUMENT when the
+// two differ in size.
+absl::StatusOr<CompletionResult> Complete(Columns composition, IncomingComposition incoming,
+                                          const CompleteOptions& options = {});
 
 enum class SolveMethod {
   kConstructive,  // deterministic explicit construction, O(n)

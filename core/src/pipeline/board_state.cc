@@ -5,6 +5,7 @@
 #include <atomic>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "base/parallel_parts.h"
 #include "base/validation.h"
 
@@ -24,9 +25,42 @@ absl::StatusOr<BoardState> BoardState::Create(Columns composition, StopPoller& s
                           ? state.PlaceGivenQueensOnTwoThreads(threads, stop)
                           : state.ClearControlBits(stop) && state.PlaceGivenQueens(stop);
   if (placed) return state;
+  return Refused(state.columns_, stop);
+}
+
+BoardState BoardState::Incoming(uint32_t n) {
+  BoardState state{Columns()};
+  state.n_ = n;
+  StopCondition never;
+  StopPoller stop(never);
+  state.ClearControlBits(stop);
+  return state;
+}
+
+bool BoardState::PlaceRows(const uint32_t* board, uint32_t first_row, uint32_t last_row) {
+  StopCondition never;
+  StopPoller stop(never);
+  return PlaceGivenRows(board, first_row, last_row, stop);
+}
+
+absl::StatusOr<BoardState> BoardState::Adopt(BoardState incoming, uint32_t placed,
+                                             Columns composition, StopPoller& stop) {
+  if (composition.size() != incoming.n_) {
+    return absl::InvalidArgumentError(absl::StrCat("a board of ", composition.size(),
+                                                   " rows for a composition of ", incoming.n_));
+  }
+  incoming.columns_ = std::move(composition);
+  if (placed >= incoming.n_ ||
+      incoming.PlaceGivenRows(incoming.columns_.data(), placed + 1, incoming.n_, stop)) {
+    return incoming;
+  }
+  return Refused(incoming.columns_, stop);
+}
+
+absl::Status BoardState::Refused(const Columns& composition, StopPoller& stop) {
   if (!stop.status().ok()) return stop.status();
   // Something is wrong: let the validator find it and name the rows.
-  absl::Status status = CheckComposition(state.columns_, stop);
+  absl::Status status = CheckComposition(composition, stop);
   if (status.ok()) status = absl::InternalError("composition rejected but valid");
   return status;
 }
@@ -63,7 +97,8 @@ bool BoardState::Restore(StopPoller& stop) {
 }
 
 template <typename Prefetch, typename Visit>
-bool BoardState::ForEachGivenQueen(StopPoller& stop, Prefetch prefetch, Visit visit) const {
+bool BoardState::ForEachGivenQueen(const uint32_t* board, uint32_t first_row, uint32_t last_row,
+                                   StopPoller& stop, Prefetch prefetch, Visit visit) const {
   // A block of rows at a time: first the given ones among them, without a
   // branch (on a random composition whether a row is given is a coin toss),
   // then their queens, prefetching for a queen a few queens ahead: the rows
@@ -73,39 +108,51 @@ bool BoardState::ForEachGivenQueen(StopPoller& stop, Prefetch prefetch, Visit vi
   constexpr uint32_t kPrefetchDistance = 16;
   static_assert(StopPoller::kRowsPerPoll % kBlock == 0, "polls fall between blocks");
   std::array<uint32_t, kBlock + 1> given_rows;
-  for (uint32_t first = 1; first <= n_; first += kBlock) {
-    if ((first - 1) % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return false;
-    const uint32_t last = std::min(n_, first + (kBlock - 1));
+  for (uint32_t first = first_row; first <= last_row; first += kBlock) {
+    if ((first - first_row) % StopPoller::kRowsPerPoll == 0 && stop.CheckNow()) return false;
+    const uint32_t last = std::min(last_row, first + (kBlock - 1));
     uint32_t count = 0;
     for (uint32_t row = first; row <= last; ++row) {
       given_rows[count] = row;
-      count += !RowEmpty(row);
+      count += board[row - 1] != kEmptyRow;
     }
     for (uint32_t i = 0; i < count; ++i) {
       if (i + kPrefetchDistance < count) {
         const uint32_t ahead = given_rows[i + kPrefetchDistance];
-        prefetch(ahead, std::min(columns_[ahead - 1], n_));
+        prefetch(ahead, std::min(board[ahead - 1], n_));
       }
       const uint32_t row = given_rows[i];
-      if (!visit(row, columns_[row - 1])) return false;
+      if (!visit(row, board[row - 1])) return false;
     }
   }
   return true;
 }
 
 bool BoardState::PlaceGivenQueens(StopPoller& stop) {
+  return PlaceGivenRows(columns_.data(), 1, n_, stop);
+}
+
+bool BoardState::PlaceGivenRows(const uint32_t* board, uint32_t first_row, uint32_t last_row,
+                                StopPoller& stop) {
   return ForEachGivenQueen(
-      stop,
+      board, first_row, last_row, stop,
       [this](uint32_t row, uint32_t column) {
         column_used_.Prefetch(column);
         PrefetchDiagonals(row, column);
       },
-      [this](uint32_t row, uint32_t column) {
-        if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
-        given_.Set(row);
-        Place(row, column);
-        return true;
-      });
+      [this](uint32_t row, uint32_t column) { return PlaceGiven(row, column); });
+}
+
+bool BoardState::PlaceGiven(uint32_t row, uint32_t column) {
+  if (column > n_ || !ColumnFree(column) || !DiagonalsFree(row, column)) return false;
+  // Place() but for the board's own entry, which holds the queen already
+  // (and is not columns_ yet for an incoming composition).
+  given_.Set(row);
+  ClaimDiagonals(row, column);
+  row_used_.Set(row);
+  column_used_.Set(column);
+  AddQueens(1);
+  return true;
 }
 
 bool BoardState::PlaceGivenQueensOnTwoThreads(const SearchThreads& threads, StopPoller& stop) {

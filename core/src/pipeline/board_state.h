@@ -34,6 +34,19 @@ class BoardState {
   static absl::StatusOr<BoardState> Create(Columns composition, StopPoller& stop,
                                            const SearchThreads& threads = SearchThreads());
 
+  // A composition taken in two steps, for one whose rows arrive in order (a
+  // stream): Incoming(n) clears the control bits of n rows, PlaceRows places
+  // the given queens of rows as they come, from the caller's board, and
+  // Adopt takes that board, places the rows not placed yet and answers as
+  // Create does.
+  static BoardState Incoming(uint32_t n);
+  // Places the given queens of rows first_row .. last_row (1-based) of
+  // `board`; false at one out of range or attacked by an earlier one.
+  bool PlaceRows(const uint32_t* board, uint32_t first_row, uint32_t last_row);
+  // `placed`: rows 1 .. placed went through PlaceRows, all of them true.
+  static absl::StatusOr<BoardState> Adopt(BoardState incoming, uint32_t placed, Columns composition,
+                                          StopPoller& stop);
+
   uint32_t n() const { return n_; }
   uint32_t queens() const { return queens_; }
   const Columns& columns() const { return columns_; }
@@ -142,11 +155,25 @@ class BoardState {
   bool PlaceGivenQueensOnTwoThreads(const SearchThreads& threads, StopPoller& stop);
   bool PlaceGivenLines(StopPoller& stop);
   bool PlaceGivenDiagonals(StopPoller& stop);
-  // Calls visit(row, column) for each given queen, in row order, and
-  // prefetch(row, column) for the queen a few ahead; false once `visit`
-  // returns false or `stop` fires.
+  // Calls visit(row, column) for each given queen of rows first_row ..
+  // last_row of `board`, in row order, and prefetch(row, column) for the
+  // queen a few ahead; false once `visit` returns false or `stop` fires.
   template <typename Prefetch, typename Visit>
-  bool ForEachGivenQueen(StopPoller& stop, Prefetch prefetch, Visit visit) const;
+  bool ForEachGivenQueen(const uint32_t* board, uint32_t first_row, uint32_t last_row,
+                         StopPoller& stop, Prefetch prefetch, Visit visit) const;
+  // Every given queen of the state's own board.
+  template <typename Prefetch, typename Visit>
+  bool ForEachGivenQueen(StopPoller& stop, Prefetch prefetch, Visit visit) const {
+    return ForEachGivenQueen(columns_.data(), 1, n_, stop, prefetch, visit);
+  }
+  // PlaceGivenQueens for rows first_row .. last_row of `board`.
+  bool PlaceGivenRows(const uint32_t* board, uint32_t first_row, uint32_t last_row,
+                      StopPoller& stop);
+  // Places one given queen; false when it is out of range or attacked.
+  bool PlaceGiven(uint32_t row, uint32_t column);
+  // The error for a composition a placement refused: the validator names
+  // the rows.
+  static absl::Status Refused(const Columns& composition, StopPoller& stop);
   // The clear bits 1..n of `used`, ascending, into `out`.
   bool ListClear(const BitArray& used, HugeVector<uint32_t>& out, StopPoller& stop) const;
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -311,7 +312,13 @@ const char* CompleteMethodName(CompleteMethod method) {
   return index < std::size(kCompleteMethods) ? kCompleteMethods[index].name : "UNKNOWN";
 }
 
-absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOptions& options) {
+namespace {
+
+// Complete(), with `place` making the state that holds the composition's
+// queens.
+absl::StatusOr<CompletionResult> CompleteFrom(
+    Columns composition, const CompleteOptions& options,
+    absl::FunctionRef<absl::StatusOr<BoardState>(Columns, StopPoller&)> place) {
   const absl::Time start = absl::Now();
   if (absl::Status status = CheckBoardSize(composition.size()); !status.ok()) return status;
   if (absl::Status params = CheckParams(options.params); !params.ok()) return params;
@@ -326,8 +333,7 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOpt
     return result;
   }
   StopPoller stop(options.stop);
-  absl::StatusOr<BoardState> state =
-      BoardState::Create(std::move(composition), stop, options.threads);
+  absl::StatusOr<BoardState> state = place(std::move(composition), stop);
   if (!state.ok()) return state.status();
   CompletionStats stats;
   stats.seed = options.seed;
@@ -342,6 +348,25 @@ absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOpt
   stats.method = CompleteMethodName(options.complete_method);
   result->stats = stats;
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<CompletionResult> Complete(Columns composition, const CompleteOptions& options) {
+  return CompleteFrom(std::move(composition), options, [&options](Columns board, StopPoller& stop) {
+    return BoardState::Create(std::move(board), stop, options.threads);
+  });
+}
+
+absl::StatusOr<CompletionResult> Complete(Columns composition, IncomingComposition incoming,
+                                          const CompleteOptions& options) {
+  return CompleteFrom(std::move(composition), options, [&](Columns board, StopPoller& stop) {
+    // A refused queen is named as Create names it, from the whole board.
+    if (incoming.refused_ || incoming.state_ == nullptr) {
+      return BoardState::Create(std::move(board), stop, options.threads);
+    }
+    return BoardState::Adopt(std::move(*incoming.state_), incoming.placed_, std::move(board), stop);
+  });
 }
 
 }  // namespace nqueens
