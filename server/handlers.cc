@@ -92,10 +92,13 @@ uint64_t CountQueens(const Columns& board) {
 
 // The core's Complete, which checks the composition as it places it (an
 // attacking pair is INVALID_ARGUMENT naming the rows).
-absl::StatusOr<CompletionResult> RunComplete(Call& call, Columns board,
-                                             const CompleteOptions& options) {
+absl::StatusOr<CompletionResult> RunComplete(
+    Call& call, Columns board, const CompleteOptions& options,
+    std::optional<IncomingComposition> incoming = std::nullopt) {
   call.set_queens_given(CountQueens(board));
-  absl::StatusOr<CompletionResult> result = nqueens::Complete(std::move(board), options);
+  absl::StatusOr<CompletionResult> result =
+      incoming.has_value() ? nqueens::Complete(std::move(board), *std::move(incoming), options)
+                           : nqueens::Complete(std::move(board), options);
   if (result.ok()) call.set_result(*result);
   return result;
 }
@@ -376,13 +379,16 @@ ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header
                      }};
 }
 
-ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board) {
+ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board,
+                            std::optional<IncomingComposition> incoming) {
+  // Held by pointer: a std::function's callable must be copyable.
+  auto placed = std::make_shared<std::optional<IncomingComposition>>(std::move(incoming));
   return ResultJob{
       header.n(), header.chunk_size(),
-      [&call, board = std::move(board),
+      [&call, board = std::move(board), placed,
        options = CompleteOptionsFor(call, header)]() mutable -> absl::StatusOr<CompletionResult> {
         if (!options.ok()) return options.status();
-        return RunComplete(call, std::move(board), *options);
+        return RunComplete(call, std::move(board), *options, std::move(*placed));
       }};
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -79,7 +80,8 @@ void SetBatchItemError(const absl::Status& status, v1::CompleteBatchAnswer& answ
 
 // The streams' work once the whole board is in.
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board);
-ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board);
+ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, Columns board,
+                            std::optional<IncomingComposition> incoming);
 
 }  // namespace nqueens::server
 

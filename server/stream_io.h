@@ -67,6 +67,12 @@ grpc::ByteBuffer SerializeMessage(const Message& message) {
 inline constexpr uint64_t kPagesAheadFrom = uint64_t{64} << 20;
 inline constexpr uint64_t kPagesAheadWindow = uint64_t{32} << 20;
 
+// A completion's board of this many rows or more has its given queens
+// placed as its rows arrive (IncomingComposition), while the client still
+// sends: at 10^8 rows that placement takes 0.3-0.8 s once the board is in.
+// Below, it takes a few milliseconds at most.
+inline constexpr uint64_t kPlaceWhileReadingFrom = uint64_t{1} << 20;
+
 // Reads one request stream. Memory: until the whole board is in, the call
 // holds only what the stream has brought (the header's queens, the rows
 // received: the board's n rows are reserved at the header, but only in
@@ -114,7 +120,8 @@ class RequestStreamReader {
   bool progressed() const { return progressed_; }
 
   // The client has sent its last message: the board, with the call's full
-  // memory reserved.
+  // memory reserved. A completion's large board comes with its queens
+  // placed as it arrived (TakeIncoming).
   absl::StatusOr<Columns> Finish() {
     pages_ahead_.reset();
     if (!header_.has_value())
@@ -127,6 +134,7 @@ class RequestStreamReader {
   }
 
   const Header& header() const { return *header_; }
+  std::optional<IncomingComposition> TakeIncoming() { return std::exchange(incoming_, {}); }
 
  private:
   absl::Status AddHeader(Request& message) {
@@ -142,6 +150,10 @@ class RequestStreamReader {
       // One allocation, no copies as the board grows; n passed CheckFits.
       assembler_->ReserveAllRows();
       if (BoardBytes() >= kPagesAheadFrom) ahead_ = kPagesAheadWindow;
+      // CheckSize() bounds n by kMaxBoardSize, which fits in uint32_t.
+      if (work_.kind == Work::Kind::kCompletion && n >= kPlaceWhileReadingFrom) {
+        incoming_.emplace(static_cast<uint32_t>(n));
+      }
     }
     if (absl::Status memory = call_.ReserveMemory(HeldBytes()); !memory.ok()) return memory;
     if (ahead_ > 0) pages_ahead_.emplace(assembler_->data(), BoardBytes(), ahead_);
@@ -178,13 +190,16 @@ class RequestStreamReader {
 
   void RowsReached() {
     if (pages_ahead_.has_value()) pages_ahead_->Reached(sizeof(uint32_t) * rows_);
+    // Chunks come in order, so the rows received are the first rows_.
+    if (incoming_.has_value()) incoming_->Place(assembler_->data(), static_cast<uint32_t>(rows_));
   }
 
-  // What the stream has brought so far: the header, and the rows received
-  // with the window of pages ahead of them.
+  // What the stream has brought so far: the header, the rows received with
+  // the window of pages ahead of them, and the placed queens' control bits.
   uint64_t HeldBytes() const {
     if (!header_.has_value()) return 0;
-    return HeaderBytes() + std::min(BoardBytes(), sizeof(uint32_t) * rows_ + ahead_);
+    const uint64_t placing = incoming_.has_value() ? IncomingComposition::Bytes(header_->n()) : 0;
+    return HeaderBytes() + std::min(BoardBytes(), sizeof(uint32_t) * rows_ + ahead_) + placing;
   }
   uint64_t BoardBytes() const { return sizeof(uint32_t) * header_->n(); }
   uint64_t HeaderBytes() const {
@@ -208,6 +223,7 @@ class RequestStreamReader {
   uint64_t ahead_ = 0;  // the window of pages ahead, when there is one
   // After the assembler, whose memory it touches: destroyed before it.
   std::optional<PagesAhead> pages_ahead_;
+  std::optional<IncomingComposition> incoming_;
 };
 
 // Everything of a completion result but the board (which a stream sends

@@ -1,5 +1,6 @@
 // The calls that upload a board as a stream of chunks: ValidateStream
 // answers with one message, CompleteStream with a stream of chunks.
+#include <optional>
 #include <utility>
 
 #include "server/call_reactor.h"
@@ -36,6 +37,8 @@ class RequestStreamCall : public CallReactor<Base> {
   using Header = typename RequestStreamReader<Request>::Header;
   using Watching = typename CallReactor<Base>::Watching;
   virtual void OnBoard(const Header& header, Columns board) = 0;
+  // A completion's board's queens, placed as it arrived (stream_io.h).
+  std::optional<IncomingComposition> TakeIncoming() { return reader_.TakeIncoming(); }
 
  private:
   // The client sent its last message, or the call ended.
@@ -82,7 +85,7 @@ class CompleteStreamCall final
 
  private:
   void OnBoard(const Header& header, Columns board) override {
-    job_ = CompleteStreamJob(call_, header, std::move(board));
+    job_ = CompleteStreamJob(call_, header, std::move(board), TakeIncoming());
     EndUnlessOk(call_.Schedule(call_.SizeOf(job_.n),
                                [this] { StreamResult<v1::CompleteStreamResponse>(job_); }));
   }

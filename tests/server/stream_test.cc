@@ -9,6 +9,7 @@
 #include "nqueens/board.h"
 #include "test_server.h"
 #include "wire/chunks.h"
+#include "wire/limits.h"
 
 namespace nqueens::testing {
 namespace {
@@ -68,11 +69,12 @@ Request ChunkMessage(uint64_t offset, const std::vector<uint32_t>& columns) {
   return message;
 }
 
-// The header, then `board` in chunks of kChunkSize.
+// The header, then `board` in chunks of `chunk_size`.
 template <typename Request>
-std::vector<Request> BoardMessages(Request header, const Columns& board) {
+std::vector<Request> BoardMessages(Request header, const Columns& board,
+                                   uint32_t chunk_size = kChunkSize) {
   std::vector<Request> messages = {std::move(header)};
-  wire::ForEachChunk(board, kChunkSize, [&](const v1::BoardChunk& chunk) {
+  wire::ForEachChunk(board, chunk_size, [&](const v1::BoardChunk& chunk) {
     messages.emplace_back();
     *messages.back().mutable_chunk() = chunk;
     return true;
@@ -113,7 +115,9 @@ class StreamTest : public ServerTest {
       if (!stream->Write(message)) break;
     }
     stream->WritesDone();
-    return ReadResultStream<v1::CompleteStreamResponse>(*stream, kChunkSize);
+    const uint32_t chunk_size = messages.empty() ? kChunkSize : messages[0].header().chunk_size();
+    return ReadResultStream<v1::CompleteStreamResponse>(*stream,
+                                                        wire::EffectiveChunkSize(chunk_size));
   }
 
   grpc::Status ValidateStream(const std::vector<ValidateStreamRequest>& messages,
@@ -202,6 +206,33 @@ TEST_F(StreamTest, CompleteStreamRejectsAttackingQueens) {
   const StreamedResult result = CompleteStream(BoardMessages(CompleteHeader(100), board));
   ExpectStatus(result.status, grpc::StatusCode::INVALID_ARGUMENT,
                "(row 10, column 4) and (row 60, column 4)");
+}
+
+// From 2^20 rows the server places a composition's queens as its chunks
+// arrive; what it answers must not change.
+constexpr uint32_t kPlacedWhileReading = (uint32_t{1} << 20) + 5;
+
+TEST_F(StreamTest, CompleteStreamExtendsALargeCompositionPlacedAsItArrives) {
+  const Columns composition = EverySecond(KnownSolution(kPlacedWhileReading));
+  CompleteStreamRequest header = CompleteHeader(kPlacedWhileReading);
+  header.mutable_header()->set_chunk_size(0);  // the most rows a message
+  const StreamedResult result =
+      CompleteStream(BoardMessages(header, composition, wire::kMaxChunkSize));
+  ASSERT_TRUE(result.status.ok()) << result.status.error_message();
+  ASSERT_EQ(result.header.outcome(), v1::SOLVED);
+  EXPECT_EQ(result.header.stats().queens_given(), (kPlacedWhileReading + 1) / 2);
+  ExpectSolutionExtending(result.columns, composition);
+}
+
+TEST_F(StreamTest, CompleteStreamNamesAttackingQueensOfALargeComposition) {
+  Columns board(kPlacedWhileReading, kEmptyRow);
+  board[99'999] = 7;   // (100000, 7), in the second chunk
+  board[899'999] = 7;  // (900000, 7): same column, 12 chunks later
+  CompleteStreamRequest header = CompleteHeader(kPlacedWhileReading);
+  header.mutable_header()->set_chunk_size(0);
+  const StreamedResult result = CompleteStream(BoardMessages(header, board, wire::kMaxChunkSize));
+  ExpectStatus(result.status, grpc::StatusCode::INVALID_ARGUMENT,
+               "(row 100000, column 7) and (row 900000, column 7)");
 }
 
 TEST_F(StreamTest, ValidateStreamChecksAChunkedBoard) {
