@@ -181,7 +181,8 @@ class BoardState;
 // tenths of a second, which a server can spend while the upload goes on.
 class IncomingComposition {
  public:
-  // Holds Bytes(n) from the start.
+  // For n rows, at most kMaxBoardSize: the caller checks n, as it checks
+  // that Bytes(n) are there, which this holds from the start.
   explicit IncomingComposition(uint32_t n);
   IncomingComposition(IncomingComposition&&) noexcept;
   IncomingComposition& operator=(IncomingComposition&&) noexcept;
