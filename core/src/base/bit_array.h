@@ -40,7 +40,7 @@ class BitArray {
       std::fill(words_.begin() + first, words_.begin() + last, 0);
     });
   }
-  void Prefetch(size_t i) const { __builtin_prefetch(&words_[i >> 6]); }
+  void Prefetch(size_t i) const { PrefetchLine(&words_[i >> 6]); }
   // Prefetches the words of bits [first, last), to be written when `write`
   // (base/prefetch.h).
   void PrefetchRange(size_t first, size_t last, bool write = false) const {

@@ -32,6 +32,7 @@
 #include "base/bit_array.h"
 #include "base/huge_pages.h"
 #include "base/peak_bytes.h"
+#include "base/prefetch.h"
 #include "base/rng.h"
 #include "base/stop_poller.h"
 #include "base/validation.h"
@@ -171,7 +172,7 @@ class GreedyStart {
     std::array<uint32_t, kAhead> ring;
     const auto draw_ahead = [&] {
       const uint32_t slot = next_ + kAhead + rng_.Below(m - next_ - kAhead);
-      __builtin_prefetch(&slots_[slot]);
+      PrefetchLine(&slots_[slot]);
       return slot;
     };
     if (m > 2 * kAhead) {
