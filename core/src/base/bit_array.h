@@ -20,6 +20,9 @@ class BitArray {
   BitArray() = default;
   explicit BitArray(size_t size) { words_.assign(WordsFor(size), 0); }
 
+  // What an array of `size` bits holds.
+  static size_t BytesFor(size_t size) { return sizeof(uint64_t) * WordsFor(size); }
+
   // Makes this `size` clear bits, zeroing them in stretches polled by `stop`:
   // 2n bits are 250 MB at n = 10^9. False once stopped, leaving the array
   // unusable.

@@ -16,6 +16,10 @@ namespace {
 // helper's start would cost a noticeable share of the pass.
 constexpr uint32_t kTwoThreadPlacingFrom = uint32_t{1} << 20;
 
+// Bits a line array (index 1..n) and a diagonal array (1..2n) hold.
+size_t LineBits(uint64_t n) { return n + 1; }
+size_t DiagonalBits(uint64_t n) { return 2 * n + 1; }
+
 }  // namespace
 
 absl::StatusOr<BoardState> BoardState::Create(Columns composition, StopPoller& stop,
@@ -72,14 +76,18 @@ bool BoardState::ClearControlBits(StopPoller& stop) {
   return ClearLineBits(stop) && ClearDiagonalBits(stop);
 }
 
+uint64_t BoardState::ControlBytes(uint64_t n) {
+  return 3 * BitArray::BytesFor(LineBits(n)) + 2 * BitArray::BytesFor(DiagonalBits(n));
+}
+
 bool BoardState::ClearLineBits(StopPoller& stop) {
-  return given_.Reset(size_t{n_} + 1, stop) && row_used_.Reset(size_t{n_} + 1, stop) &&
-         column_used_.Reset(size_t{n_} + 1, stop);
+  return given_.Reset(LineBits(n_), stop) && row_used_.Reset(LineBits(n_), stop) &&
+         column_used_.Reset(LineBits(n_), stop);
 }
 
 bool BoardState::ClearDiagonalBits(StopPoller& stop) {
-  return diagonal_used_.Reset(2 * size_t{n_} + 1, stop) &&
-         anti_diagonal_used_.Reset(2 * size_t{n_} + 1, stop);
+  return diagonal_used_.Reset(DiagonalBits(n_), stop) &&
+         anti_diagonal_used_.Reset(DiagonalBits(n_), stop);
 }
 
 bool BoardState::Restore(StopPoller& stop) {

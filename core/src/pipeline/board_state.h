@@ -40,6 +40,8 @@ class BoardState {
   // Adopt takes that board, places the rows not placed yet and answers as
   // Create does.
   static BoardState Incoming(uint32_t n);
+  // What the control bits of n rows hold.
+  static uint64_t ControlBytes(uint64_t n);
   // Places the given queens of rows first_row .. last_row (1-based) of
   // `board`; false at one out of range or attacked by an earlier one.
   bool PlaceRows(const uint32_t* board, uint32_t first_row, uint32_t last_row);

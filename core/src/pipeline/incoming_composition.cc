@@ -14,12 +14,7 @@ IncomingComposition::IncomingComposition(IncomingComposition&&) noexcept = defau
 IncomingComposition& IncomingComposition::operator=(IncomingComposition&&) noexcept = default;
 IncomingComposition::~IncomingComposition() = default;
 
-uint64_t IncomingComposition::Bytes(uint64_t n) {
-  // BoardState's bits: given, row_used and column_used hold n + 1 each, the
-  // two diagonal arrays 2n + 1 each, in 64-bit words.
-  const auto words = [](uint64_t bits) { return (bits + 63) / 64; };
-  return sizeof(uint64_t) * (3 * words(n + 1) + 2 * words(2 * n + 1));
-}
+uint64_t IncomingComposition::Bytes(uint64_t n) { return internal::BoardState::ControlBytes(n); }
 
 void IncomingComposition::Place(const uint32_t* board, uint32_t rows) {
   if (refused_ || rows <= placed_) return;
