@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,20 @@ TEST(SerializeChunkMessageTest, WritesWhatProtobufWrites) {
   for (const uint64_t offset : {uint64_t{0}, uint64_t{1}, uint64_t{1} << 40}) {
     EXPECT_EQ(Bytes(SerializeChunkMessage(offset, columns)), ProtobufChunk(offset, columns));
     EXPECT_EQ(Bytes(SerializeChunkMessage(offset, {})), ProtobufChunk(offset, {}));
+  }
+}
+
+// A solution's rows from 2^21 to 2^28 take 4 bytes each, which
+// SerializeChunkMessage writes four at a time; among them, every varint
+// length, the edges of the 4-byte range included.
+TEST(SerializeChunkMessageTest, WritesWhatProtobufWritesForFourByteColumns) {
+  std::vector<uint32_t> columns;
+  for (uint32_t i = 0; i < 4000; ++i) columns.push_back((1u << 21) + i * 67103u % (254u << 20));
+  const uint32_t others[] = {0, 1, (1u << 21) - 1, 1u << 21, (1u << 28) - 1, 1u << 28, UINT32_MAX};
+  for (size_t i = 0; i < std::size(others); ++i) columns[100 + 501 * i] = others[i];
+  for (const size_t size : {size_t{64}, size_t{67}, columns.size()}) {
+    const std::vector<uint32_t> part(columns.begin(), columns.begin() + size);
+    EXPECT_EQ(Bytes(SerializeChunkMessage(7, part)), ProtobufChunk(7, part)) << size;
   }
 }
 
