@@ -53,7 +53,7 @@ TEST(ParamTableTest, BadTextIsRefusedNamingTheParameterAndItsRange) {
            Case{"genetic_population", "1", "parameter genetic_population must be in 2..10000"},
            Case{"genetic_population", "2.5", "genetic_population must be in 2..10000, not 2.5"},
            Case{"exact_max_free_rows", "65537", "exact_max_free_rows must be in 0..65536"},
-           Case{"tot_sim_bound", "-3", "tot_sim_bound must be in 1..18446744073709551615"},
+           Case{"tot_sim_bound", "-3", "tot_sim_bound must be in 0..18446744073709551615"},
            Case{"genetic_mutation_rate", "nan", "genetic_mutation_rate must be in 0..1"},
            Case{"match_construction", "maybe", "match_construction must be in false..true"},
            Case{"sim_bound5", "many", "sim_bound5 must be in 1..1000000000, not many"},

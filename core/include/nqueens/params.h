@@ -28,6 +28,10 @@ struct Cubic {
 // PipelineParams::exact_max_seconds is 0.
 inline constexpr double kDefaultExactSeconds = 60;
 
+// The pipeline's backtracks per run when PipelineParams::tot_sim_bound is 0:
+// the paper's totSimBound.
+inline constexpr uint64_t kDefaultBacktracksPerRun = 1000;
+
 struct PipelineParams {
   // --- Base levels (section 4.1): baseLevelX = n - round(bX(log10 n)). ---
   // The decimal logarithm: with the natural one baseLevel3 falls below
@@ -54,10 +58,15 @@ struct PipelineParams {
   uint32_t sim_bound3 = 5;
   // Dead ends in block 5 before going back to block 3.
   uint32_t sim_bound5 = 100;
-  // Backtracks in all, per run (totSimBound). The RPCs' max_backtracks.
-  uint64_t tot_sim_bound = 1000;
+  // Backtracks in all, per run (totSimBound). The RPCs' max_backtracks, so
+  // every method that gives up counts its own kind of backtrack against it
+  // (docs/methods.md, "Limits"). 0, what the RPCs pass when none is asked
+  // for: the methods' own bounds alone, kDefaultBacktracksPerRun for the
+  // pipeline.
+  uint64_t tot_sim_bound = 0;
   // Whole restarts from the input composition after the first run, when the
-  // exact search cannot decide the input. The RPCs' max_restarts.
+  // exact search cannot decide the input (MIN_CONFLICTS: when a run spent its
+  // moves). The RPCs' max_restarts.
   uint32_t max_restarts = 10;
 
   // --- Block 1's chunked passes (beyond the paper, for boards of 10^8 rows). ---
@@ -103,20 +112,24 @@ struct PipelineParams {
   // (docs/hard-instances.md). The RPCs' max_exact_seconds.
   double exact_max_seconds = 0;
   // Search nodes the exact search may visit before giving up (UNDECIDED); no
-  // limit by default, the time decides. The RPCs' max_exact_nodes.
+  // limit by default, the time decides. The RPCs' max_exact_nodes. This and
+  // exact_max_seconds bound BACKTRACKING too, the other complete search.
   uint64_t exact_node_budget = UINT64_MAX;
 
   // --- The other methods (beyond the pipeline). ---
-  // MIN_CONFLICTS: queen moves (swaps) per free row before giving up
-  // (UNDECIDED). Large boards need few moves a row, small ones many: the
-  // default lies well above the most any seed needed (docs/constants.md,
+  // MIN_CONFLICTS: queen moves (swaps) per free row in a run before it
+  // restarts or gives up (UNDECIDED), unless tot_sim_bound sets the moves.
+  // Large boards need few moves a row, small ones many: the default lies well
+  // above the most any seed needed (docs/constants.md,
   // min_conflicts_moves_per_row). The budget only bounds the time spent on
   // inputs the repair cannot finish.
   uint32_t min_conflicts_moves_per_row = 200;
-  // BACKTRACKING: nodes before giving up (UNDECIDED).
+  // BACKTRACKING: nodes before giving up (UNDECIDED); exact_node_budget may
+  // lower it.
   uint64_t backtracking_node_budget = 100'000'000;
   // GENETIC (the survey of constraint-satisfaction methods, docs/methods.md):
-  // population, mutation rate, and generations before giving up (UNDECIDED).
+  // population, mutation rate, and generations before giving up
+  // (UNDECIDED).
   uint32_t genetic_population = 75;
   double genetic_mutation_rate = 0.03;
   uint64_t genetic_max_generations = 100'000;
@@ -126,6 +139,12 @@ struct PipelineParams {
   // paper's plain GA.
   uint32_t genetic_repair_swaps_per_row = 1;
 };
+
+// The backtracks a method may spend in a run: params.tot_sim_bound, or the
+// method's own budget `own` when that is 0.
+inline uint64_t BacktracksPerRun(const PipelineParams& params, uint64_t own) {
+  return params.tot_sim_bound != 0 ? params.tot_sim_bound : own;
+}
 
 // One tunable of PipelineParams (a field, or a coefficient of a cubic such
 // as "b2_small.c3"), its values as text.

@@ -79,8 +79,9 @@ struct CallOptions {
   uint64_t seed = 0;
   StopCondition stop;
   // Every tunable, search limits included (tot_sim_bound, max_restarts,
-  // exact_node_budget, and each method's own); the defaults reproduce the
-  // papers.
+  // exact_node_budget, exact_max_seconds, and each method's own); the
+  // defaults reproduce the papers. What each limit bounds in each method:
+  // docs/methods.md, "Limits".
   PipelineParams params;
   // The threads of block 1's chunked passes (boards from 2^21 rows) and of
   // the exact search (boards of at most 64 free rows). The answer does not
@@ -130,8 +131,10 @@ struct CompletionStats {
   uint64_t seed = 0;
   uint32_t queens_given = 0;         // k
   Block start_block = Block::kNone;  // where the run started
-  uint64_t backtracks = 0;           // in all
-  uint64_t restarts = 0;             // whole restarts from the input
+  // In all, of the method's kind (PIPELINE, RANDOM, BACKTRACKING, GENETIC:
+  // docs/methods.md, "Limits").
+  uint64_t backtracks = 0;
+  uint64_t restarts = 0;  // whole restarts from the input (PIPELINE, MIN_CONFLICTS)
   // Backtracks that returned to each block's start, indexed by Block.
   std::array<uint64_t, kBlockCount> backtracks_to_block{};
   // Wall time spent in each block, indexed by Block.
@@ -231,10 +234,12 @@ absl::Span<const SolveMethodInfo> SolveMethods();
 
 // A full solution of the n x n board, by `method`, then mapped by
 // options.symmetry. n = 2 and n = 3 are UNSOLVABLE (proved by the exact
-// search); every other n is SOLVED by CONSTRUCTIVE, RANDOM and FORMULA, and
-// SOLVED or UNDECIDED (budget spent) by the other methods.
-// INVALID_ARGUMENT for a symmetry above 7 or a formula_variant out of range
-// (the message names the valid range).
+// search); every other n is SOLVED by CONSTRUCTIVE and FORMULA, and SOLVED
+// or UNDECIDED (a limit of options.params reached: docs/methods.md,
+// "Limits") by the other methods.
+// Errors: INVALID_ARGUMENT for a symmetry above 7 or a formula_variant out
+// of range (the message names the valid range); DEADLINE_EXCEEDED or
+// CANCELLED when options.stop fires.
 absl::StatusOr<CompletionResult> Solve(uint32_t n, SolveMethod method,
                                        const SolveOptions& options = {});
 

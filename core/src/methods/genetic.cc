@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -84,25 +85,25 @@ class Genetic {
         hits_(size_),
         diagonals_(n) {}
 
-  // The index of a solution, or -1 once the generation budget is spent;
-  // the poller's status once it fires. Every O(n) loop polls it per element,
-  // so that one individual of a huge board cannot outlast a stop request.
-  absl::StatusOr<int64_t> Run(uint64_t& generations) {
+  // The index of a solution, or -1 once genetic_max_generations
+  // (stats.generations) or tot_sim_bound boards given up (stats.backtracks)
+  // are spent; the poller's status once it fires. Every O(n) loop polls it
+  // per element, so that one individual of a huge board cannot outlast a
+  // stop request.
+  absl::StatusOr<int64_t> Run(CompletionStats& stats) {
     if (!diagonals_.Allocate(stop_) || !AppendPolled(taken_, n_, 0, stop_)) return stop_.status();
     for (uint32_t i = 0; i < size_; ++i) {
       uint32_t* genes = Individual(i);
       std::iota(genes, genes + n_, 0);
       rng_.Shuffle(genes, genes + n_, [this] { return stop_.ShouldStop(1 << 14); });
-      const bool solved = Settle(i);
-      if (!stop_.status().ok()) return stop_.status();
-      if (solved) return i;
+      if (auto end = SettleAndJudge(i, stats)) return *std::move(end);
     }
     std::vector<uint32_t> order(size_);
-    while (generations < params_.genetic_max_generations) {
+    while (stats.generations < params_.genetic_max_generations) {
       std::iota(order.begin(), order.end(), 0);
       std::stable_sort(order.begin(), order.end(),
                        [this](uint32_t a, uint32_t b) { return hits_[a] < hits_[b]; });
-      ++generations;
+      ++stats.generations;
       // The better half (rounded up) breeds; its children replace the rest.
       const uint32_t parents = (size_ + 1) / 2;
       for (uint32_t k = parents; k < size_; ++k) {
@@ -112,9 +113,7 @@ class Genetic {
           uint32_t* genes = Individual(child);
           std::swap(genes[rng_.Below(n_)], genes[rng_.Below(n_)]);
         }
-        const bool solved = Settle(child);
-        if (!stop_.status().ok()) return stop_.status();
-        if (solved) return child;
+        if (auto end = SettleAndJudge(child, stats)) return *std::move(end);
       }
     }
     return -1;
@@ -156,6 +155,18 @@ class Genetic {
     }
     rng_.Shuffle(rest_.begin(), rest_.end(), [this] { return stop_.ShouldStop(1 << 14); });
     for (size_t k = 0; k < holes_.size(); ++k) genes[holes_[k]] = rest_[k];
+  }
+
+  // Settles individual i; a board that is no solution is GENETIC's
+  // backtrack, of which a run may take params.tot_sim_bound (no limit when
+  // 0). What ends the run, if this does: i for a solution, -1 once the
+  // backtracks are spent, the poller's status once it fires.
+  std::optional<absl::StatusOr<int64_t>> SettleAndJudge(uint32_t i, CompletionStats& stats) {
+    const bool solved = Settle(i);
+    if (!stop_.status().ok()) return stop_.status();
+    if (solved) return i;
+    if (++stats.backtracks == BacktracksPerRun(params_, UINT64_MAX)) return -1;
+    return std::nullopt;
   }
 
   // Repairs individual i (beyond the paper, see the top) and records its
@@ -212,7 +223,7 @@ absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const SolveOptions& op
   StopPoller stop(options.stop);
   Genetic genetic(n, options, stop);
   CompletionResult result;
-  absl::StatusOr<int64_t> solution = genetic.Run(result.stats.generations);
+  absl::StatusOr<int64_t> solution = genetic.Run(result.stats);
   if (!solution.ok()) return solution.status();
   if (*solution >= 0) {
     result.outcome = Outcome::kSolved;

@@ -14,7 +14,9 @@
 namespace nqueens::internal {
 
 // A solution of the n x n board, reproducible under options.seed; UNDECIDED
-// after params.genetic_max_generations (stats.generations).
+// after params.genetic_max_generations generations (stats.generations), or
+// once params.tot_sim_bound boards bred (the first population's included)
+// were no solution, GENETIC's backtracks (stats.backtracks; no limit when 0).
 absl::StatusOr<CompletionResult> GeneticSolve(uint32_t n, const SolveOptions& options);
 
 // The peak of Solve GENETIC on n rows (nqueens/memory.h), before a

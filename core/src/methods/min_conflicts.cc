@@ -10,7 +10,9 @@
 // shuffle with rejections, at most kGreedyTries draws a row, after which the
 // last one drawn stays, in conflict), then repair: a queen in conflict swaps
 // its column with another row's when the swap lowers the number of attacks,
-// and with a random row anyway after kPartnerTries draws without one.
+// and with a random row anyway after kPartnerTries draws without one. A run
+// that spends its moves starts again from a new greedy start, as many times
+// as the pipeline restarts (params.max_restarts).
 //
 // The greedy start leaves few queens in conflict, all in its last rows
 // (docs/constants.md, kAhead), so it is most of the work: at n = 10^8 each
@@ -349,25 +351,63 @@ class Repair {
   uint64_t moves_ = 0;
 };
 
-// Repairs the board the greedy start left and reports; `start` is when the
-// call began.
-absl::StatusOr<CompletionResult> RepairAndReport(Columns board, const FreeRows& rows,
-                                                 DiagonalCounts& lines,
-                                                 std::vector<uint32_t> conflicted, Rng& rng,
-                                                 StopPoller& stop, const CallOptions& options,
-                                                 absl::Time start) {
-  Repair repair(board, rows, lines, rng, std::move(conflicted));
-  if (!repair.Prepare(stop)) return stop.status();
-  const uint64_t budget = uint64_t{options.params.min_conflicts_moves_per_row} * rows.count();
-  const RepairEnd end = repair.Run(budget, stop);
-  if (end == RepairEnd::kStopped) return stop.status();
+// Takes the free rows' queens off `lines` and back into `slots` (slot k
+// gets the queen of rows.Row(k)), for a new greedy start. False once `stop`
+// fires.
+bool TakeBack(const Columns& board, const FreeRows& rows, DiagonalCounts& lines, uint32_t* slots,
+              StopPoller& stop) {
+  return RunInStretches(0, rows.count(), stop, [&](size_t first, size_t last) {
+    for (size_t slot = first; slot < last; ++slot) {
+      const uint32_t row = rows.Row(static_cast<uint32_t>(slot)), column = board[row - 1];
+      lines.Remove(row, column);
+      slots[slot] = column;
+    }
+  });
+}
+
+// Puts slot k's column in row rows.Row(k) of `board`. False once `stop`
+// fires.
+bool WriteSlots(const uint32_t* slots, const FreeRows& rows, Columns& board, StopPoller& stop) {
+  return RunInStretches(0, rows.count(), stop, [&](size_t first, size_t last) {
+    for (size_t slot = first; slot < last; ++slot) {
+      board[rows.Row(static_cast<uint32_t>(slot)) - 1] = slots[slot];
+    }
+  });
+}
+
+// The runs, each a greedy start and a repair, and the report. `slots` holds
+// the columns to place in `rows` (Solve's are the board itself), `lines` the
+// given queens alone; `start` is when the call began. A run that spends its
+// moves (params.tot_sim_bound, or min_conflicts_moves_per_row a free row
+// when that is 0) is followed by up to params.max_restarts others, as the
+// pipeline restarts its runs.
+absl::StatusOr<CompletionResult> RunAndReport(Columns board, uint32_t* slots, const FreeRows& rows,
+                                              DiagonalCounts& lines, StopPoller& stop,
+                                              const CallOptions& options, absl::Time start) {
+  const PipelineParams& params = options.params;
+  const uint64_t moves =
+      BacktracksPerRun(params, uint64_t{params.min_conflicts_moves_per_row} * rows.count());
+  Rng rng(options.seed);
   CompletionResult result;
-  if (end == RepairEnd::kSolved) {
-    result.outcome = Outcome::kSolved;
-    result.columns = std::move(board);
+  for (uint32_t run = 0;; ++run) {
+    if (run > 0 && !TakeBack(board, rows, lines, slots, stop)) return stop.status();
+    std::vector<uint32_t> conflicted;
+    if (!GreedyStart(slots, rows, lines, rng, conflicted).Run(stop)) return stop.status();
+    if (slots != board.data() && !WriteSlots(slots, rows, board, stop)) return stop.status();
+    Repair repair(board, rows, lines, rng, std::move(conflicted));
+    if (!repair.Prepare(stop)) return stop.status();
+    const RepairEnd end = repair.Run(moves, stop);
+    if (end == RepairEnd::kStopped) return stop.status();
+    result.stats.repairs += repair.moves();
+    if (end == RepairEnd::kSolved) {
+      result.outcome = Outcome::kSolved;
+      result.columns = std::move(board);
+      break;
+    }
+    if (run >= params.max_restarts) break;  // kUndecided
+    ++result.stats.restarts;
   }
   result.stats.seed = options.seed;
-  result.stats.repairs = repair.moves();
   result.stats.total_time = absl::Now() - start;
   return result;
 }
@@ -430,11 +470,8 @@ absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const SolveOption
   DiagonalCounts lines;
   if (!FillIdentity(n, board, stop) || !lines.Reset(n, stop)) return stop.status();
   const FreeRows rows(n);
-  Rng rng(options.seed);
-  std::vector<uint32_t> conflicted;
-  if (!GreedyStart(board.data(), rows, lines, rng, conflicted).Run(stop)) return stop.status();
-  return RepairAndReport(std::move(board), rows, lines, std::move(conflicted), rng, stop, options,
-                         start);
+  uint32_t* const slots = board.data();  // moving the board keeps its data
+  return RunAndReport(std::move(board), slots, rows, lines, stop, options, start);
 }
 
 absl::StatusOr<CompletionResult> MinConflictsComplete(Columns composition,
@@ -452,18 +489,8 @@ absl::StatusOr<CompletionResult> MinConflictsComplete(Columns composition,
   free_rows.reserve(*free_count);
   if (!SplitFreeLines(composition, lines, free_rows, slots, stop)) return stop.status();
   const FreeRows rows(std::move(free_rows));
-  Rng rng(options.seed);
-  std::vector<uint32_t> conflicted;
-  if (!GreedyStart(slots.data(), rows, lines, rng, conflicted).Run(stop)) return stop.status();
-  const bool written = RunInStretches(0, rows.count(), stop, [&](size_t first, size_t last) {
-    for (size_t slot = first; slot < last; ++slot) {
-      composition[rows.Row(static_cast<uint32_t>(slot)) - 1] = slots[slot];
-    }
-  });
-  if (!written) return stop.status();
-  slots = {};
-  absl::StatusOr<CompletionResult> result = RepairAndReport(
-      std::move(composition), rows, lines, std::move(conflicted), rng, stop, options, start);
+  absl::StatusOr<CompletionResult> result =
+      RunAndReport(std::move(composition), slots.data(), rows, lines, stop, options, start);
   if (result.ok()) result->stats.queens_given = n - rows.count();
   return result;
 }
@@ -478,7 +505,9 @@ uint64_t MinConflictsPeakBytes(uint64_t n) {
 absl::Span<const Tunable> MinConflictsTunables() {
   static const Tunable kTunables[] = {
       {"min_conflicts_moves_per_row", &PipelineParams::min_conflicts_moves_per_row, 0, 1e6,
-       "MIN_CONFLICTS: queen moves per free row before giving up", "measured, docs/methods.md"},
+       "MIN_CONFLICTS: queen moves per free row in a run before it restarts or gives up, unless "
+       "tot_sim_bound sets the moves",
+       "measured, docs/methods.md"},
   };
   return kTunables;
 }

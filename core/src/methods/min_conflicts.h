@@ -13,9 +13,10 @@
 
 namespace nqueens::internal {
 
-// A solution of the n x n board (n >= 4), or UNDECIDED when the move budget
-// (params.min_conflicts_moves_per_row times the free rows) is spent.
-// stats.repairs counts moves.
+// A solution of the n x n board (n >= 4), or UNDECIDED when 1 +
+// params.max_restarts runs (stats.restarts) each spent their moves:
+// params.tot_sim_bound, or params.min_conflicts_moves_per_row times the free
+// rows when that is 0. stats.repairs counts moves.
 absl::StatusOr<CompletionResult> MinConflictsSolve(uint32_t n, const SolveOptions& options);
 
 // The peak of Solve MIN_CONFLICTS on n rows (nqueens/memory.h), before a

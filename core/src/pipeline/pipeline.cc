@@ -62,7 +62,7 @@ class Run {
         rng_(rng),
         stop_(stop),
         stats_(stats),
-        budget_(stats, params_.tot_sim_bound) {}
+        budget_(stats, BacktracksPerRun(params_, kDefaultBacktracksPerRun)) {}
 
   StageResult Go() {
     for (bool first = true; !budget_.Exhausted(); first = false) {

@@ -32,8 +32,10 @@ enum class StageResult {
 class BacktrackBudget {
  public:
   BacktrackBudget(CompletionStats& stats, uint64_t limit) : stats_(stats), limit_(limit) {}
-  // Records a return to `block`'s start; false once the budget is spent.
+  // Records a return to `block`'s start; false once the budget is spent,
+  // and then records nothing, so that no run goes past its limit.
   bool Record(Block block) {
+    if (Exhausted()) return false;
     ++stats_.backtracks;
     ++stats_.backtracks_to_block[static_cast<int>(block)];
     return ++used_ < limit_;

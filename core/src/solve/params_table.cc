@@ -77,11 +77,15 @@ const Tunable kPipelineTunables[] = {
     {"sim_bound5", &PipelineParams::sim_bound5, 1, 1e9,
      "dead ends in block 5 before going back to block 3 (simBound5)",
      "Grigoryan, arXiv:1912.05935, section 4.8"},
-    {"tot_sim_bound", &PipelineParams::tot_sim_bound, 1, kNoLimit,
-     "backtracks in all per run (totSimBound; the RPCs' limits.max_backtracks)",
-     "Grigoryan, arXiv:1912.05935, section 4.8"},
+    {"tot_sim_bound", &PipelineParams::tot_sim_bound, 0, kNoLimit,
+     "backtracks per run (totSimBound; the RPCs' limits.max_backtracks), of each method's kind: "
+     "the pipeline's returns to a block's start, BACKTRACKING's to the row above, "
+     "MIN_CONFLICTS's queen moves (instead of min_conflicts_moves_per_row), GENETIC's boards "
+     "bred that are no solution; 0: the methods' own bounds alone, 1000 for the pipeline",
+     "Grigoryan, arXiv:1912.05935, section 4.8; docs/methods.md (Limits)"},
     {"max_restarts", &PipelineParams::max_restarts, 0, std::numeric_limits<uint32_t>::max(),
-     "whole restarts after the first run (the RPCs' limits.max_restarts)",
+     "whole restarts after the first run, of the pipeline and MIN_CONFLICTS (the RPCs' "
+     "limits.max_restarts)",
      "Grigoryan, arXiv:1912.05935, section 7 (10 restarts)"},
     {"pairing_chunks_from_n", &PipelineParams::pairing_chunks_from_n, 0,
      std::numeric_limits<uint32_t>::max(),
@@ -100,11 +104,11 @@ const Tunable kPipelineTunables[] = {
      "with at most this many free rows the exact search runs before the heuristic",
      "measured, docs/hard-instances.md"},
     {"exact_max_seconds", &PipelineParams::exact_max_seconds, 0, 1e9,
-     "seconds the exact search may run; 0: until shortly before the call's deadline, or 60 s "
-     "(the RPCs' limits.max_exact_seconds)",
+     "seconds the exact search and BACKTRACKING may run; 0: until shortly before the call's "
+     "deadline, or 60 s (the RPCs' limits.max_exact_seconds)",
      "docs/hard-instances.md"},
     {"exact_node_budget", &PipelineParams::exact_node_budget, 1, kNoLimit,
-     "nodes the exact search may visit (the RPCs' limits.max_exact_nodes)",
+     "nodes the exact search and BACKTRACKING may visit (the RPCs' limits.max_exact_nodes)",
      "docs/hard-instances.md"},
 };
 #undef NQUEENS_CUBIC

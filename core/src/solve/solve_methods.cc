@@ -8,6 +8,7 @@
 #include "base/huge_pages.h"
 #include "base/peak_bytes.h"
 #include "base/stop_poller.h"
+#include "exact/exact_budget.h"
 #include "methods/backtracking.h"
 #include "methods/construction.h"
 #include "methods/formula.h"
@@ -55,6 +56,14 @@ uint64_t CompletionPeakBytes(uint64_t n) {
   return CompletePeakBytes(n, 0, CompleteMethod::kPipeline);
 }
 
+// BACKTRACKING is a complete search: it gives up where the exact search
+// would (params.exact_max_seconds, or shortly before the call's deadline, or
+// kDefaultExactSeconds without one), with an answer in time.
+absl::StatusOr<CompletionResult> SolveByBacktracking(uint32_t n, const SolveOptions& options) {
+  return BacktrackingSolve(n, options,
+                           ExactBudgetFor(options.params, options.stop, absl::Now()).deadline);
+}
+
 // RANDOM's tunables are the pipeline's, listed first in the table.
 absl::Span<const Tunable> NoTunables() { return {}; }
 
@@ -73,7 +82,7 @@ constexpr SolveMethodEntry kSolveMethods[] = {
      MinConflictsPeakBytes,
      MinConflictsTunables},
     {{SolveMethod::kBacktracking, "BACKTRACKING", "backtracking"},
-     BacktrackingSolve,
+     SolveByBacktracking,
      BacktrackingPeakBytes,
      BacktrackingTunables},
     {{SolveMethod::kGenetic, "GENETIC", "genetic"},
