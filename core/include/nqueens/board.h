@@ -32,7 +32,7 @@ struct Queen {
   }
 };
 
-// Checks n itself: INVALID_ARGUMENT for n == 0, RESOURCE_EXHAUSTED above
+// Checks n itself: INVALID_ARGUMENT, naming the range, for n == 0 or n above
 // kMaxBoardSize.
 absl::Status CheckBoardSize(uint64_t n);
 

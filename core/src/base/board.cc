@@ -7,10 +7,11 @@
 namespace nqueens {
 
 absl::Status CheckBoardSize(uint64_t n) {
-  if (n == 0) return absl::InvalidArgumentError("n must be at least 1");
-  if (n > kMaxBoardSize) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("n = ", n, " exceeds the largest supported board size ", kMaxBoardSize));
+  if (n == 0 || n > kMaxBoardSize) {
+    // Above kMaxBoardSize no build of this code could answer: the request is
+    // at fault, not a limit someone chose.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "n must be 1..", kMaxBoardSize, " (the largest board this build supports), not ", n));
   }
   return absl::OkStatus();
 }

@@ -55,8 +55,9 @@ absl::StatusOr<Residual> MakeResidual(Columns composition) {
   const auto free_rows =
       static_cast<uint64_t>(std::count(composition.begin(), composition.end(), kEmptyRow));
   if (free_rows > kCountMaxFreeRows) {
-    // A limit of the counters' bitboards, not a fault of the board.
-    return absl::ResourceExhaustedError(
+    // A limit of the counters' bitboards that no server can lift: the
+    // request is refused as one no build of this code answers.
+    return absl::InvalidArgumentError(
         absl::StrCat("counting and enumerating take boards of at most ", kCountMaxFreeRows,
                      " free rows (rows without a queen); this board has ", free_rows));
   }

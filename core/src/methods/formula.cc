@@ -334,9 +334,8 @@ absl::StatusOr<CompletionResult> FormulaSolve(uint32_t n, const SolveOptions& op
         absl::StrCat("n = ", n, " has no member of the explicit families"));
   }
   if (options.formula_variant >= count) {
-    return absl::InvalidArgumentError(absl::StrCat("formula_variant must be 0..", count - 1,
-                                                   " for n = ", n, ", not ",
-                                                   options.formula_variant));
+    return absl::InvalidArgumentError(absl::StrCat("variant must be 0..", count - 1, " for n = ", n,
+                                                   ", not ", options.formula_variant));
   }
   const Member member = MemberAt(n, factors, options.formula_variant);
   StopPoller stop(options.stop);
