@@ -74,7 +74,7 @@ Measured RunBatch(nqueens::client::Backend& backend, const std::vector<Columns>&
   };
   const auto answer = [&](nqueens::client::Backend::BatchAnswer item) {
     const uint64_t index = answered++;
-    if (!item.ok() || item->outcome() != nqueens::v1::SOLVED) return;
+    if (!item.ok() || item->outcome() != nqueens::v1::OUTCOME_SOLVED) return;
     const Columns board(item->columns().begin(), item->columns().end());
     absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(board);
     bool extends = report.ok() && report->complete && index < sent.size();

@@ -133,23 +133,23 @@ std::vector<Probe> Probes() {
       // field 1 = 1.
       {"health Check", "/grpc.health.v1.Health/Check", Bytes(""),
        [](const std::string& answer) { return answer == "\x08\x01"; }},
-      {"Validate n=8", "/nqueens.v1.NQueens/Validate", Bytes(validate.SerializeAsString()),
+      {"Validate n=8", "/nqueens.v1.NQueensService/Validate", Bytes(validate.SerializeAsString()),
        [](const std::string& answer) { return Parsed<v1::ValidateResponse>(answer).complete(); }},
-      {"Solve n=8", "/nqueens.v1.NQueens/Solve", Bytes(solve.SerializeAsString()),
+      {"Solve n=8", "/nqueens.v1.NQueensService/Solve", Bytes(solve.SerializeAsString()),
        [](const std::string& answer) {
-         return Parsed<v1::SolveResponse>(answer).outcome() == v1::SOLVED;
+         return Parsed<v1::SolveResponse>(answer).outcome() == v1::OUTCOME_SOLVED;
        }},
-      {"Complete n=8, 4 queens", "/nqueens.v1.NQueens/Complete",
+      {"Complete n=8, 4 queens", "/nqueens.v1.NQueensService/Complete",
        Bytes(complete.SerializeAsString()),
        [](const std::string& answer) {
-         return Parsed<v1::CompleteResponse>(answer).outcome() == v1::SOLVED;
+         return Parsed<v1::CompleteResponse>(answer).outcome() == v1::OUTCOME_SOLVED;
        }},
   };
 }
 
 // --- The floor server (--serve_floor). ---
 
-class FloorService final : public v1::NQueens::CallbackService {
+class FloorService final : public v1::NQueensService::CallbackService {
  public:
   grpc::ServerUnaryReactor* Validate(grpc::CallbackServerContext* context,
                                      const v1::ValidateRequest* request,

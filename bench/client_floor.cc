@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   }
   const std::shared_ptr<grpc::Channel> channel =
       grpc::CreateChannel(argv[1], grpc::InsecureChannelCredentials());
-  const std::unique_ptr<nqueens::v1::NQueens::Stub> stub = nqueens::v1::NQueens::NewStub(channel);
+  const std::unique_ptr<nqueens::v1::NQueensService::Stub> stub =
+      nqueens::v1::NQueensService::NewStub(channel);
   const uint64_t channel_ns = MonotonicNanoseconds();
 
   nqueens::v1::SolveRequest request;

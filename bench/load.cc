@@ -149,7 +149,7 @@ bool Extends(const Columns& solution, const Columns& composition) {
 // INTERNAL so that the scenario counts it as unexpected.
 grpc::Status CheckBoard(const grpc::Status& status, v1::Outcome outcome, const Columns& board,
                         const Columns& composition) {
-  if (!status.ok() || outcome != v1::SOLVED || Extends(board, composition)) return status;
+  if (!status.ok() || outcome != v1::OUTCOME_SOLVED || Extends(board, composition)) return status;
   return grpc::Status(StatusCode::INTERNAL, "the server sent a board that is not a solution");
 }
 
@@ -169,12 +169,12 @@ class Client {
     arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     arguments.SetMaxReceiveMessageSize(kClientMessageBytes);
     arguments.SetMaxSendMessageSize(kClientMessageBytes);
-    stub_ = v1::NQueens::NewStub(
+    stub_ = v1::NQueensService::NewStub(
         grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments));
   }
 
   std::mt19937_64& random() { return random_; }
-  v1::NQueens::Stub& stub() { return *stub_; }
+  v1::NQueensService::Stub& stub() { return *stub_; }
 
   // Times `call`, which returns its status.
   CallOutcome Timed(uint64_t n, const std::function<grpc::Status()>& call) {
@@ -185,7 +185,7 @@ class Client {
 
   CallOutcome Solve(uint64_t n, v1::Method method) {
     return Timed(n, [&] {
-      v1::SolveRequest request;
+      v1::SolveStreamRequest request;
       request.set_n(n);
       request.set_method(method);
       v1::SolveResponse response;
@@ -227,7 +227,7 @@ class Client {
       v1::ValidateRequest request;
       request.set_n(board.size());
       request.mutable_columns()->Assign(board.begin(), board.end());
-      v1::ValidateResponse response;
+      v1::ValidateStreamResponse response;
       grpc::ClientContext context;
       TakeLargeAnswers(context);
       grpc::Status status = stub_->Validate(&context, request, &response);
@@ -240,7 +240,7 @@ class Client {
 
   CallOutcome SolveStream(uint64_t n) {
     return Timed(n, [&] {
-      v1::SolveRequest request;
+      v1::SolveStreamRequest request;
       request.set_n(n);
       grpc::ClientContext context;
       TakeLargeAnswers(context);
@@ -311,7 +311,7 @@ class Client {
     return Timed(board.size(), [&] {
       grpc::ClientContext context;
       TakeLargeAnswers(context);
-      v1::ValidateResponse response;
+      v1::ValidateStreamResponse response;
       auto stream = stub_->ValidateStream(&context, &response);
       SendBoard(*stream, v1::ValidateStreamRequest(), board, SIZE_MAX);
       stream->WritesDone();
@@ -339,7 +339,7 @@ class Client {
   // A SolveStream that reads its header and two chunks, then cancels.
   CallOutcome CancelMidDownload(uint64_t n) {
     return Timed(n, [&] {
-      v1::SolveRequest request;
+      v1::SolveStreamRequest request;
       request.set_n(n);
       grpc::ClientContext context;
       TakeLargeAnswers(context);
@@ -419,7 +419,7 @@ class Client {
 
  private:
   std::mt19937_64 random_;
-  std::unique_ptr<v1::NQueens::Stub> stub_;
+  std::unique_ptr<v1::NQueensService::Stub> stub_;
 };
 
 // --- A scenario's record and report. ---
@@ -493,7 +493,7 @@ void WarmUp(const std::string& address) {
       const Columns composition = Thin(solution, 0.5, client.random());
       switch (call % 7) {
         case 0:
-          client.Solve(1000, v1::RANDOM);
+          client.Solve(1000, v1::METHOD_RANDOM);
           break;
         case 1:
           client.Complete(composition, false);
@@ -557,7 +557,7 @@ void MixedCall(Client& client, int call, Recorder& recorder) {
   switch (call % 7) {
     case 0: {
       const uint64_t sizes[] = {8, 1000, 10'000, 100'000};
-      const v1::Method method = random() % 2 ? v1::RANDOM : v1::CONSTRUCTIVE;
+      const v1::Method method = random() % 2 ? v1::METHOD_RANDOM : v1::METHOD_CONSTRUCTIVE;
       recorder.Add(client.Solve(sizes[random() % 4], method), {ok});
       break;
     }
@@ -1128,20 +1128,21 @@ Report StopLatency() {
           double deadline;      // 0: none
           double cancel_after;  // 0: never
         };
-        for (const Case& c : {Case{100'000'000, v1::RANDOM, Call::kSolveStream, 1.0, 0},
-                              Case{100'000'000, v1::RANDOM, Call::kSolveStream, 0, 0.5},
-                              Case{1'000'000'000, v1::RANDOM, Call::kSolveStream, 1.0, 0},
-                              Case{1'000'000'000, v1::RANDOM, Call::kSolveStream, 0, 0.5},
-                              Case{1'000'000'000, v1::CONSTRUCTIVE, Call::kSolveStream, 0.3, 0},
-                              Case{100'000'000, v1::RANDOM, Call::kComplete, 1.0, 0},
-                              Case{100'000'000, v1::CONSTRUCTIVE, Call::kSolve, 0.15, 0}}) {
+        for (const Case& c :
+             {Case{100'000'000, v1::METHOD_RANDOM, Call::kSolveStream, 1.0, 0},
+              Case{100'000'000, v1::METHOD_RANDOM, Call::kSolveStream, 0, 0.5},
+              Case{1'000'000'000, v1::METHOD_RANDOM, Call::kSolveStream, 1.0, 0},
+              Case{1'000'000'000, v1::METHOD_RANDOM, Call::kSolveStream, 0, 0.5},
+              Case{1'000'000'000, v1::METHOD_CONSTRUCTIVE, Call::kSolveStream, 0.3, 0},
+              Case{100'000'000, v1::METHOD_RANDOM, Call::kComplete, 1.0, 0},
+              Case{100'000'000, v1::METHOD_CONSTRUCTIVE, Call::kSolve, 0.15, 0}}) {
           grpc::ClientContext context;
           // The unary answers (400 MB) are never read: cut first.
           context.AddMetadata(nqueens::wire::kMaxResponseBytesKey, std::to_string(UINT64_MAX));
           if (c.deadline > 0) {
             context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(c.deadline)));
           }
-          v1::SolveRequest request;
+          v1::SolveStreamRequest request;
           request.set_n(c.n);
           request.set_method(c.method);
           grpc::Status status;
@@ -1180,7 +1181,7 @@ Report StopLatency() {
           report.findings.push_back(absl::StrFormat(
               "n = %d %s %s, %s: stopped %.3f s later (target <= 0.1 s: %s), logged %s, the "
               "client saw %s (%s), RSS then %s",
-              c.n, c.method == v1::RANDOM ? "RANDOM" : "CONSTRUCTIVE",
+              c.n, c.method == v1::METHOD_RANDOM ? "RANDOM" : "CONSTRUCTIVE",
               c.call == Call::kSolveStream ? "SolveStream"
               : c.call == Call::kSolve     ? "Solve"
                                            : "Complete",

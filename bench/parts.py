@@ -186,7 +186,8 @@ def complete_exact(build, servers, path, seconds, *extra):
     answer, wall = cli(build, targets(servers), "complete", path, "--method", "exact",
                        f"--max-exact-seconds={seconds}", f"--deadline={seconds}s", *extra,
                        timeout=seconds + 5)
-    return (answer["outcome"] if answer else "UNDECIDED"), wall
+    # The report writes the outcome without its enum prefix ("OUTCOME_SOLVED").
+    return (answer["outcome"].removeprefix("OUTCOME_") if answer else "UNDECIDED"), wall
 
 
 def one_core_verdicts(build, paths, seconds):

@@ -16,7 +16,7 @@ namespace nqueens::client {
 const char kServiceConfigJson[] = R"json({
   "loadBalancingConfig": [{"round_robin": {}}],
   "methodConfig": [{
-    "name": [{"service": "nqueens.v1.NQueens"}],
+    "name": [{"service": "nqueens.v1.NQueensService"}],
     "retryPolicy": {
       "maxAttempts": 5,
       "initialBackoff": "0.1s",

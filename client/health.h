@@ -1,7 +1,7 @@
 // nqueens health [SERVICE]: the standard gRPC health check of --server
 // (grpc.health.v1.Health/Check), as Kubernetes' and Docker's probes ask it;
 // the server image's HEALTHCHECK. SERVICE: "" (the server as a whole, the
-// default) or nqueens.v1.NQueens.
+// default) or nqueens.v1.NQueensService.
 #ifndef NQUEENS_CLIENT_HEALTH_H_
 #define NQUEENS_CLIENT_HEALTH_H_
 

@@ -164,7 +164,7 @@ constexpr CommandEntry kCommands[] = {
     {"health", nullptr, "[SERVICE]",
      "the gRPC health check of --server (grpc.health.v1): prints SERVING and exits 0, or what "
      "the server says (NOT_SERVING) and exits 1; exits 3 when it cannot ask; SERVICE: the "
-     "server as a whole (default) or nqueens.v1.NQueens",
+     "server as a whole (default) or nqueens.v1.NQueensService",
      ""},
     {"completion", nullptr, "bash|zsh",
      "print the shell's completion script for nqueens (commands, flags, methods, formats); "
@@ -578,7 +578,7 @@ command_line::CompletionWords CompletionWordsOfTheCli() {
   for (const CommandEntry& entry : kCommands) {
     command_line::CompletionWords::Command command{
         entry.name, absl::StrContains(entry.argument, "FILE"), {}};
-    if (command.name == "health") command.words = {"nqueens.v1.NQueens"};
+    if (command.name == "health") command.words = {"nqueens.v1.NQueensService"};
     if (command.name == "completion") command.words = {"bash", "zsh"};
     words.commands.push_back(std::move(command));
     command_names.push_back(entry.name);

@@ -121,7 +121,7 @@ class ResultCollector {
       error_ = MalformedResult("a second result header");
     } else if (message.has_header()) {
       header_ = message.header();
-      if (header_->outcome() == v1::SOLVED) {
+      if (header_->outcome() == v1::OUTCOME_SOLVED) {
         board_.emplace(n_, std::move(storage_));
         // n is our own request's: one allocation, no regrowth copies.
         board_->ReserveAllRows();
@@ -273,7 +273,7 @@ class RemoteBackend : public Backend {
  public:
   RemoteBackend(std::shared_ptr<grpc::Channel> channel, std::string address,
                 ClientSecurity security)
-      : stub_(v1::NQueens::NewStub(channel)),
+      : stub_(v1::NQueensService::NewStub(channel)),
         solve_stream_(kSolveStreamMethod, RpcMethod::SERVER_STREAMING, channel),
         complete_stream_(kCompleteStreamMethod, RpcMethod::BIDI_STREAMING, channel),
         validate_stream_(kValidateStreamMethod, RpcMethod::CLIENT_STREAMING, channel),
@@ -518,11 +518,11 @@ class RemoteBackend : public Backend {
 
   // The streams of boards travel as raw messages (wire/chunk_message.h).
   using RpcMethod = grpc::internal::RpcMethod;
-  static constexpr char kSolveStreamMethod[] = "/nqueens.v1.NQueens/SolveStream";
-  static constexpr char kCompleteStreamMethod[] = "/nqueens.v1.NQueens/CompleteStream";
-  static constexpr char kValidateStreamMethod[] = "/nqueens.v1.NQueens/ValidateStream";
+  static constexpr char kSolveStreamMethod[] = "/nqueens.v1.NQueensService/SolveStream";
+  static constexpr char kCompleteStreamMethod[] = "/nqueens.v1.NQueensService/CompleteStream";
+  static constexpr char kValidateStreamMethod[] = "/nqueens.v1.NQueensService/ValidateStream";
 
-  std::unique_ptr<v1::NQueens::Stub> stub_;
+  std::unique_ptr<v1::NQueensService::Stub> stub_;
   const RpcMethod solve_stream_;
   const RpcMethod complete_stream_;
   const RpcMethod validate_stream_;

@@ -93,7 +93,7 @@ void CheckStatus(const grpc::Status& status) {
 // A SOLVED board is a full solution keeping every queen of `composition`.
 void CheckSolution(v1::Outcome outcome, const nqueens::Columns& board,
                    const nqueens::Columns& composition) {
-  if (outcome != v1::SOLVED) return;
+  if (outcome != v1::OUTCOME_SOLVED) return;
   FUZZ_CHECK(board.size() == composition.size(), "a SOLVED board of the wrong size");
   absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(board);
   FUZZ_CHECK(report.ok() && report->complete, "a SOLVED board that is not a solution");
@@ -118,7 +118,8 @@ grpc::Status Unary(Harness& harness, const char* method, const ByteBuffer& reque
 
 void FuzzComplete(Harness& harness, const ByteBuffer& request) {
   ByteBuffer response;
-  const grpc::Status status = Unary(harness, "/nqueens.v1.NQueens/Complete", request, &response);
+  const grpc::Status status =
+      Unary(harness, "/nqueens.v1.NQueensService/Complete", request, &response);
   CheckStatus(status);
   v1::CompleteRequest parsed_request;
   v1::CompleteResponse parsed_response;
@@ -136,7 +137,8 @@ void FuzzComplete(Harness& harness, const ByteBuffer& request) {
 
 void FuzzSolve(Harness& harness, const ByteBuffer& request) {
   ByteBuffer response;
-  const grpc::Status status = Unary(harness, "/nqueens.v1.NQueens/Solve", request, &response);
+  const grpc::Status status =
+      Unary(harness, "/nqueens.v1.NQueensService/Solve", request, &response);
   CheckStatus(status);
   v1::SolveRequest parsed_request;
   v1::SolveResponse parsed_response;
@@ -151,7 +153,7 @@ void FuzzSolve(Harness& harness, const ByteBuffer& request) {
 
 void FuzzValidate(Harness& harness, const ByteBuffer& request) {
   ByteBuffer response;
-  CheckStatus(Unary(harness, "/nqueens.v1.NQueens/Validate", request, &response));
+  CheckStatus(Unary(harness, "/nqueens.v1.NQueensService/Validate", request, &response));
 }
 
 // The messages of a stream: 2-byte little-endian lengths, then the bytes.
@@ -225,22 +227,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FuzzValidate(*harness, rest);
       break;
     case 3:
-      FuzzServerStream(*harness, "/nqueens.v1.NQueens/SolveStream", rest);
+      FuzzServerStream(*harness, "/nqueens.v1.NQueensService/SolveStream", rest);
       break;
     case 4:
-      FuzzStream(*harness, "/nqueens.v1.NQueens/CompleteStream", SplitMessages(data + 1, size - 1));
+      FuzzStream(*harness, "/nqueens.v1.NQueensService/CompleteStream",
+                 SplitMessages(data + 1, size - 1));
       break;
     case 5:
-      FuzzStream(*harness, "/nqueens.v1.NQueens/ValidateStream", SplitMessages(data + 1, size - 1));
+      FuzzStream(*harness, "/nqueens.v1.NQueensService/ValidateStream",
+                 SplitMessages(data + 1, size - 1));
       break;
     case 6:
-      FuzzServerStream(*harness, "/nqueens.v1.NQueens/Count", rest);
+      FuzzServerStream(*harness, "/nqueens.v1.NQueensService/Count", rest);
       break;
     case 7:
-      FuzzServerStream(*harness, "/nqueens.v1.NQueens/Enumerate", rest);
+      FuzzServerStream(*harness, "/nqueens.v1.NQueensService/Enumerate", rest);
       break;
     case 8:
-      FuzzStream(*harness, "/nqueens.v1.NQueens/CompleteBatch", SplitMessages(data + 1, size - 1));
+      FuzzStream(*harness, "/nqueens.v1.NQueensService/CompleteBatch",
+                 SplitMessages(data + 1, size - 1));
       break;
   }
   return 0;

@@ -138,13 +138,13 @@ def request_handlers():
     write("fuzz_request_handlers", "count-completions-8",
           b"\x06" + n_field(8) + packed(2, composition))
     write("fuzz_request_handlers", "enumerate-6-limit-2", b"\x07" + n_field(6) + b"\x20\x02")
-    for method in range(2, 6):  # MIN_CONFLICTS .. FORMULA
+    for method in range(2, 6):  # METHOD_MIN_CONFLICTS .. METHOD_FORMULA
         write("fuzz_request_handlers", f"solve-method-{method}-20",
               b"\x00" + n_field(20) + bytes([0x10, method]))
     write("fuzz_request_handlers", "solve-symmetry-3-8",
           b"\x00" + n_field(8) + b"\x38\x03")  # symmetry 3
     write("fuzz_request_handlers", "complete-exact-8",
-          b"\x01" + n_field(8) + packed(2, composition) + b"\x30\x02")  # method EXACT
+          b"\x01" + n_field(8) + packed(2, composition) + b"\x30\x02")  # COMPLETE_METHOD_EXACT
     dense = message(1, n_field(8) + packed(2, composition))
     sparse = message(1, n_field(8) + queen)
     write("fuzz_request_handlers", "complete-batch-8",

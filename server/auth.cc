@@ -127,7 +127,7 @@ std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> TokenInte
   return CallGate(
       [](absl::string_view method) {
         return !absl::StartsWith(method, "/grpc.health.v1.Health/") &&
-               !absl::StartsWith(method, "/nqueens.v1.NQueens/");
+               !absl::StartsWith(method, "/nqueens.v1.NQueensService/");
       },
       [&tokens](grpc::ServerContextBase&, const ClientMetadata& metadata) {
         return tokens.Authenticate(metadata).status();

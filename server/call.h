@@ -18,6 +18,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "nqueens/solver.h"
@@ -59,6 +60,8 @@ class Call {
   // How large a message the client takes: its kMaxResponseBytesKey header,
   // or gRPC's default.
   uint64_t ClientReceiveBytes() const;
+  // The gateway forwards it for an HTTP client (call_origin.h).
+  bool OverHttp() const { return absl::string_view(record_.transport) == "http"; }
 
   // Enters the service. First thing: UNAUTHENTICATED without a good token
   // when tokens are required, RESOURCE_EXHAUSTED when the client has

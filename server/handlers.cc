@@ -56,11 +56,19 @@ absl::Status CheckAnswerFits(const Call& call, uint64_t n) {
   const uint64_t answer = n * column_bytes + wire::kResponseOverheadBytes;
   const uint64_t accepted = call.ClientReceiveBytes();
   if (answer <= accepted) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      "the answer for n = ", n, " takes up to ", HumanBytes(answer), ", more than the ",
-      HumanBytes(accepted), " the client takes in one message: use the streaming RPC ",
-      "(SolveStream, CompleteStream), or send the header ", wire::kMaxResponseBytesKey,
-      " with the client's larger limit"));
+  const std::string too_large =
+      absl::StrCat("the answer for n = ", n, " takes up to ", HumanBytes(answer),
+                   ", more than the ", HumanBytes(accepted));
+  // The advice is one the caller can follow where it is.
+  if (call.OverHttp()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        too_large, " that an HTTP answer holds: ask the gRPC port for a streamed answer ",
+        "(SolveStream, CompleteStream; the nqueens CLI does this)"));
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat(too_large, " the client takes in one message: use the streaming RPC ",
+                   "(SolveStream, CompleteStream), or send the header ", wire::kMaxResponseBytesKey,
+                   " with the client's larger limit"));
 }
 
 // The size checks and the call's memory for a board of n rows.
@@ -80,6 +88,7 @@ RequestBoard RequestBoardOf(const Request& request) {
                       static_cast<uint64_t>(request.queens_size())};
 }
 RequestBoard RequestBoardOf(const v1::SolveRequest&) { return {}; }
+RequestBoard RequestBoardOf(const v1::SolveStreamRequest&) { return {}; }
 
 template <typename Request>
 std::optional<uint64_t> SeedOf(const Request& request) {
@@ -90,12 +99,30 @@ uint64_t CountQueens(const Columns& board) {
   return board.size() - static_cast<uint64_t>(std::count(board.begin(), board.end(), kEmptyRow));
 }
 
+// Method EXACT on more free rows than --max-exact-free-rows allows, but no
+// more than the most any server allows (params.h's default): a limit this
+// server chose. Above that, the core refuses the request itself.
+absl::Status CheckExactFreeRows(const CompleteOptions& options, uint64_t free_rows) {
+  const uint64_t allowed = options.params.exact_max_free_rows;
+  if (options.complete_method != CompleteMethod::kExact || free_rows <= allowed ||
+      free_rows > PipelineParams{}.exact_max_free_rows) {
+    return absl::OkStatus();
+  }
+  return absl::ResourceExhaustedError(absl::StrCat("method COMPLETE_METHOD_EXACT on ", free_rows,
+                                                   " free rows: this server searches at most ",
+                                                   allowed, " (--max-exact-free-rows)"));
+}
+
 // The core's Complete, which checks the composition as it places it (an
 // attacking pair is INVALID_ARGUMENT naming the rows).
 absl::StatusOr<CompletionResult> RunComplete(
     Call& call, Columns board, const CompleteOptions& options,
     std::optional<IncomingComposition> incoming = std::nullopt) {
-  call.set_queens_given(CountQueens(board));
+  const uint64_t queens = CountQueens(board);
+  call.set_queens_given(queens);
+  if (absl::Status exact = CheckExactFreeRows(options, board.size() - queens); !exact.ok()) {
+    return exact;
+  }
   absl::StatusOr<CompletionResult> result =
       incoming.has_value() ? nqueens::Complete(std::move(board), *std::move(incoming), options)
                            : nqueens::Complete(std::move(board), options);
@@ -103,7 +130,9 @@ absl::StatusOr<CompletionResult> RunComplete(
   return result;
 }
 
-absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& request) {
+// A SolveRequest or a SolveStreamRequest.
+template <typename Request>
+absl::StatusOr<CompletionResult> RunSolve(Call& call, const Request& request) {
   absl::StatusOr<SolveMethod> method = wire::MethodFromProto(request.method());
   if (!method.ok()) return method.status();
   absl::StatusOr<CallOptions> call_options = call.CallOptionsFor(SeedOf(request), request.limits());
@@ -118,6 +147,8 @@ absl::StatusOr<CompletionResult> RunSolve(Call& call, const v1::SolveRequest& re
   return result;
 }
 
+// Response: ValidateResponse or ValidateStreamResponse.
+template <typename Response = v1::ValidateResponse>
 absl::StatusOr<grpc::ByteBuffer> RunValidate(Call& call, absl::Span<const uint32_t> board,
                                              uint32_t max_conflicts) {
   ValidateOptions options;
@@ -130,7 +161,7 @@ absl::StatusOr<grpc::ByteBuffer> RunValidate(Call& call, absl::Span<const uint32
   call.set_outcome(report->complete ? CallOutcome::kComplete
                    : report->valid  ? CallOutcome::kValid
                                     : CallOutcome::kInvalid);
-  v1::ValidateResponse response;
+  Response response;
   wire::ReportToProto(*report, &response);
   return SerializeMessage(response);
 }
@@ -177,9 +208,14 @@ absl::StatusOr<CompleteOptions> CompleteOptionsFor(Call& call, const Request& re
 
 // The work a request asks for, by the memory it takes.
 // An unknown method is refused later, by RunSolve.
-Work WorkOf(const v1::SolveRequest& request) {
-  return {Work::Kind::kSolve, static_cast<SolveMethod>(request.method()), request.symmetry()};
+template <typename Request>
+Work SolveWorkOf(const Request& request) {
+  return {Work::Kind::kSolve,
+          wire::MethodFromProto(request.method()).value_or(SolveMethod::kConstructive),
+          request.symmetry()};
 }
+Work WorkOf(const v1::SolveRequest& request) { return SolveWorkOf(request); }
+Work WorkOf(const v1::SolveStreamRequest& request) { return SolveWorkOf(request); }
 Work WorkOf(const v1::CompleteRequest&) { return kCompletionWork; }
 Work WorkOf(const v1::ValidateRequest&) { return kValidationWork; }
 Work WorkOf(const v1::CountRequest&) { return kValidationWork; }
@@ -312,8 +348,8 @@ absl::StatusOr<ResponseJob> PrepareValidate(Call& call, grpc::ByteBuffer& bytes)
 }
 
 absl::StatusOr<ResultJob> PrepareSolveStream(Call& call, grpc::ByteBuffer& bytes) {
-  absl::StatusOr<std::shared_ptr<const v1::SolveRequest>> request =
-      ParseAndAdmit<v1::SolveRequest>(call, bytes, ResponseBoard::kNoneOrChunked);
+  absl::StatusOr<std::shared_ptr<const v1::SolveStreamRequest>> request =
+      ParseAndAdmit<v1::SolveStreamRequest>(call, bytes, ResponseBoard::kNoneOrChunked);
   if (!request.ok()) return request.status();
   const uint64_t n = (*request)->n();
   const uint32_t chunk_size = (*request)->chunk_size();
@@ -375,7 +411,7 @@ absl::StatusOr<EnumerateJob> PrepareEnumerate(Call& call, grpc::ByteBuffer& byte
 ResponseJob ValidateStreamJob(Call& call, const v1::ValidateStreamHeader& header, Columns board) {
   const uint64_t n = header.n();
   return ResponseJob{n, [&call, board = std::move(board), max_conflicts = header.max_conflicts()] {
-                       return RunValidate(call, board, max_conflicts);
+                       return RunValidate<v1::ValidateStreamResponse>(call, board, max_conflicts);
                      }};
 }
 

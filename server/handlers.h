@@ -1,4 +1,4 @@
-// What each method of nqueens.v1.NQueens does, between the request bytes
+// What each method of nqueens.v1.NQueensService does, between the request bytes
 // and the work a worker runs: parse, check, reserve memory (through the
 // Call), and return the job. The reactors (reactors.h) move the messages;
 // call.h does the bookkeeping.

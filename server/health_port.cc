@@ -39,7 +39,7 @@ std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> HealthPor
   return CallGate(
       [](absl::string_view method) {
         return !absl::StartsWith(method, "/grpc.health.v1.Health/") &&
-               !absl::StartsWith(method, "/nqueens.v1.NQueens/");
+               !absl::StartsWith(method, "/nqueens.v1.NQueensService/");
       },
       [](grpc::ServerContextBase& context, const ClientMetadata&) {
         return CheckNotHealthPort(context);

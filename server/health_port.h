@@ -25,7 +25,7 @@ namespace nqueens::server {
 absl::Status CheckNotHealthPort(grpc::ServerContextBase& context);
 
 // Refuses, with CheckNotHealthPort, the calls of services other than
-// grpc.health.v1.Health and nqueens.v1.NQueens.
+// grpc.health.v1.Health and nqueens.v1.NQueensService.
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> HealthPortInterceptors();
 
 }  // namespace nqueens::server

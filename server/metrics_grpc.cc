@@ -42,7 +42,7 @@ RpcType TypeOf(const google::protobuf::MethodDescriptor& method) {
   return method.server_streaming() ? RpcType::SERVER_STREAMING : RpcType::UNARY;
 }
 
-// "/nqueens.v1.NQueens/Solve" -> {"nqueens.v1.NQueens", "Solve"}.
+// "/nqueens.v1.NQueensService/Solve" -> {"nqueens.v1.NQueensService", "Solve"}.
 std::pair<std::string, std::string> ServiceAndMethod(absl::string_view method) {
   if (!method.empty() && method.front() == '/') method.remove_prefix(1);
   const size_t slash = method.find('/');

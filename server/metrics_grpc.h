@@ -53,14 +53,14 @@ class GrpcServerMetrics {
 
   // Registers the families in `registry`, which must outlive this. The
   // series of the methods of `services` (full names, e.g.
-  // "nqueens.v1.NQueens", looked up in protobuf's generated pool) exist from
+  // "nqueens.v1.NQueensService", looked up in protobuf's generated pool) exist from
   // the start, at 0; other methods get theirs at their first call.
   GrpcServerMetrics(prometheus::Registry& registry, const std::vector<std::string>& services);
 
   GrpcServerMetrics(const GrpcServerMetrics&) = delete;
   GrpcServerMetrics& operator=(const GrpcServerMetrics&) = delete;
 
-  // The series of `method` as gRPC names it ("/nqueens.v1.NQueens/Solve")
+  // The series of `method` as gRPC names it ("/nqueens.v1.NQueensService/Solve")
   // for calls over `transport` ("grpc" or "http"); `type` labels those made
   // here. The reference stays valid.
   const Method& ForMethod(absl::string_view method, grpc::experimental::ServerRpcInfo::Type type,

@@ -1,4 +1,4 @@
-// The nqueens.v1.NQueens service on gRPC's callback API: each method starts
+// The nqueens.v1.NQueensService service on gRPC's callback API: each method starts
 // a reactor (reactors.h) for its call shape with its handler (handlers.h).
 // Every method is registered raw (requests and responses as bytes) so that
 // the server parses them itself: see reactors.h.
@@ -16,15 +16,16 @@
 
 namespace nqueens::server {
 
-using RawNQueensService =
-    v1::NQueens::WithRawCallbackMethod_Solve<v1::NQueens::WithRawCallbackMethod_Complete<
-        v1::NQueens::WithRawCallbackMethod_Validate<v1::NQueens::WithRawCallbackMethod_SolveStream<
-            v1::NQueens::WithRawCallbackMethod_CompleteStream<
-                v1::NQueens::WithRawCallbackMethod_ValidateStream<
-                    v1::NQueens::WithRawCallbackMethod_Count<
-                        v1::NQueens::WithRawCallbackMethod_Enumerate<
-                            v1::NQueens::WithRawCallbackMethod_CompleteBatch<
-                                v1::NQueens::Service>>>>>>>>>;
+using RawNQueensService = v1::NQueensService::WithRawCallbackMethod_Solve<
+    v1::NQueensService::WithRawCallbackMethod_Complete<
+        v1::NQueensService::WithRawCallbackMethod_Validate<
+            v1::NQueensService::WithRawCallbackMethod_SolveStream<
+                v1::NQueensService::WithRawCallbackMethod_CompleteStream<
+                    v1::NQueensService::WithRawCallbackMethod_ValidateStream<
+                        v1::NQueensService::WithRawCallbackMethod_Count<
+                            v1::NQueensService::WithRawCallbackMethod_Enumerate<
+                                v1::NQueensService::WithRawCallbackMethod_CompleteBatch<
+                                    v1::NQueensService::Service>>>>>>>>>;
 
 class NQueensService final : public RawNQueensService {
  public:

@@ -23,7 +23,7 @@ int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableC
 std::vector<std::string> ServiceMethods() {
   const google::protobuf::ServiceDescriptor* service =
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
-          v1::NQueens::service_full_name());
+          v1::NQueensService::service_full_name());
   std::vector<std::string> names;
   names.reserve(service->method_count());
   for (int i = 0; i < service->method_count(); ++i) names.push_back(service->method(i)->name());

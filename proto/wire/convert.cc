@@ -1,6 +1,7 @@
 #include "wire/convert.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,9 +17,9 @@ v1::Block BlockToProto(Block block) {
 
 AttackLine LineFromProto(v1::Line line) {
   switch (line) {
-    case v1::DIAGONAL:
+    case v1::LINE_DIAGONAL:
       return AttackLine::kDiagonal;
-    case v1::ANTI_DIAGONAL:
+    case v1::LINE_ANTI_DIAGONAL:
       return AttackLine::kAntiDiagonal;
     default:
       return AttackLine::kColumn;
@@ -30,11 +31,11 @@ Queen QueenFromProto(const v1::Queen& queen) { return Queen{queen.row(), queen.c
 v1::Line LineToProto(AttackLine line) {
   switch (line) {
     case AttackLine::kColumn:
-      return v1::COLUMN;
+      return v1::LINE_COLUMN;
     case AttackLine::kDiagonal:
-      return v1::DIAGONAL;
+      return v1::LINE_DIAGONAL;
     case AttackLine::kAntiDiagonal:
-      return v1::ANTI_DIAGONAL;
+      return v1::LINE_ANTI_DIAGONAL;
   }
   return v1::LINE_UNSPECIFIED;
 }
@@ -45,6 +46,10 @@ void QueenToProto(const Queen& queen, v1::Queen* out) {
 }
 
 }  // namespace
+
+absl::Status InField(absl::string_view field, const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat(field, ": ", status.message()));
+}
 
 void QueensToProto(const std::vector<Queen>& queens, ProtoQueens* out) {
   out->Reserve(static_cast<int>(queens.size()));
@@ -64,7 +69,9 @@ absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens) {
   std::vector<Queen> core_queens;
   core_queens.reserve(queens.size());
   for (const v1::Queen& queen : queens) core_queens.push_back(QueenFromProto(queen));
-  return DenseFromQueens(n, core_queens);
+  absl::StatusOr<Columns> board = DenseFromQueens(n, core_queens);
+  if (!board.ok()) return InField("queens", board.status());
+  return board;
 }
 
 absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns,
@@ -75,39 +82,70 @@ absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns
   }
   if (!queens.empty()) return BoardFromQueens(n, queens);
   if (columns.empty()) return MakeEmptyBoard(n);
-  if (absl::Status shape = CheckDenseShape(n, columns); !shape.ok()) return shape;
+  if (absl::Status shape = CheckDenseShape(n, columns); !shape.ok()) {
+    return InField("columns", shape);
+  }
   // On the core's board allocation, which a stopped call frees quickly.
   Columns board = MakeEmptyBoard(n);
   std::copy(columns.begin(), columns.end(), board.begin());
   return board;
 }
 
-// The core's enums follow the proto's numbering and names
-// (tests/wire/convert_test.cc checks every value).
-absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {
-  if (!v1::Method_IsValid(method)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "method ", static_cast<int>(method), " is not one of ", v1::Method_Name(v1::Method_MIN),
-        " (0) .. ", v1::Method_Name(v1::Method_MAX), " (", static_cast<int>(v1::Method_MAX), ")"));
+namespace {
+
+// "METHOD_UNSPECIFIED (0), METHOD_RANDOM (1), ...": the values a client may
+// send, for the message that refuses another.
+std::string EnumValues(const google::protobuf::EnumDescriptor& type) {
+  std::string values;
+  for (int i = 0; i < type.value_count(); ++i) {
+    absl::StrAppend(&values, i == 0 ? "" : ", ", type.value(i)->name(), " (",
+                    type.value(i)->number(), ")");
   }
-  return static_cast<SolveMethod>(method);
+  return values;
 }
 
-v1::Method MethodToProto(SolveMethod method) { return static_cast<v1::Method>(method); }
+absl::Status UnknownMethod(int number, const google::protobuf::EnumDescriptor& type) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("method ", number, " is not one of ", EnumValues(type)));
+}
+
+// The proto's name of a core method: its enum's prefix and the core's name
+// ("METHOD_" + "MIN_CONFLICTS").
+template <typename ProtoEnum>
+ProtoEnum ProtoByName(const google::protobuf::EnumDescriptor& type, absl::string_view prefix,
+                      absl::string_view name) {
+  const google::protobuf::EnumValueDescriptor* value =
+      type.FindValueByName(absl::StrCat(prefix, name));
+  return static_cast<ProtoEnum>(value != nullptr ? value->number() : 0);
+}
+
+}  // namespace
+
+// The proto's values are the core's methods by name (tests/proto/
+// method_names_test.cc checks every one); its zero value is the default.
+absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method) {
+  if (method == v1::METHOD_UNSPECIFIED) return SolveMethod::kConstructive;
+  for (const SolveMethodInfo& info : SolveMethods()) {
+    if (MethodToProto(info.method) == method) return info.method;
+  }
+  return UnknownMethod(method, *v1::Method_descriptor());
+}
+
+v1::Method MethodToProto(SolveMethod method) {
+  return ProtoByName<v1::Method>(*v1::Method_descriptor(), "METHOD_", SolveMethodName(method));
+}
 
 absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method) {
-  if (!v1::CompleteMethod_IsValid(method)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("method ", static_cast<int>(method), " is not one of ",
-                     v1::CompleteMethod_Name(v1::CompleteMethod_MIN), " (0) .. ",
-                     v1::CompleteMethod_Name(v1::CompleteMethod_MAX), " (",
-                     static_cast<int>(v1::CompleteMethod_MAX), ")"));
+  if (method == v1::COMPLETE_METHOD_UNSPECIFIED) return CompleteMethod::kPipeline;
+  for (const MethodInfo<CompleteMethod>& info : CompleteMethods()) {
+    if (CompleteMethodToProto(info.method) == method) return info.method;
   }
-  return static_cast<CompleteMethod>(method);
+  return UnknownMethod(method, *v1::CompleteMethod_descriptor());
 }
 
 v1::CompleteMethod CompleteMethodToProto(CompleteMethod method) {
-  return static_cast<v1::CompleteMethod>(method);
+  return ProtoByName<v1::CompleteMethod>(*v1::CompleteMethod_descriptor(), "COMPLETE_METHOD_",
+                                         CompleteMethodName(method));
 }
 
 absl::StatusOr<PartSelector> PartFromProto(uint64_t part_index, uint64_t part_count) {
@@ -127,22 +165,22 @@ absl::Time DeadlineFromChrono(std::chrono::system_clock::time_point deadline) {
 v1::Outcome OutcomeToProto(Outcome outcome) {
   switch (outcome) {
     case Outcome::kSolved:
-      return v1::SOLVED;
+      return v1::OUTCOME_SOLVED;
     case Outcome::kUnsolvable:
-      return v1::UNSOLVABLE;
+      return v1::OUTCOME_UNSOLVABLE;
     case Outcome::kUndecided:
-      return v1::UNDECIDED;
+      return v1::OUTCOME_UNDECIDED;
   }
   return v1::OUTCOME_UNSPECIFIED;
 }
 
 std::optional<Outcome> OutcomeFromProto(v1::Outcome outcome) {
   switch (outcome) {
-    case v1::SOLVED:
+    case v1::OUTCOME_SOLVED:
       return Outcome::kSolved;
-    case v1::UNSOLVABLE:
+    case v1::OUTCOME_UNSOLVABLE:
       return Outcome::kUnsolvable;
-    case v1::UNDECIDED:
+    case v1::OUTCOME_UNDECIDED:
       return Outcome::kUndecided;
     default:
       return std::nullopt;
@@ -166,7 +204,7 @@ CompletionStats StatsFromProto(const v1::Stats& proto) {
   stats.exact_nodes = proto.exact_nodes();
   stats.exact_runs = proto.exact_runs();
   stats.exact_explored = proto.exact_explored();
-  stats.method = proto.method();
+  stats.method = proto.method_used();
   stats.search_nodes = proto.search_nodes();
   stats.generations = proto.generations();
   stats.repairs = proto.repairs();
@@ -194,7 +232,7 @@ v1::Stats StatsToProto(const CompletionStats& stats) {
   result.set_exact_nodes(stats.exact_nodes);
   result.set_exact_runs(stats.exact_runs);
   result.set_exact_explored(stats.exact_explored);
-  result.set_method(stats.method);
+  result.set_method_used(stats.method);
   result.set_search_nodes(stats.search_nodes);
   result.set_generations(stats.generations);
   result.set_repairs(stats.repairs);
@@ -202,7 +240,11 @@ v1::Stats StatsToProto(const CompletionStats& stats) {
   return result;
 }
 
-void ReportToProto(const ValidationReport& report, v1::ValidateResponse* response) {
+namespace {
+
+// Validate's and ValidateStream's answers have the same fields.
+template <typename Response>
+void ReportTo(const ValidationReport& report, Response* response) {
   response->set_n(report.n);
   response->set_valid(report.valid);
   response->set_complete(report.complete);
@@ -216,7 +258,8 @@ void ReportToProto(const ValidationReport& report, v1::ValidateResponse* respons
   }
 }
 
-ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
+template <typename Response>
+ValidationReport ReportFrom(const Response& response) {
   ValidationReport report;
   report.n = response.n();
   report.valid = response.valid();
@@ -229,6 +272,21 @@ ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
                                         LineFromProto(conflict.line())});
   }
   return report;
+}
+
+}  // namespace
+
+void ReportToProto(const ValidationReport& report, v1::ValidateResponse* response) {
+  ReportTo(report, response);
+}
+void ReportToProto(const ValidationReport& report, v1::ValidateStreamResponse* response) {
+  ReportTo(report, response);
+}
+ValidationReport ReportFromProto(const v1::ValidateResponse& response) {
+  return ReportFrom(response);
+}
+ValidationReport ReportFromProto(const v1::ValidateStreamResponse& response) {
+  return ReportFrom(response);
 }
 
 v1::CountProgress CountProgressToProto(const CountProgress& progress) {

@@ -32,7 +32,11 @@ using ProtoQueens = google::protobuf::RepeatedPtrField<v1::Queen>;
 // the empty board). n must already have been checked.
 absl::StatusOr<Columns> BoardFromRequest(uint64_t n, const ProtoColumns& columns,
                                          const ProtoQueens& queens);
-// The sparse form alone (stream headers).
+// `status` with its message behind the request's field that it is about
+// ("columns: row 3 has column 9, ..."): the core's checks name rows and
+// columns, the service's errors also the field as the .proto spells it.
+absl::Status InField(absl::string_view field, const absl::Status& status);
+// The sparse form alone (stream headers); errors name the field `queens`.
 absl::StatusOr<Columns> BoardFromQueens(uint64_t n, const ProtoQueens& queens);
 
 // A CompleteBatch item's n: a board of nqueens/board.h's sizes with at most
@@ -61,11 +65,13 @@ std::optional<Outcome> OutcomeFromProto(v1::Outcome outcome);
 v1::Stats StatsToProto(const CompletionStats& stats);
 CompletionStats StatsFromProto(const v1::Stats& stats);
 void ReportToProto(const ValidationReport& report, v1::ValidateResponse* response);
+void ReportToProto(const ValidationReport& report, v1::ValidateStreamResponse* response);
 v1::CountProgress CountProgressToProto(const CountProgress& progress);
 CountProgress CountProgressFromProto(const v1::CountProgress& proto);
 v1::CountResult CountResultToProto(uint64_t n, const CountResult& result);
 CountResult CountResultFromProto(const v1::CountResult& proto);
 ValidationReport ReportFromProto(const v1::ValidateResponse& response);
+ValidationReport ReportFromProto(const v1::ValidateStreamResponse& response);
 
 }  // namespace nqueens::wire
 

@@ -30,7 +30,7 @@ struct Forwarding {
 
 class ForwardedCall final : public grpc::ClientBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
-  // Starts `method` ("/nqueens.v1.NQueens/Solve") with `request` as its one
+  // Starts `method` ("/nqueens.v1.NQueensService/Solve") with `request` as its one
   // message. Every method is called this way, whatever its shape: on the
   // wire a unary or server-streaming call is a stream of one request.
   ForwardedCall(grpc::GenericStub& stub, const std::string& method, const Forwarding& forwarding,

@@ -267,7 +267,7 @@ TEST(CliPartsTest, TheExactSearchInPartsProvesAnUnsolvableCompositionWithPartCer
 
       args.push_back("--json");
       const ProcessResult json = Cli(args);
-      EXPECT_EQ(FromJson<v1::CompleteResponse>(json.out).outcome(), v1::UNSOLVABLE);
+      EXPECT_EQ(FromJson<v1::CompleteResponse>(json.out).outcome(), v1::OUTCOME_UNSOLVABLE);
     }
   }
   // A solvable one: SOLVED as soon as a part finds a completion.
@@ -348,8 +348,8 @@ TEST(CliPartsTest, TheBoardsOwnFaultsAreOneCallsErrors) {
   ASSERT_FALSE(first.address().empty() || second.address().empty());
   const std::string attacking = WriteTempFile("1 2 0 0 0\n", ".q");
   for (const auto& [args, code, message] :
-       {std::tuple{std::vector<std::string>{"count", "70"}, 5,
-                   "limit exceeded: counting and enumerating take boards of at most 64 free rows"},
+       {std::tuple{std::vector<std::string>{"count", "70"}, 1,
+                   "board rejected: counting and enumerating take boards of at most 64 free rows"},
         std::tuple{std::vector<std::string>{"enumerate", attacking}, 1,
                    "board rejected: two queens attack each other"},
         std::tuple{std::vector<std::string>{"complete", attacking, "--method", "exact"}, 1,

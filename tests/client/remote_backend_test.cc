@@ -27,7 +27,7 @@ using grpc::experimental::InterceptorBatchMethods;
 
 // What one call sent.
 struct SentCall {
-  std::string method;  // e.g. "/nqueens.v1.NQueens/SolveStream"
+  std::string method;  // e.g. "/nqueens.v1.NQueensService/SolveStream"
   int messages = 0;
   int queens = 0;   // sparse board entries
   int columns = 0;  // dense board entries
@@ -65,13 +65,13 @@ class RecordingInterceptor : public grpc::experimental::Interceptor {
     ++call_->messages;
     const void* message = methods->GetSendMessage();
     const std::string& method = call_->method;
-    if (method == "/nqueens.v1.NQueens/Complete") {
+    if (method == "/nqueens.v1.NQueensService/Complete") {
       CountBoard(*static_cast<const v1::CompleteRequest*>(message), *call_);
-    } else if (method == "/nqueens.v1.NQueens/Validate") {
+    } else if (method == "/nqueens.v1.NQueensService/Validate") {
       CountBoard(*static_cast<const v1::ValidateRequest*>(message), *call_);
-    } else if (method == "/nqueens.v1.NQueens/CompleteStream") {
+    } else if (method == "/nqueens.v1.NQueensService/CompleteStream") {
       CountStreamBoard(Parsed<v1::CompleteStreamRequest>(methods), *call_);
-    } else if (method == "/nqueens.v1.NQueens/ValidateStream") {
+    } else if (method == "/nqueens.v1.NQueensService/ValidateStream") {
       CountStreamBoard(Parsed<v1::ValidateStreamRequest>(methods), *call_);
     }
   }
@@ -139,8 +139,8 @@ TEST_F(RemoteBackendTest, SolveStreamsAboveThreshold) {
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->outcome, Outcome::kSolved);
     EXPECT_TRUE(IsSolutionExtending(result->columns, Columns(n, 0)));
-    EXPECT_EQ(TakeCall().method,
-              n == 65536 ? "/nqueens.v1.NQueens/Solve" : "/nqueens.v1.NQueens/SolveStream");
+    EXPECT_EQ(TakeCall().method, n == 65536 ? "/nqueens.v1.NQueensService/Solve"
+                                            : "/nqueens.v1.NQueensService/SolveStream");
   }
 }
 
@@ -150,7 +150,7 @@ TEST_F(RemoteBackendTest, CompleteSendsFewQueensSparse) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(IsSolutionExtending(result->columns, composition));
   const SentCall call = TakeCall();
-  EXPECT_EQ(call.method, "/nqueens.v1.NQueens/Complete");
+  EXPECT_EQ(call.method, "/nqueens.v1.NQueensService/Complete");
   EXPECT_EQ(call.queens, 100);
   EXPECT_EQ(call.columns, 0);
 }
@@ -163,7 +163,7 @@ TEST_F(RemoteBackendTest, CompleteSendsManyQueensDense) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(IsSolutionExtending(result->columns, composition));
   const SentCall call = TakeCall();
-  EXPECT_EQ(call.method, "/nqueens.v1.NQueens/Complete");
+  EXPECT_EQ(call.method, "/nqueens.v1.NQueensService/Complete");
   EXPECT_EQ(call.queens, 0);
   EXPECT_EQ(call.columns, 1000);
 }
@@ -174,7 +174,7 @@ TEST_F(RemoteBackendTest, CompleteStreamsLargeBoards) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(IsSolutionExtending(result->columns, few));
   SentCall call = TakeCall();
-  EXPECT_EQ(call.method, "/nqueens.v1.NQueens/CompleteStream");
+  EXPECT_EQ(call.method, "/nqueens.v1.NQueensService/CompleteStream");
   EXPECT_EQ(call.messages, 1);  // the header, holding the queens
   EXPECT_EQ(call.queens, 70);
   EXPECT_EQ(call.columns, 0);
@@ -184,7 +184,7 @@ TEST_F(RemoteBackendTest, CompleteStreamsLargeBoards) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(IsSolutionExtending(result->columns, many));
   call = TakeCall();
-  EXPECT_EQ(call.method, "/nqueens.v1.NQueens/CompleteStream");
+  EXPECT_EQ(call.method, "/nqueens.v1.NQueensService/CompleteStream");
   EXPECT_EQ(call.messages, 3);  // the header and chunks of 65,536 + 4,464
   EXPECT_EQ(call.queens, 0);
   EXPECT_EQ(call.columns, 70000);
@@ -210,7 +210,7 @@ TEST_F(RemoteBackendTest, ValidateStreamsLargeBoards) {
     EXPECT_EQ(report->conflicts[i].line, expected->conflicts[i].line);
   }
   const SentCall call = TakeCall();
-  EXPECT_EQ(call.method, "/nqueens.v1.NQueens/ValidateStream");
+  EXPECT_EQ(call.method, "/nqueens.v1.NQueensService/ValidateStream");
   EXPECT_EQ(call.columns, 70000);
 }
 
@@ -228,7 +228,7 @@ TEST_F(RemoteBackendTest, SendsAtMostMaxSparseQueensSparse) {
     EXPECT_TRUE(report->valid);
     EXPECT_EQ(report->queen_count, k);
     const SentCall call = TakeCall();
-    EXPECT_EQ(call.method, "/nqueens.v1.NQueens/ValidateStream");
+    EXPECT_EQ(call.method, "/nqueens.v1.NQueensService/ValidateStream");
     const bool sparse = k <= client::kMaxSparseQueens;
     EXPECT_EQ(call.queens, sparse ? static_cast<int>(k) : 0);
     EXPECT_EQ(call.columns, sparse ? 0 : static_cast<int>(n));
@@ -239,7 +239,7 @@ TEST_F(RemoteBackendTest, ValidateSendsSmallBoardsUnary) {
   absl::StatusOr<ValidationReport> report = backend_->Validate(Dense(ThinnedSolution(100, 1)), {});
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_TRUE(report->complete);
-  EXPECT_EQ(TakeCall().method, "/nqueens.v1.NQueens/Validate");
+  EXPECT_EQ(TakeCall().method, "/nqueens.v1.NQueensService/Validate");
 }
 
 TEST_F(RemoteBackendTest, AttackingCompositionIsInvalidArgument) {

@@ -96,7 +96,7 @@ def check_http(address, directory, tls):
     if status != 401:
         return f"POST /v1/solve without a token answered {status} {body!r}, not 401"
     status, _, body = call("POST", "/v1/solve", solve, {"Authorization": f"Bearer {TOKEN}"})
-    if status != 200 or json.loads(body).get("outcome") != "SOLVED":
+    if status != 200 or json.loads(body).get("outcome") != "OUTCOME_SOLVED":
         return f"POST /v1/solve with the token answered {status} {body!r}"
     return None
 

@@ -60,7 +60,7 @@ Columns Composition(int i) {
 TEST(CompleteBatchTest, AnswersEveryItemInOrderAndABadItemFailsAlone) {
   std::unique_ptr<server::Server> server = StartServer();
   ASSERT_NE(server, nullptr);
-  auto stub = v1::NQueens::NewStub(
+  auto stub = v1::NQueensService::NewStub(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
   // Every 50th item has two queens in one column, and item 7 too many rows
   // for a batch. Messages carry 1 to 7 items.
@@ -100,7 +100,7 @@ TEST(CompleteBatchTest, AnswersEveryItemInOrderAndABadItemFailsAlone) {
         EXPECT_NE(answer.error().message().find("attack"), std::string::npos);
       } else {
         ASSERT_TRUE(answer.has_response()) << i << ": " << answer.error().message();
-        EXPECT_EQ(answer.response().outcome(), v1::SOLVED) << i;
+        EXPECT_EQ(answer.response().outcome(), v1::OUTCOME_SOLVED) << i;
         ExpectSolutionExtending(ToColumns(answer.response().columns()), items[i]);
       }
     }
@@ -117,7 +117,7 @@ TEST(CompleteBatchTest, AMessageThatCannotBeParsedEndsTheBatchAfterTheAnswersBef
   // Item 1 of the second message starts a varint that never ends.
   const RawResult result = RawCall(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()),
-      "/nqueens.v1.NQueens/CompleteBatch",
+      "/nqueens.v1.NQueensService/CompleteBatch",
       {Message({Item(items[0]), Item(items[1])}).SerializeAsString(),
        Encode(1, std::string("\x08\xff", 2)), Message({Item(items[2])}).SerializeAsString()});
   ExpectStatus(result.status, grpc::StatusCode::INVALID_ARGUMENT,
@@ -139,7 +139,7 @@ TEST(CompleteBatchTest, ACancelledBatchFreesItsMemory) {
   std::unique_ptr<server::Server> server = StartServer();
   ASSERT_NE(server, nullptr);
   const uint64_t idle = server->memory_budget().in_use();
-  auto stub = v1::NQueens::NewStub(
+  auto stub = v1::NQueensService::NewStub(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   auto stream = stub->CompleteBatch(&context);
@@ -188,7 +188,7 @@ TEST(CompleteBatchTest, EmptyMessagesDoNotKeepABatchAlive) {
   std::unique_ptr<server::Server> server = StartServer(
       [](server::ServiceOptions& service) { service.stream_idle_timeout = absl::Seconds(1); });
   ASSERT_NE(server, nullptr);
-  auto stub = v1::NQueens::NewStub(
+  auto stub = v1::NQueensService::NewStub(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   auto stream = stub->CompleteBatch(&context);
@@ -202,7 +202,7 @@ TEST(CompleteBatchTest, ABatchEndsAtTheServersCallTimeLimit) {
     service.stream_idle_timeout = absl::Hours(1);
   });
   ASSERT_NE(server, nullptr);
-  auto stub = v1::NQueens::NewStub(
+  auto stub = v1::NQueensService::NewStub(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   auto stream = stub->CompleteBatch(&context);
@@ -222,7 +222,7 @@ TEST(CompleteBatchTest, AMessageIsHeldInTheMemoryBudgetBeforeItIsParsed) {
   for (int i = 0; i < 1'000'000; ++i) empty_items.add_items();
   const RawResult result =
       RawCall(grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()),
-              "/nqueens.v1.NQueens/CompleteBatch", {empty_items.SerializeAsString()});
+              "/nqueens.v1.NQueensService/CompleteBatch", {empty_items.SerializeAsString()});
   ExpectStatus(result.status, grpc::StatusCode::RESOURCE_EXHAUSTED, "--memory-budget");
   EXPECT_TRUE(result.responses.empty());
 }

@@ -32,7 +32,7 @@ TEST(BoardMessageTest, ParsesAsProtobufsOwnSerialization) {
     if (!columns.empty()) columns.back() = max_column;
     v1::CompleteResponse head;
     head.set_n(columns.size());
-    head.set_outcome(v1::SOLVED);
+    head.set_outcome(v1::OUTCOME_SOLVED);
     head.mutable_stats()->add_lowered_limits("max_backtracks=10 (--max-backtracks)");
     head.set_certificate("certificate");
     absl::StatusOr<grpc::ByteBuffer> bytes =

@@ -19,7 +19,7 @@ class CountCancelTest : public ServerTest {};
 
 // Cancels a Count of n = 20 (minutes of work) after `messages` progress
 // messages; the status the client sees.
-grpc::Status CancelCountAfter(v1::NQueens::Stub& stub, int messages) {
+grpc::Status CancelCountAfter(v1::NQueensService::Stub& stub, int messages) {
   v1::CountRequest request;
   request.set_n(20);
   request.set_progress_seconds(1e-9);  // a progress message whenever one can go

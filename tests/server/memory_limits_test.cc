@@ -64,7 +64,7 @@ class MemoryLimitsTest : public ::testing::Test {
     absl::StatusOr<std::unique_ptr<server::Server>> started = server::Server::Start(options);
     ASSERT_TRUE(started.ok()) << started.status();
     server_ = *std::move(started);
-    stub_ = v1::NQueens::NewStub(
+    stub_ = v1::NQueensService::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
 
@@ -106,7 +106,7 @@ class MemoryLimitsTest : public ::testing::Test {
   }
 
   std::unique_ptr<server::Server> server_;
-  std::unique_ptr<v1::NQueens::Stub> stub_;
+  std::unique_ptr<v1::NQueensService::Stub> stub_;
 };
 
 // Rows offset + 1 .. offset + size, all empty.
@@ -122,7 +122,7 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
   // GENETIC's population: 300 bytes a row.
   v1::SolveRequest solve;
   solve.set_n(200'000);
-  solve.set_method(v1::GENETIC);
+  solve.set_method(v1::METHOD_GENETIC);
   v1::SolveResponse solved;
   {
     grpc::ClientContext context;
@@ -144,11 +144,11 @@ TEST_F(MemoryLimitsTest, ACallAboveTheBudgetIsRefusedAtOnce) {
 
   // What fits still runs.
   solve.set_n(100);
-  solve.set_method(v1::RANDOM);
+  solve.set_method(v1::METHOD_RANDOM);
   grpc::ClientContext small_context;
   SetPatience(small_context);
   ASSERT_TRUE(stub_->Solve(&small_context, solve, &solved).ok());
-  ASSERT_EQ(solved.outcome(), v1::SOLVED);
+  ASSERT_EQ(solved.outcome(), v1::OUTCOME_SOLVED);
   ExpectSolutionExtending(ToColumns(solved.columns()), Columns(100, kEmptyRow));
 }
 
@@ -180,7 +180,7 @@ TEST_F(MemoryLimitsTest, ACallThatDoesNotFitBesideAnotherFitsOnceThatOneIsCancel
 
   const grpc::Status status = CompleteOneQueen(&response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   ExpectSolutionExtending(ToColumns(response.columns()), OneQueenBoard());
 }
 
@@ -216,7 +216,7 @@ TEST_F(MemoryLimitsTest, TheExactSearchOnThousandsOfFreeRowsReservesItsMemory) {
   SetPatience(context);
   const grpc::Status status = stub_->Complete(&context, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(response.outcome(), v1::UNSOLVABLE);
+  EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
   EXPECT_TRUE(AwaitInUse(0));
 }
 
@@ -239,7 +239,7 @@ TEST_F(MemoryLimitsTest, AStreamHoldsOnlyWhatItHasReceived) {
   wire::ChunkAssembler assembler(kN);
   v1::CompleteStreamResponse response;
   ASSERT_TRUE(stream->Read(&response));
-  ASSERT_EQ(response.header().outcome(), v1::SOLVED);
+  ASSERT_EQ(response.header().outcome(), v1::OUTCOME_SOLVED);
   while (stream->Read(&response)) ASSERT_TRUE(assembler.Add(response.chunk()).ok());
   ASSERT_TRUE(stream->Finish().ok());
   absl::StatusOr<Columns> board = std::move(assembler).Finish();
@@ -286,7 +286,7 @@ TEST_F(MemoryLimitsTest, AStreamWithoutAHeaderIsCutToo) {
   StartServer(kStreamNeed, absl::Milliseconds(200));
   grpc::ClientContext context;
   SetPatience(context);
-  v1::ValidateResponse response;
+  v1::ValidateStreamResponse response;
   auto stream = stub_->ValidateStream(&context, &response);
   ExpectStatus(stream->Finish(), grpc::StatusCode::CANCELLED, "--stream-idle-timeout");
   EXPECT_TRUE(AwaitInUse(0));

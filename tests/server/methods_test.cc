@@ -35,7 +35,7 @@ v1::SolveRequest MakeSolve(uint64_t n, v1::Method method) {
 }
 
 void ExpectSolution(const v1::SolveResponse& response, uint64_t n) {
-  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   const Columns board = ToColumns(response.columns());
   ASSERT_EQ(board.size(), n);
   absl::StatusOr<ValidationReport> report = nqueens::Validate(board);
@@ -44,22 +44,24 @@ void ExpectSolution(const v1::SolveResponse& response, uint64_t n) {
 }
 
 TEST_F(MethodsTest, EveryMethodSolvesAndSaysSo) {
-  for (const v1::Method method : {v1::CONSTRUCTIVE, v1::RANDOM, v1::MIN_CONFLICTS, v1::BACKTRACKING,
-                                  v1::GENETIC, v1::FORMULA}) {
+  for (const v1::Method method :
+       {v1::METHOD_CONSTRUCTIVE, v1::METHOD_RANDOM, v1::METHOD_MIN_CONFLICTS,
+        v1::METHOD_BACKTRACKING, v1::METHOD_GENETIC, v1::METHOD_FORMULA}) {
     SCOPED_TRACE(v1::Method_Name(method));
     v1::SolveResponse response;
     ASSERT_TRUE(Solve(MakeSolve(20, method), &response).ok());
     ExpectSolution(response, 20);
-    EXPECT_EQ(response.stats().method(), v1::Method_Name(method));
+    // The value's name without its prefix.
+    EXPECT_EQ("METHOD_" + response.stats().method_used(), v1::Method_Name(method));
   }
 }
 
 TEST_F(MethodsTest, ASymmetryMapsTheResult) {
   v1::SolveResponse plain;
-  ASSERT_TRUE(Solve(MakeSolve(30, v1::CONSTRUCTIVE), &plain).ok());
+  ASSERT_TRUE(Solve(MakeSolve(30, v1::METHOD_CONSTRUCTIVE), &plain).ok());
   for (uint32_t symmetry = 1; symmetry < kSymmetryCount; ++symmetry) {
     SCOPED_TRACE(symmetry);
-    v1::SolveRequest request = MakeSolve(30, v1::CONSTRUCTIVE);
+    v1::SolveRequest request = MakeSolve(30, v1::METHOD_CONSTRUCTIVE);
     request.set_symmetry(symmetry);
     v1::SolveResponse mapped;
     ASSERT_TRUE(Solve(request, &mapped).ok());
@@ -68,7 +70,7 @@ TEST_F(MethodsTest, ASymmetryMapsTheResult) {
     ASSERT_TRUE(expected.ok());
     EXPECT_EQ(ToColumns(mapped.columns()), *expected);
   }
-  v1::SolveRequest request = MakeSolve(30, v1::CONSTRUCTIVE);
+  v1::SolveRequest request = MakeSolve(30, v1::METHOD_CONSTRUCTIVE);
   request.set_symmetry(8);
   v1::SolveResponse response;
   ExpectStatus(Solve(request, &response), grpc::StatusCode::INVALID_ARGUMENT, "symmetry");
@@ -79,14 +81,14 @@ TEST_F(MethodsTest, FormulaVariantsNameTheirFamilyAndTheirRange) {
   const uint64_t variants = FormulaVariantCount(n);
   ASSERT_GT(variants, 1u);
   for (const uint64_t variant : {uint64_t{0}, variants / 2, variants - 1}) {
-    v1::SolveRequest request = MakeSolve(n, v1::FORMULA);
+    v1::SolveRequest request = MakeSolve(n, v1::METHOD_FORMULA);
     request.set_variant(variant);
     v1::SolveResponse response;
     ASSERT_TRUE(Solve(request, &response).ok());
     ExpectSolution(response, n);
     EXPECT_FALSE(response.stats().formula().empty());
   }
-  v1::SolveRequest request = MakeSolve(n, v1::FORMULA);
+  v1::SolveRequest request = MakeSolve(n, v1::METHOD_FORMULA);
   request.set_variant(variants);
   v1::SolveResponse response;
   ExpectStatus(Solve(request, &response), grpc::StatusCode::INVALID_ARGUMENT,
@@ -117,7 +119,7 @@ TEST_F(MethodsTest, CompleteMethodsKeepTheGivenQueens) {
     request.set_seed(3);
     v1::CompleteResponse response;
     ASSERT_TRUE(Complete(request, &response).ok());
-    ASSERT_EQ(response.outcome(), v1::SOLVED);
+    ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
     ExpectSolutionExtending(ToColumns(response.columns()), composition);
   }
 }
@@ -130,11 +132,11 @@ TEST_F(MethodsTest, OnlyACompleteSearchSaysUnsolvable) {
   request.set_method(v1::COMPLETE_METHOD_EXACT);
   v1::CompleteResponse response;
   ASSERT_TRUE(Complete(request, &response).ok());
-  EXPECT_EQ(response.outcome(), v1::UNSOLVABLE);
-  EXPECT_EQ(response.stats().method(), "EXACT");
+  EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
+  EXPECT_EQ(response.stats().method_used(), "EXACT");
   request.set_method(v1::COMPLETE_METHOD_MIN_CONFLICTS);
   ASSERT_TRUE(Complete(request, &response).ok());
-  EXPECT_EQ(response.outcome(), v1::UNDECIDED);
+  EXPECT_EQ(response.outcome(), v1::OUTCOME_UNDECIDED);
 }
 
 }  // namespace

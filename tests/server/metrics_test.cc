@@ -55,8 +55,8 @@ std::unique_ptr<server::Server> StartServerWithMetrics(server::ServiceOptions se
   return StartServer(options);
 }
 
-std::unique_ptr<v1::NQueens::Stub> StubFor(const server::Server& server) {
-  return v1::NQueens::NewStub(
+std::unique_ptr<v1::NQueensService::Stub> StubFor(const server::Server& server) {
+  return v1::NQueensService::NewStub(
       grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
 }
 
@@ -68,7 +68,7 @@ Samples ScrapeSettled(const server::Server& server) {
   return samples.value_or(Samples{});
 }
 
-grpc::Status Solve(v1::NQueens::Stub& stub, uint32_t n, v1::SolveResponse& response) {
+grpc::Status Solve(v1::NQueensService::Stub& stub, uint32_t n, v1::SolveResponse& response) {
   grpc::ClientContext context;
   v1::SolveRequest request;
   request.set_n(n);
@@ -78,7 +78,8 @@ grpc::Status Solve(v1::NQueens::Stub& stub, uint32_t n, v1::SolveResponse& respo
 // A grpc_server_* series of an NQueens method called over gRPC, e.g.
 // Grpc("grpc_server_started_total", "Solve", "unary").
 std::string Grpc(const std::string& name, const std::string& method, const std::string& type,
-                 const std::string& code = "", const std::string& service = "nqueens.v1.NQueens") {
+                 const std::string& code = "",
+                 const std::string& service = "nqueens.v1.NQueensService") {
   return absl::StrCat(name, "{", code.empty() ? "" : absl::StrCat(R"(grpc_code=")", code, R"(",)"),
                       R"(grpc_method=")", method, R"(",grpc_service=")", service,
                       R"(",grpc_type=")", type, R"(",transport="grpc"})");
@@ -113,9 +114,9 @@ TEST_F(MetricsTest, CallsMoveTheCountersByWhatTheyDid) {
 
   v1::SolveResponse solved, unsolvable, refused;
   ASSERT_TRUE(Solve(*stub, 8, solved).ok());
-  ASSERT_EQ(solved.outcome(), v1::SOLVED);
+  ASSERT_EQ(solved.outcome(), v1::OUTCOME_SOLVED);
   ASSERT_TRUE(Solve(*stub, 3, unsolvable).ok());  // the exact search proves it
-  ASSERT_EQ(unsolvable.outcome(), v1::UNSOLVABLE);
+  ASSERT_EQ(unsolvable.outcome(), v1::OUTCOME_UNSOLVABLE);
   ASSERT_EQ(Solve(*stub, 0, refused).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   grpc::ClientContext context;
   v1::ValidateRequest validate;
@@ -137,7 +138,7 @@ TEST_F(MetricsTest, CallsMoveTheCountersByWhatTheyDid) {
   EXPECT_EQ(moved(Grpc("grpc_server_handling_seconds_count", "Solve", "unary")), 3);
   EXPECT_GT(moved(Grpc("grpc_server_handling_seconds_sum", "Solve", "unary")), 0);
   EXPECT_EQ(moved(R"(grpc_server_handling_seconds_bucket{grpc_method="Solve",)"
-                  R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary",transport="grpc",)"
+                  R"(grpc_service="nqueens.v1.NQueensService",grpc_type="unary",transport="grpc",)"
                   R"(le="+Inf"})"),
             3);
   EXPECT_EQ(moved(Grpc("grpc_server_msg_received_total", "Solve", "unary")), 3);
@@ -177,7 +178,7 @@ TEST_F(MetricsTest, StreamsAreTypedByTheirShapeAndCountTheirMessages) {
   int responses = 0;
   {
     grpc::ClientContext context;
-    v1::SolveRequest request;
+    v1::SolveStreamRequest request;
     request.set_n(8);
     auto reader = stub->SolveStream(&context, request);
     v1::SolveStreamResponse response;
@@ -187,7 +188,7 @@ TEST_F(MetricsTest, StreamsAreTypedByTheirShapeAndCountTheirMessages) {
   ASSERT_GE(responses, 2);  // a header and the board
   {
     grpc::ClientContext context;
-    v1::ValidateResponse report;
+    v1::ValidateStreamResponse report;
     auto writer = stub->ValidateStream(&context, &report);
     v1::ValidateStreamRequest header;
     header.mutable_header()->set_n(8);
@@ -232,7 +233,7 @@ TEST_F(MetricsTest, BuildInfoNamesTheVersionAndRevision) {
     if (!absl::StartsWith(series, "nqueens_build_info{")) continue;
     ++build_infos;
     EXPECT_EQ(value, 1);
-    EXPECT_THAT(series, ::testing::HasSubstr(R"(version="0.)"));
+    EXPECT_THAT(series, ::testing::HasSubstr(R"(version="1.)"));
     EXPECT_THAT(series, ::testing::Not(::testing::HasSubstr(R"(revision="unknown")")));
   }
   EXPECT_EQ(build_infos, 1);

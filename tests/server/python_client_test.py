@@ -12,23 +12,16 @@ Run by CTest:
 import argparse
 import importlib
 import os
-import signal
-import subprocess
 import sys
 import unittest
 
 import grpc
 
+import python_support
+
 CHUNK_SIZE = 7
 OPTIONS = None  # the parsed command line
 
-
-def import_stubs():
-    """nqueens/v1/nqueens_pb2{,_grpc} from the checkout's clients/python."""
-    sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
-    sys.path.insert(0, os.path.join(OPTIONS.source_dir, "clients", "python"))
-    return (importlib.import_module("nqueens.v1.nqueens_pb2"),
-            importlib.import_module("nqueens.v1.nqueens_pb2_grpc"))
 
 
 def check_board(n, columns):
@@ -56,26 +49,15 @@ class NQueensClientTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.pb, pb_grpc = import_stubs()
-        cls.server = subprocess.Popen(
-            [OPTIONS.server, "--listen=127.0.0.1:0", "--log-level=warn"],
-            stdout=subprocess.PIPE, text=True)
-        line = cls.server.stdout.readline().strip()
-        prefix = "listening on "
-        if not line.startswith(prefix):
-            cls.server.kill()
-            raise RuntimeError(f"unexpected first line from the server: {line!r}")
-        cls.channel = grpc.insecure_channel(line[len(prefix):])
-        cls.stub = pb_grpc.NQueensStub(cls.channel)
+        cls.pb, pb_grpc = python_support.import_stubs(OPTIONS.source_dir)
+        cls.server, addresses = python_support.start(OPTIONS.server)
+        cls.channel = grpc.insecure_channel(addresses["grpc"])
+        cls.stub = pb_grpc.NQueensServiceStub(cls.channel)
 
     @classmethod
     def tearDownClass(cls):
         cls.channel.close()
-        cls.server.send_signal(signal.SIGTERM)
-        exit_code = cls.server.wait()
-        cls.server.stdout.close()
-        if exit_code != 0:
-            raise AssertionError(f"the server exited with {exit_code} after SIGTERM")
+        python_support.stop(cls.server)
 
     # --- helpers ---
 
@@ -89,7 +71,7 @@ class NQueensClientTest(unittest.TestCase):
     def solution(self, n):
         # A random solution: sub-compositions of the explicit construction are
         # much harder to complete for the pipeline.
-        response = self.stub.Solve(self.pb.SolveRequest(n=n, method=self.pb.RANDOM, seed=1))
+        response = self.stub.Solve(self.pb.SolveRequest(n=n, method=self.pb.METHOD_RANDOM, seed=1))
         self.assert_solution_extending(n, response.columns, [])
         return list(response.columns)
 
@@ -113,23 +95,23 @@ class NQueensClientTest(unittest.TestCase):
     # --- the six RPCs ---
 
     def test_solve(self):
-        for method in (self.pb.CONSTRUCTIVE, self.pb.RANDOM):
+        for method in (self.pb.METHOD_CONSTRUCTIVE, self.pb.METHOD_RANDOM):
             for n in (1, 8, 1000):
                 response = self.stub.Solve(self.pb.SolveRequest(n=n, method=method))
-                self.assertEqual(response.outcome, self.pb.SOLVED)
+                self.assertEqual(response.outcome, self.pb.OUTCOME_SOLVED)
                 self.assert_solution_extending(n, response.columns, [])
             for n in (2, 3):
                 response = self.stub.Solve(self.pb.SolveRequest(n=n, method=method))
-                self.assertEqual(response.outcome, self.pb.UNSOLVABLE)
+                self.assertEqual(response.outcome, self.pb.OUTCOME_UNSOLVABLE)
 
     def test_complete_dense_and_sparse(self):
         composition = every_nth(self.solution(1000), 3)
         dense = self.stub.Complete(self.pb.CompleteRequest(n=1000, columns=composition))
-        self.assertEqual(dense.outcome, self.pb.SOLVED)
+        self.assertEqual(dense.outcome, self.pb.OUTCOME_SOLVED)
         self.assert_solution_extending(1000, dense.columns, composition)
         sparse = self.stub.Complete(self.pb.CompleteRequest(
             n=1000, queens=self.queens(composition), seed=7))
-        self.assertEqual(sparse.outcome, self.pb.SOLVED)
+        self.assertEqual(sparse.outcome, self.pb.OUTCOME_SOLVED)
         self.assertEqual(sparse.stats.seed, 7)
         self.assert_solution_extending(1000, sparse.columns, composition)
 
@@ -137,7 +119,7 @@ class NQueensClientTest(unittest.TestCase):
         # 4-queens has the solutions 2 4 1 3 and 3 1 4 2: no corner queen.
         response = self.stub.Complete(self.pb.CompleteRequest(
             n=4, queens=[self.pb.Queen(row=1, column=1)]))
-        self.assertEqual(response.outcome, self.pb.UNSOLVABLE)
+        self.assertEqual(response.outcome, self.pb.OUTCOME_UNSOLVABLE)
 
     def test_validate(self):
         good = self.stub.Validate(self.pb.ValidateRequest(n=50, columns=self.solution(50)))
@@ -148,9 +130,9 @@ class NQueensClientTest(unittest.TestCase):
         self.assertEqual((bad.conflicts[0].first.row, bad.conflicts[0].second.row), (1, 2))
 
     def test_solve_stream(self):
-        header, board = self.read_result_stream(self.stub.SolveStream(self.pb.SolveRequest(
-            n=100, method=self.pb.RANDOM, chunk_size=CHUNK_SIZE)))
-        self.assertEqual(header.outcome, self.pb.SOLVED)
+        header, board = self.read_result_stream(self.stub.SolveStream(self.pb.SolveStreamRequest(
+            n=100, method=self.pb.METHOD_RANDOM, chunk_size=CHUNK_SIZE)))
+        self.assertEqual(header.outcome, self.pb.OUTCOME_SOLVED)
         self.assert_solution_extending(100, board, [])
 
     def test_complete_stream(self):
@@ -160,7 +142,7 @@ class NQueensClientTest(unittest.TestCase):
         requests += [self.pb.CompleteStreamRequest(chunk=self.pb.BoardChunk(
             offset=offset, columns=part)) for offset, part in chunks(composition)]
         header, board = self.read_result_stream(self.stub.CompleteStream(iter(requests)))
-        self.assertEqual(header.outcome, self.pb.SOLVED)
+        self.assertEqual(header.outcome, self.pb.OUTCOME_SOLVED)
         self.assert_solution_extending(100, board, composition)
 
     def validate_stream(self, board):
@@ -184,7 +166,7 @@ class NQueensClientTest(unittest.TestCase):
         self.assertEqual(response.attacking_pairs, 1)
         conflict = response.conflicts[0]
         self.assertEqual((conflict.first.row, conflict.second.row, conflict.line),
-                         (1, 100, self.pb.COLUMN))
+                         (1, 100, self.pb.LINE_COLUMN))
 
     # --- bad input ---
 

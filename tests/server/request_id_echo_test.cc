@@ -62,7 +62,7 @@ TEST_F(RequestIdTest, EchoesOnStreams) {
   {
     grpc::ClientContext context;
     context.AddMetadata(wire::kRequestIdKey, "solve-stream-ok");
-    v1::SolveRequest request;
+    v1::SolveStreamRequest request;
     request.set_n(1000);
     auto reader = stub().SolveStream(&context, request);
     v1::SolveStreamResponse message;
@@ -88,7 +88,7 @@ TEST_F(RequestIdTest, EchoesOnStreams) {
   }
   {
     grpc::ClientContext context;
-    v1::ValidateResponse response;
+    v1::ValidateStreamResponse response;
     auto writer = stub().ValidateStream(&context, &response);
     writer->WritesDone();  // no header
     EXPECT_EQ(writer->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);

@@ -71,7 +71,7 @@ class ScaleOutTest : public ::testing::Test {
     EXPECT_TRUE(samples.ok()) << samples.status();
     return static_cast<uint64_t>(ValueOf(
         samples.value_or(Samples{}),
-        R"(grpc_server_handled_total{grpc_code="OK",grpc_method="Solve",grpc_service="nqueens.v1.NQueens",grpc_type="unary",transport="grpc"})"));
+        R"(grpc_server_handled_total{grpc_code="OK",grpc_method="Solve",grpc_service="nqueens.v1.NQueensService",grpc_type="unary",transport="grpc"})"));
   }
 
   std::vector<std::unique_ptr<server::Server>> servers_;

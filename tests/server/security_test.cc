@@ -86,7 +86,7 @@ struct SolveResult {
 
 // Solve(8) with `token` as a bearer token, unless empty.
 SolveResult Solve8(const std::shared_ptr<grpc::Channel>& channel, const std::string& token = "") {
-  auto stub = v1::NQueens::NewStub(channel);
+  auto stub = v1::NQueensService::NewStub(channel);
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + kPatience));
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
@@ -96,7 +96,7 @@ SolveResult Solve8(const std::shared_ptr<grpc::Channel>& channel, const std::str
   SolveResult result;
   result.status = stub->Solve(&context, request, &response);
   if (result.status.ok()) {
-    EXPECT_EQ(response.outcome(), v1::SOLVED);
+    EXPECT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
     for (const grpc::string_ref& name :
          context.auth_context()->FindPropertyValues("x509_common_name")) {
       result.server_common_name.assign(name.data(), name.size());
@@ -411,10 +411,11 @@ TEST(HealthPortTest, ACallThereIsLoggedAndCountedOnceAsTheClientSawIt) {
   const absl::StatusOr<Samples> samples = Scrape(server->metrics_port());
   ASSERT_TRUE(samples.ok()) << samples.status();
   const auto handled = [&](const std::string& code) {
-    return ValueOf(*samples, absl::StrCat(R"(grpc_server_handled_total{grpc_code=")", code,
-                                          R"(",grpc_method="Solve",)"
-                                          R"(grpc_service="nqueens.v1.NQueens",grpc_type="unary",)"
-                                          R"(transport="grpc"})"));
+    return ValueOf(*samples,
+                   absl::StrCat(R"(grpc_server_handled_total{grpc_code=")", code,
+                                R"(",grpc_method="Solve",)"
+                                R"(grpc_service="nqueens.v1.NQueensService",grpc_type="unary",)"
+                                R"(transport="grpc"})"));
   };
   EXPECT_EQ(handled("Unimplemented"), 1);
   EXPECT_EQ(handled("Unauthenticated"), 0);
@@ -449,7 +450,7 @@ TEST(HealthPortTest, NeedsTls) {
 // in flight that holds no worker, until it is cancelled.
 class OpenStream {
  public:
-  OpenStream(v1::NQueens::Stub& stub, const std::string& token) {
+  OpenStream(v1::NQueensService::Stub& stub, const std::string& token) {
     if (!token.empty()) context_.AddMetadata("authorization", "Bearer " + token);
     stream_ = stub.CompleteStream(&context_);
     v1::CompleteStreamRequest header;
@@ -490,7 +491,7 @@ TEST(ClientLimitTest, CallsBeyondTheLimitAreRefusedUntilOneEnds) {
   std::unique_ptr<server::Server> server = StartServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> channel = Plaintext(*server);
-  auto stub = v1::NQueens::NewStub(channel);
+  auto stub = v1::NQueensService::NewStub(channel);
   auto first = std::make_unique<OpenStream>(*stub, "");
   OpenStream second(*stub, "");
   // Both streams in flight before a third call is sent: a call sent earlier
@@ -513,7 +514,7 @@ TEST(ClientLimitTest, EachTokenIsAClientOfItsOwn) {
   std::unique_ptr<server::Server> server = StartServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> channel = Plaintext(*server);
-  auto stub = v1::NQueens::NewStub(channel);
+  auto stub = v1::NQueensService::NewStub(channel);
   OpenStream alpha(*stub, "alpha");
   ASSERT_TRUE(Eventually([&] { return server->in_flight().running() == 1; }));
   EXPECT_TRUE(RefusedByTheClientLimit(Solve8(channel, "alpha").status));

@@ -154,7 +154,7 @@ grpc::Status SolveEight(const std::shared_ptr<grpc::Channel>& channel,
   grpc::ClientContext context;
   v1::SolveRequest request;
   request.set_n(8);
-  return v1::NQueens::NewStub(channel)->Solve(&context, request, &response);
+  return v1::NQueensService::NewStub(channel)->Solve(&context, request, &response);
 }
 grpc::Status SolveEight(const std::string& address, v1::SolveResponse& response) {
   return SolveEight(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()), response);
@@ -187,7 +187,7 @@ TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
     // (up to --grace), and an idle sync client notices only every 5 s.
     v1::SolveResponse response;
     ASSERT_TRUE(SolveEight(address, response).ok());
-    ASSERT_EQ(response.outcome(), v1::SOLVED);
+    ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
     ExpectSolutionExtending(ToColumns(response.columns()), Columns(8, kEmptyRow));
   }
 
@@ -200,9 +200,9 @@ TEST(ServerBinaryTest, SigtermLetsInFlightCallsFinish) {
   Subprocess server = StartServer({"--grace=60s"});
   const std::string address = ReadListeningAddress(server);
   auto stub =
-      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+      v1::NQueensService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   constexpr uint32_t kN = 1'000'000;
-  v1::SolveRequest request;
+  v1::SolveStreamRequest request;
   request.set_n(kN);
   request.set_chunk_size(1000);
   grpc::ClientContext context;
@@ -320,7 +320,7 @@ TEST(ServerBinaryTest, SigtermWithALongCallInFlightExitsWithinTheGracePlusASecon
   Subprocess server = StartServer({"--grace=2s"});
   const std::string address = ReadListeningAddress(server);
   auto stub =
-      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+      v1::NQueensService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   v1::CountRequest request;
   request.set_n(20);
   request.set_progress_seconds(0.01);
@@ -401,7 +401,7 @@ TEST(ServerBinaryTest, KeepsAcceptingAfterRunningOutOfDescriptors) {
   for (const int fd : connections) close(fd);
 
   auto stub =
-      v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+      v1::NQueensService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   // Waits through reconnection attempts instead of failing at the first.
   context.set_wait_for_ready(true);
@@ -455,6 +455,8 @@ TEST(ServerBinaryTest, RejectsBadSecurityFlagsNamingThem) {
       {{"--tls-cert=" + identity.cert_file}, "--tls-cert needs --tls-key"},
       {{"--tls-cert=" + missing, "--tls-key=" + identity.key_file}, "--tls-cert " + missing},
       {{"--tls-client-ca=" + ca.ca_file()}, "--tls-client-ca needs --tls-cert"},
+      {{"--tls-refresh-interval=500ms"}, "--tls-refresh-interval must be between 1s and 24h"},
+      {{"--tls-refresh-interval=inf"}, "--tls-refresh-interval must be between 1s and 24h"},
       {{"--auth-token-file=" + missing}, "--auth-token-file " + missing},
       {{"--max-calls-per-client=-1"}, "--max-calls-per-client"},
       {{"--max-concurrent-streams=0"}, "--max-concurrent-streams"},
@@ -586,8 +588,8 @@ grpc::StatusCode SolveOnNewServer(std::vector<std::string> flags, uint64_t n) {
     ADD_FAILURE() << "no server: " << line;
     return grpc::StatusCode::UNKNOWN;
   }
-  auto stub = v1::NQueens::NewStub(grpc::CreateChannel(line.substr(sizeof kListeningPrefix - 1),
-                                                       grpc::InsecureChannelCredentials()));
+  auto stub = v1::NQueensService::NewStub(grpc::CreateChannel(
+      line.substr(sizeof kListeningPrefix - 1), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   v1::SolveRequest request;
   request.set_n(n);
@@ -719,7 +721,7 @@ Value Field(const Struct& line, const std::string& name) {
   return field == line.fields().end() ? Value() : field->second;
 }
 
-grpc::Status SolveWithRequestId(v1::NQueens::Stub& stub, uint32_t n, const std::string& id) {
+grpc::Status SolveWithRequestId(v1::NQueensService::Stub& stub, uint32_t n, const std::string& id) {
   grpc::ClientContext context;
   context.AddMetadata(wire::kRequestIdKey, id);
   v1::SolveRequest request;
@@ -735,8 +737,8 @@ TEST(ServerBinaryTest, JsonLogIsOneObjectPerLineWithEachCallsFields) {
   // Quotes and a backslash, which the log must escape.
   const std::string ok_id = R"(json-"ok"\1)";
   {
-    auto stub =
-        v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    auto stub = v1::NQueensService::NewStub(
+        grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
     ASSERT_TRUE(SolveWithRequestId(*stub, 8, ok_id).ok());
     ASSERT_EQ(SolveWithRequestId(*stub, 0, "json-bad").error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);

@@ -47,8 +47,8 @@ std::unique_ptr<server::Server> StartServer(server::ServerOptions options) {
   return server.ok() ? *std::move(server) : nullptr;
 }
 
-std::unique_ptr<v1::NQueens::Stub> StubFor(const server::Server& server) {
-  return v1::NQueens::NewStub(
+std::unique_ptr<v1::NQueensService::Stub> StubFor(const server::Server& server) {
+  return v1::NQueensService::NewStub(
       grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
 }
 
@@ -74,7 +74,7 @@ TEST(ServingTest, ASequentialClientIsNeverRefused) {
     v1::CompleteResponse response;
     const grpc::Status status = stub->Complete(&context, request, &response);
     ASSERT_TRUE(status.ok()) << "call " << call << ": " << status.error_message();
-    ASSERT_EQ(response.outcome(), v1::SOLVED);
+    ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
     if (call % 100 == 0) ExpectSolutionExtending(ToColumns(response.columns()), composition);
   }
   EXPECT_EQ(server->counters().calls(absl::StatusCode::kResourceExhausted), 0u);
@@ -158,7 +158,7 @@ TEST(ServingTest, ClientLimitsAreLoweredToTheServersMaxima) {
   grpc::ClientContext context;
   v1::CompleteResponse response;
   ASSERT_TRUE(stub->Complete(&context, request, &response).ok());
-  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   EXPECT_THAT(response.stats().lowered_limits(),
               ::testing::UnorderedElementsAre("max_backtracks=1000000 (--max-backtracks)",
                                               "max_restarts=1000 (--max-restarts)",
@@ -182,7 +182,7 @@ TEST(ServingTest, TheExactSearchStopsAtMaxExactSecondsAndSaysHowFarItGot) {
   grpc::ClientContext context;
   v1::CompleteResponse response;
   ASSERT_TRUE(stub->Complete(&context, HardUnsolvableRequest(0.3), &response).ok());
-  EXPECT_EQ(response.outcome(), v1::UNDECIDED);
+  EXPECT_EQ(response.outcome(), v1::OUTCOME_UNDECIDED);
   EXPECT_GE(response.stats().exact_runs(), 1u);
   EXPECT_GT(response.stats().exact_nodes(), 0u);
   EXPECT_LT(response.stats().exact_explored(), 1.0);
@@ -299,11 +299,11 @@ TEST(ServingTest, LargeMetadataIsRefusedNamingTheLimit) {
     own_connection.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     auto next_stub =
         bytes > 4 * server::kMaxCallMetadataBytes
-            ? v1::NQueens::NewStub(grpc::CreateCustomChannel(
+            ? v1::NQueensService::NewStub(grpc::CreateCustomChannel(
                   server->address(), grpc::InsecureChannelCredentials(), own_connection))
             : nullptr;
     ASSERT_TRUE((next_stub ? *next_stub : *stub).Solve(&next_context, request, &response).ok());
-    EXPECT_EQ(response.outcome(), v1::SOLVED);
+    EXPECT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   }
 }
 
@@ -319,7 +319,7 @@ TEST(ServingTest, AnUnparseableUnaryRequestIsInvalidArgument) {
   std::unique_ptr<server::Server> server = StartServer({});
   ASSERT_NE(server, nullptr);
   auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
-  const grpc::internal::RpcMethod method("/nqueens.v1.NQueens/Complete",
+  const grpc::internal::RpcMethod method("/nqueens.v1.NQueensService/Complete",
                                          grpc::internal::RpcMethod::NORMAL_RPC);
   grpc::ClientContext context;
   grpc::ByteBuffer response;
@@ -333,7 +333,7 @@ TEST(ServingTest, AnUnparseableStreamMessageIsInvalidArgument) {
   std::unique_ptr<server::Server> server = StartServer({});
   ASSERT_NE(server, nullptr);
   auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
-  const grpc::internal::RpcMethod method("/nqueens.v1.NQueens/CompleteStream",
+  const grpc::internal::RpcMethod method("/nqueens.v1.NQueensService/CompleteStream",
                                          grpc::internal::RpcMethod::BIDI_STREAMING);
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(Patience()));
@@ -368,8 +368,8 @@ TEST(ServingTest, ServesOnEveryListenAddress) {
   ASSERT_TRUE(server.ok()) << server.status();
   ASSERT_EQ((*server)->addresses().size(), 2u);
   for (const std::string& address : (*server)->addresses()) {
-    auto stub =
-        v1::NQueens::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    auto stub = v1::NQueensService::NewStub(
+        grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     v1::SolveRequest request;
     request.set_n(8);

@@ -99,7 +99,7 @@ Columns EverySecond(const Columns& solution) {
 class StreamTest : public ServerTest {
  protected:
   StreamedResult SolveStream(uint64_t n, v1::Method method, uint32_t chunk_size) {
-    v1::SolveRequest request;
+    v1::SolveStreamRequest request;
     request.set_n(n);
     request.set_method(method);
     request.set_chunk_size(chunk_size);
@@ -121,7 +121,7 @@ class StreamTest : public ServerTest {
   }
 
   grpc::Status ValidateStream(const std::vector<ValidateStreamRequest>& messages,
-                              v1::ValidateResponse* response) {
+                              v1::ValidateStreamResponse* response) {
     grpc::ClientContext context;
     auto writer = stub().ValidateStream(&context, response);
     for (const ValidateStreamRequest& message : messages) {
@@ -139,11 +139,11 @@ class StreamTest : public ServerTest {
 };
 
 TEST_F(StreamTest, SolveStreamSendsTheBoardInSmallChunks) {
-  for (v1::Method method : {v1::CONSTRUCTIVE, v1::RANDOM}) {
+  for (v1::Method method : {v1::METHOD_CONSTRUCTIVE, v1::METHOD_RANDOM}) {
     const StreamedResult result = SolveStream(100, method, kChunkSize);
     ASSERT_TRUE(result.status.ok()) << result.status.error_message();
     ASSERT_TRUE(result.has_header);
-    EXPECT_EQ(result.header.outcome(), v1::SOLVED);
+    EXPECT_EQ(result.header.outcome(), v1::OUTCOME_SOLVED);
     EXPECT_EQ(result.header.n(), 100u);
     EXPECT_EQ(result.chunks, 15);  // 14 x 7 + 2
     ExpectSolutionExtending(result.columns, Columns(100, kEmptyRow));
@@ -152,23 +152,23 @@ TEST_F(StreamTest, SolveStreamSendsTheBoardInSmallChunks) {
 
 TEST_F(StreamTest, SolveStreamChunkSizeZeroMeansTheMaximum) {
   const uint32_t n = wire::kMaxChunkSize + 100;
-  const StreamedResult result = SolveStream(n, v1::CONSTRUCTIVE, 0);
+  const StreamedResult result = SolveStream(n, v1::METHOD_CONSTRUCTIVE, 0);
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
   EXPECT_EQ(result.chunks, 2);
   ExpectSolutionExtending(result.columns, Columns(n, kEmptyRow));
 }
 
 TEST_F(StreamTest, SolveStreamOfUnsolvableBoardHasNoChunks) {
-  const StreamedResult result = SolveStream(3, v1::CONSTRUCTIVE, kChunkSize);
+  const StreamedResult result = SolveStream(3, v1::METHOD_CONSTRUCTIVE, kChunkSize);
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
-  EXPECT_EQ(result.header.outcome(), v1::UNSOLVABLE);
+  EXPECT_EQ(result.header.outcome(), v1::OUTCOME_UNSOLVABLE);
   EXPECT_EQ(result.chunks, 0);
 }
 
 TEST_F(StreamTest, SolveStreamChecksN) {
-  EXPECT_EQ(SolveStream(0, v1::RANDOM, kChunkSize).status.error_code(),
+  EXPECT_EQ(SolveStream(0, v1::METHOD_RANDOM, kChunkSize).status.error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(SolveStream(kMaxN + 1, v1::RANDOM, kChunkSize).status.error_code(),
+  EXPECT_EQ(SolveStream(kMaxN + 1, v1::METHOD_RANDOM, kChunkSize).status.error_code(),
             grpc::StatusCode::RESOURCE_EXHAUSTED);
 }
 
@@ -176,7 +176,7 @@ TEST_F(StreamTest, CompleteStreamExtendsAChunkedComposition) {
   const Columns composition = EverySecond(KnownSolution(100));
   const StreamedResult result = CompleteStream(BoardMessages(CompleteHeader(100), composition));
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
-  ASSERT_EQ(result.header.outcome(), v1::SOLVED);
+  ASSERT_EQ(result.header.outcome(), v1::OUTCOME_SOLVED);
   EXPECT_EQ(result.header.stats().queens_given(), 50u);
   EXPECT_EQ(result.chunks, 15);
   ExpectSolutionExtending(result.columns, composition);
@@ -188,14 +188,14 @@ TEST_F(StreamTest, CompleteStreamExtendsSparseQueensInTheHeader) {
   AddQueens(composition, header.mutable_header()->mutable_queens());
   const StreamedResult result = CompleteStream({header});
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
-  ASSERT_EQ(result.header.outcome(), v1::SOLVED);
+  ASSERT_EQ(result.header.outcome(), v1::OUTCOME_SOLVED);
   ExpectSolutionExtending(result.columns, composition);
 }
 
 TEST_F(StreamTest, CompleteStreamOfAHeaderAloneSolvesTheEmptyBoard) {
   const StreamedResult result = CompleteStream({CompleteHeader(100)});
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
-  ASSERT_EQ(result.header.outcome(), v1::SOLVED);
+  ASSERT_EQ(result.header.outcome(), v1::OUTCOME_SOLVED);
   ExpectSolutionExtending(result.columns, Columns(100, kEmptyRow));
 }
 
@@ -219,7 +219,7 @@ TEST_F(StreamTest, CompleteStreamExtendsALargeCompositionPlacedAsItArrives) {
   const StreamedResult result =
       CompleteStream(BoardMessages(header, composition, wire::kMaxChunkSize));
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
-  ASSERT_EQ(result.header.outcome(), v1::SOLVED);
+  ASSERT_EQ(result.header.outcome(), v1::OUTCOME_SOLVED);
   EXPECT_EQ(result.header.stats().queens_given(), (kPlacedWhileReading + 1) / 2);
   ExpectSolutionExtending(result.columns, composition);
 }
@@ -236,7 +236,7 @@ TEST_F(StreamTest, CompleteStreamNamesAttackingQueensOfALargeComposition) {
 }
 
 TEST_F(StreamTest, ValidateStreamChecksAChunkedBoard) {
-  v1::ValidateResponse solution;
+  v1::ValidateStreamResponse solution;
   ASSERT_TRUE(
       ValidateStream(BoardMessages(HeaderMessage<ValidateStreamRequest>(100), KnownSolution(100)),
                      &solution)
@@ -246,7 +246,7 @@ TEST_F(StreamTest, ValidateStreamChecksAChunkedBoard) {
 
   Columns attacking = KnownSolution(100);
   attacking[99] = attacking[0];  // rows 1 and 100 share a column
-  v1::ValidateResponse invalid;
+  v1::ValidateStreamResponse invalid;
   ASSERT_TRUE(
       ValidateStream(BoardMessages(HeaderMessage<ValidateStreamRequest>(100), attacking), &invalid)
           .ok());
@@ -258,7 +258,7 @@ TEST_F(StreamTest, ValidateStreamChecksAChunkedBoard) {
 TEST_F(StreamTest, ValidateStreamTakesSparseQueensInTheHeader) {
   ValidateStreamRequest header = HeaderMessage<ValidateStreamRequest>(10);
   AddQueens({0, 0, 3, 0, 0, 0, 0, 0, 0, 8}, header.mutable_header()->mutable_queens());
-  v1::ValidateResponse response;
+  v1::ValidateStreamResponse response;
   ASSERT_TRUE(ValidateStream({header}, &response).ok());
   EXPECT_TRUE(response.valid());
   EXPECT_EQ(response.queen_count(), 2u);
@@ -281,7 +281,7 @@ grpc::Status StreamErrorTest<CompleteStreamRequest>::Send(
 template <>
 grpc::Status StreamErrorTest<ValidateStreamRequest>::Send(
     const std::vector<ValidateStreamRequest>& messages) {
-  v1::ValidateResponse response;
+  v1::ValidateStreamResponse response;
   return ValidateStream(messages, &response);
 }
 
@@ -303,7 +303,7 @@ TYPED_TEST(StreamErrorTest, SecondHeader) {
 }
 
 TYPED_TEST(StreamErrorTest, BadN) {
-  ExpectStatus(this->Send({HeaderMessage<TypeParam>(0)}), kInvalid, "n must be at least 1");
+  ExpectStatus(this->Send({HeaderMessage<TypeParam>(0)}), kInvalid, "n must be 1..2147483647");
   ExpectStatus(this->Send({HeaderMessage<TypeParam>(ServerTest::kMaxN + 1)}),
                grpc::StatusCode::RESOURCE_EXHAUSTED, std::to_string(ServerTest::kMaxN + 1));
 }

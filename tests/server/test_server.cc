@@ -32,9 +32,10 @@ void ServerTest::TearDownTestSuite() {
   server_.reset();
 }
 
-BackgroundSolve::BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Duration deadline) {
+BackgroundSolve::BackgroundSolve(v1::NQueensService::Stub& stub, uint64_t n,
+                                 absl::Duration deadline) {
   request_.set_n(n);
-  request_.set_method(v1::RANDOM);
+  request_.set_method(v1::METHOD_RANDOM);
   context_.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
   // The answer is never read (the call is cut first): the board may exceed
   // what a client takes by default.

@@ -78,11 +78,11 @@ Columns EveryNth(const Columns& solution, size_t stride) {
 }
 
 TEST_F(UnaryTest, SolveGivesValidatedSolutionsWithBothMethods) {
-  for (v1::Method method : {v1::CONSTRUCTIVE, v1::RANDOM}) {
+  for (v1::Method method : {v1::METHOD_CONSTRUCTIVE, v1::METHOD_RANDOM}) {
     for (uint64_t n : {1, 8, 1000}) {
       SolveResponse response;
       ASSERT_TRUE(Solve(MakeSolve(n, method), &response).ok());
-      EXPECT_EQ(response.outcome(), v1::SOLVED) << "n = " << n;
+      EXPECT_EQ(response.outcome(), v1::OUTCOME_SOLVED) << "n = " << n;
       EXPECT_EQ(response.n(), n);
       ExpectSolutionExtending(ToColumns(response.columns()), Columns(n, kEmptyRow));
     }
@@ -90,18 +90,18 @@ TEST_F(UnaryTest, SolveGivesValidatedSolutionsWithBothMethods) {
 }
 
 TEST_F(UnaryTest, SolveReportsTwoAndThreeUnsolvable) {
-  for (v1::Method method : {v1::CONSTRUCTIVE, v1::RANDOM}) {
+  for (v1::Method method : {v1::METHOD_CONSTRUCTIVE, v1::METHOD_RANDOM}) {
     for (uint64_t n : {2, 3}) {
       SolveResponse response;
       ASSERT_TRUE(Solve(MakeSolve(n, method), &response).ok());
-      EXPECT_EQ(response.outcome(), v1::UNSOLVABLE) << "n = " << n;
+      EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE) << "n = " << n;
       EXPECT_TRUE(response.columns().empty());
     }
   }
 }
 
 TEST_F(UnaryTest, SolveSeedIsReportedAndReproducesTheBoard) {
-  SolveRequest request = MakeSolve(500, v1::RANDOM);
+  SolveRequest request = MakeSolve(500, v1::METHOD_RANDOM);
   SolveResponse unseeded;
   SolveResponse other_unseeded;
   ASSERT_TRUE(Solve(request, &unseeded).ok());
@@ -121,7 +121,7 @@ TEST_F(UnaryTest, CompleteExtendsDenseComposition) {
     const Columns composition = EveryNth(KnownSolution(n), 3);
     CompleteResponse response;
     ASSERT_TRUE(Complete(DenseComplete(composition), &response).ok());
-    ASSERT_EQ(response.outcome(), v1::SOLVED) << "n = " << n;
+    ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED) << "n = " << n;
     EXPECT_EQ(response.n(), n);
     ExpectSolutionExtending(ToColumns(response.columns()), composition);
   }
@@ -131,7 +131,7 @@ TEST_F(UnaryTest, CompleteExtendsSparseComposition) {
   const Columns composition = EveryNth(KnownSolution(1000), 2);
   CompleteResponse response;
   ASSERT_TRUE(Complete(SparseComplete(1000, QueensFromDense(composition)), &response).ok());
-  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   ExpectSolutionExtending(ToColumns(response.columns()), composition);
 }
 
@@ -140,7 +140,7 @@ TEST_F(UnaryTest, CompleteOfNothingIsASolution) {
   request.set_n(30);
   CompleteResponse response;
   ASSERT_TRUE(Complete(request, &response).ok());
-  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   ExpectSolutionExtending(ToColumns(response.columns()), Columns(30, kEmptyRow));
 }
 
@@ -150,7 +150,7 @@ TEST_F(UnaryTest, CompleteFillsTheStats) {
   request.set_seed(1234);
   CompleteResponse response;
   ASSERT_TRUE(Complete(request, &response).ok());
-  ASSERT_EQ(response.outcome(), v1::SOLVED);
+  ASSERT_EQ(response.outcome(), v1::OUTCOME_SOLVED);
   const v1::Stats& stats = response.stats();
   EXPECT_EQ(stats.seed(), 1234u);
   EXPECT_EQ(stats.queens_given(), QueensFromDense(composition).size());
@@ -178,7 +178,7 @@ TEST_F(UnaryTest, CornerQueenOnFourByFourIsUnsolvable) {
   }
   CompleteResponse response;
   ASSERT_TRUE(Complete(SparseComplete(4, {{1, 1}}), &response).ok());
-  EXPECT_EQ(response.outcome(), v1::UNSOLVABLE);
+  EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
   EXPECT_TRUE(response.columns().empty());
 }
 
@@ -207,7 +207,7 @@ TEST_F(UnaryTest, ValidateReportsConflicts) {
   EXPECT_EQ(conflict.first().column(), 1u);
   EXPECT_EQ(conflict.second().row(), 2u);
   EXPECT_EQ(conflict.second().column(), 2u);
-  EXPECT_EQ(conflict.line(), v1::DIAGONAL);
+  EXPECT_EQ(conflict.line(), v1::LINE_DIAGONAL);
 }
 
 TEST_F(UnaryTest, ValidateAcceptsSparseQueens) {
@@ -248,21 +248,21 @@ TEST_F(UnaryTest, ValidateConflictListIsBounded) {
 
 TEST_F(UnaryTest, ZeroNIsInvalid) {
   SolveResponse solve;
-  ExpectStatus(Solve(MakeSolve(0, v1::CONSTRUCTIVE), &solve), grpc::StatusCode::INVALID_ARGUMENT,
-               "n must be at least 1");
+  ExpectStatus(Solve(MakeSolve(0, v1::METHOD_CONSTRUCTIVE), &solve),
+               grpc::StatusCode::INVALID_ARGUMENT, "n must be 1..2147483647");
   CompleteResponse complete;
   ExpectStatus(Complete(CompleteRequest(), &complete), grpc::StatusCode::INVALID_ARGUMENT,
-               "n must be at least 1");
+               "n must be 1..2147483647");
   ValidateResponse validate;
   ExpectStatus(Validate(ValidateRequest(), &validate), grpc::StatusCode::INVALID_ARGUMENT,
-               "n must be at least 1");
+               "n must be 1..2147483647");
 }
 
 TEST_F(UnaryTest, NAboveMaxNIsResourceExhausted) {
   const uint64_t too_big = kMaxN + 1;
   const std::string named = "n = " + std::to_string(too_big);
   SolveResponse solve;
-  ExpectStatus(Solve(MakeSolve(too_big, v1::CONSTRUCTIVE), &solve),
+  ExpectStatus(Solve(MakeSolve(too_big, v1::METHOD_CONSTRUCTIVE), &solve),
                grpc::StatusCode::RESOURCE_EXHAUSTED, named);
   CompleteRequest complete_request;
   complete_request.set_n(too_big);
@@ -327,14 +327,15 @@ TEST_F(UnaryTest, BadSparseQueensAreNamed) {
 TEST_F(UnaryTest, AnAnswerLargerThanTheClientTakesIsRefusedBeforeAnyWork) {
   grpc::ClientContext context;
   SolveResponse response;
-  const grpc::Status status = stub().Solve(&context, MakeSolve(10'000'000, v1::RANDOM), &response);
+  const grpc::Status status =
+      stub().Solve(&context, MakeSolve(10'000'000, v1::METHOD_RANDOM), &response);
   ExpectStatus(status, grpc::StatusCode::FAILED_PRECONDITION,
                "more than the 4.0 MiB the client takes in one message: use the streaming RPC");
   // A client that takes more says so.
   grpc::ClientContext larger;
   larger.AddMetadata(wire::kMaxResponseBytesKey, "1000000000");
   larger.set_deadline(absl::ToChronoTime(absl::Now() + absl::Milliseconds(5)));
-  EXPECT_EQ(stub().Solve(&larger, MakeSolve(10'000'000, v1::RANDOM), &response).error_code(),
+  EXPECT_EQ(stub().Solve(&larger, MakeSolve(10'000'000, v1::METHOD_RANDOM), &response).error_code(),
             grpc::StatusCode::DEADLINE_EXCEEDED);
 }
 
@@ -343,7 +344,8 @@ TEST_F(UnaryTest, ClientDeadlineStopsALargeSolve) {
   context.AddMetadata(wire::kMaxResponseBytesKey, "1000000000");
   context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Milliseconds(5)));
   SolveResponse response;
-  const grpc::Status status = stub().Solve(&context, MakeSolve(10'000'000, v1::RANDOM), &response);
+  const grpc::Status status =
+      stub().Solve(&context, MakeSolve(10'000'000, v1::METHOD_RANDOM), &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << status.error_message();
 }
 

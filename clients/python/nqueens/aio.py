@@ -49,7 +49,7 @@ class Client:
                 grpc.aio.insecure_channel(target, merged, interceptors=interceptors)
                 if credentials is None else
                 grpc.aio.secure_channel(target, credentials, merged, interceptors=interceptors))
-        self._stub = pb_grpc.NQueensStub(channel)
+        self._stub = pb_grpc.NQueensServiceStub(channel)
         self._health = channel.unary_unary(channels.HEALTH_CHECK)  # bytes in, bytes out
 
     async def close(self) -> None:
@@ -105,7 +105,8 @@ class Client:
                 response = await self._stub.Solve(request, **call)
                 return results.result_of(response, response.columns, request.n, numpy)
             stream = results.ResultStream(request.n, numpy)
-            async for message in self._stub.SolveStream(request, **call):
+            async for message in self._stub.SolveStream(
+                    requests.solve_stream_request(request), **call):
                 stream.add(message)
             return stream.result()
 

@@ -16,7 +16,7 @@ MAX_MESSAGE_BYTES = 64 << 20  # proto/wire/limits.h
 _SERVICE_CONFIG = json.dumps({
     "loadBalancingConfig": [{"round_robin": {}}],
     "methodConfig": [{
-        "name": [{"service": "nqueens.v1.NQueens"}],
+        "name": [{"service": "nqueens.v1.NQueensService"}],
         "retryPolicy": {
             "maxAttempts": 5,
             "initialBackoff": "0.1s",

@@ -1,4 +1,4 @@
-"""Client: the blocking client, a method per RPC of nqueens.v1.NQueens and
+"""Client: the blocking client, a method per RPC of nqueens.v1.NQueensService and
 the health check. Boards above 65,536 rows go through the streaming RPCs by
 themselves, in chunks, as with the C++ CLI."""
 import contextlib
@@ -65,7 +65,7 @@ class Client:
                 grpc.insecure_channel(target, merged) if credentials is None
                 else grpc.secure_channel(target, credentials, merged))
         channel = grpc.intercept_channel(channel, *interceptors)
-        self._stub = pb_grpc.NQueensStub(channel)
+        self._stub = pb_grpc.NQueensServiceStub(channel)
         self._health = channel.unary_unary(channels.HEALTH_CHECK)  # bytes in, bytes out
 
     def close(self) -> None:
@@ -118,9 +118,10 @@ class Client:
               metadata: Optional[Metadata] = None) -> Result:
         """A full solution of the n x n board.
 
-        method: a value of nqueens.v1.Method in lower case, "-" between words
-        ("constructive", "random", "min-conflicts", "backtracking", "genetic",
-        "formula"; "formula" builds member `variant` of the explicit families);
+        method: a value of nqueens.v1.Method without its METHOD_ prefix, in
+        lower case, "-" between words ("constructive", "random",
+        "min-conflicts", "backtracking", "genetic", "formula"; "formula"
+        builds member `variant` of the explicit families);
         symmetry 0-7 maps the result by a symmetry of the square; seed: unset,
         the server picks one (result.stats.seed); numpy: the board as an array.
         """
@@ -130,7 +131,8 @@ class Client:
                 response = self._stub.Solve(request, **call)
                 return results.result_of(response, response.columns, request.n, numpy)
             stream = results.ResultStream(request.n, numpy)
-            for message in self._stub.SolveStream(request, **call):
+            for message in self._stub.SolveStream(
+                    requests.solve_stream_request(request), **call):
                 stream.add(message)
             return stream.result()
 
@@ -142,17 +144,18 @@ class Client:
                  timeout: Optional[float] = None,
                  metadata: Optional[Metadata] = None) -> Result:
         """Extends a composition to a full solution keeping its queens, or
-        proves none exists (outcome "UNSOLVABLE", with a certificate if
-        want_certificate). method: "pipeline", "min-conflicts" or "exact".
+        proves none exists (outcome "OUTCOME_UNSOLVABLE", with a certificate
+        if want_certificate). method: "pipeline", "min-conflicts" or "exact".
         The board comes back as it went (a list or a numpy array) unless
         numpy says which.
 
         method "exact" only: parts=K and part_index=I search part I of K
-        (UNSOLVABLE: that part holds no completion); parts=K alone spreads
-        the K parts over the servers, `window` in flight on each: SOLVED as
-        soon as a part is (the others are cancelled), UNSOLVABLE if every
-        part is (result.part_certificates: theirs, in part order), else
-        UNDECIDED. progress(share of the parts done); timeout: the job's."""
+        (OUTCOME_UNSOLVABLE: that part holds no completion); parts=K alone
+        spreads the K parts over the servers, `window` in flight on each:
+        OUTCOME_SOLVED as soon as a part is (the others are cancelled),
+        OUTCOME_UNSOLVABLE if every part is (result.part_certificates:
+        theirs, in part order), else OUTCOME_UNDECIDED. progress(share of
+        the parts done); timeout: the job's."""
         columns, was_array = requests.columns_of(board)
         options = requests.complete_options(method, seed, limits, want_certificate, parts,
                                             part_index)
@@ -325,7 +328,7 @@ class Client:
     def health(self, service: str = "", *, timeout: Optional[float] = None,
                metadata: Optional[Metadata] = None) -> str:
         """grpc.health.v1 Check: "SERVING", or "NOT_SERVING" while the server
-        shuts down; of the server ("") or of a service ("nqueens.v1.NQueens")."""
+        shuts down; of the server ("") or of a service ("nqueens.v1.NQueensService")."""
         request = channels.health_request(service)
         with self._call(timeout, metadata) as (call, _):
             return channels.health_status(self._health(request, **call))

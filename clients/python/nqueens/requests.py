@@ -94,12 +94,15 @@ def limits_of(limits: Optional[Limits]) -> pb.Limits:
     return limits.to_proto()
 
 
-def method_names(enum: EnumTypeWrapper, prefix: str = "") -> List[str]:
-    """An enum's values as the CLI spells them: "min-conflicts"."""
-    return [name[len(prefix):].lower().replace("_", "-") for name in enum.keys()]
+def method_names(enum: EnumTypeWrapper, prefix: str) -> List[str]:
+    """An enum's values as the CLI spells them, without the enum's prefix:
+    "min-conflicts". Not the zero value, *_UNSPECIFIED: each call's default
+    method is named instead."""
+    return [name[len(prefix):].lower().replace("_", "-") for name in enum.keys()
+            if enum.Value(name) != 0]
 
 
-def method_value(enum: EnumTypeWrapper, name: object, prefix: str = "") -> int:
+def method_value(enum: EnumTypeWrapper, name: object, prefix: str) -> int:
     """The value of a method name such as "min-conflicts" or "min_conflicts"."""
     names = method_names(enum, prefix)
     if not isinstance(name, str):
@@ -216,9 +219,15 @@ def solve_request(n: int, method: str, seed: Optional[int], variant: int,
     if uint("symmetry", symmetry, 32) > 7:
         raise ValueError(f"symmetry must be from 0 to 7, not {symmetry}")
     return pb.SolveRequest(
-        n=uint("n", n), method=method_value(pb.Method, method),
+        n=uint("n", n), method=method_value(pb.Method, method, "METHOD_"),
         seed=None if seed is None else uint("seed", seed),
         variant=uint("variant", variant), symmetry=symmetry, limits=limits_of(limits))
+
+
+def solve_stream_request(request: pb.SolveRequest) -> pb.SolveStreamRequest:
+    """The same request for SolveStream, whose message has SolveRequest's
+    fields with the same numbers (and chunk_size, 0: the largest chunks)."""
+    return pb.SolveStreamRequest.FromString(request.SerializeToString())
 
 
 def complete_options(method: str, seed: Optional[int], limits: Optional[Limits],

@@ -16,7 +16,7 @@ Square = Tuple[int, int]  # (row, column), 1-based
 
 @dataclasses.dataclass(frozen=True)
 class BlockStats:
-    block: str  # a name of nqueens.v1.Block: "PROJECTION", "EXACT", ...
+    block: str  # a name of nqueens.v1.Block: "BLOCK_PROJECTION", "BLOCK_EXACT", ...
     backtracks_to: int  # backtracks that returned to this block
     seconds: float  # time spent in this block
 
@@ -25,7 +25,9 @@ class BlockStats:
 class Stats:
     """How the server found a result (proto: nqueens.v1.Stats)."""
     seed: int  # the seed used: pass it back to reproduce the run
-    method: str  # what ran: a Method or CompleteMethod name
+    # What ran (proto: method_used): a Method or CompleteMethod name without
+    # its prefix, "CONSTRUCTIVE", "PIPELINE", ...
+    method: str
     total_seconds: float
     queens_given: int
     start_block: str
@@ -44,7 +46,7 @@ class Stats:
     @classmethod
     def from_proto(cls, stats: pb.Stats) -> "Stats":
         return cls(
-            seed=stats.seed, method=stats.method, total_seconds=stats.total_seconds,
+            seed=stats.seed, method=stats.method_used, total_seconds=stats.total_seconds,
             queens_given=stats.queens_given, start_block=pb.Block.Name(stats.start_block),
             backtracks=stats.backtracks, restarts=stats.restarts,
             blocks=[BlockStats(pb.Block.Name(block.block), block.backtracks_to, block.seconds)
@@ -58,12 +60,14 @@ class Stats:
 @dataclasses.dataclass(frozen=True)
 class Result:
     """What solve() and complete() answer."""
-    outcome: str  # "SOLVED", "UNSOLVABLE" (proved) or "UNDECIDED" (limits reached)
-    board: Optional[BoardOut]  # the full board when SOLVED, else None
+    # "OUTCOME_SOLVED", "OUTCOME_UNSOLVABLE" (proved) or "OUTCOME_UNDECIDED"
+    # (limits reached): a name of nqueens.v1.Outcome.
+    outcome: str
+    board: Optional[BoardOut]  # the full board when OUTCOME_SOLVED, else None
     stats: Stats
-    certificate: bytes = b""  # complete(want_certificate=True), UNSOLVABLE
+    certificate: bytes = b""  # complete(want_certificate=True), OUTCOME_UNSOLVABLE
     certificate_missing: str = ""  # why there is no certificate
-    # complete(parts=K, want_certificate=True), UNSOLVABLE: each part's
+    # complete(parts=K, want_certificate=True), OUTCOME_UNSOLVABLE: each part's
     # certificate, in part order (certificate is then empty); together they
     # prove the whole (nqueens-check-certificate BOARD CERT0 CERT1 ...).
     part_certificates: List[bytes] = dataclasses.field(default_factory=list)
@@ -75,8 +79,8 @@ class Validation:
     complete: bool  # valid and a queen in every row
     queen_count: int
     attacking_pairs: int
-    # The first few: (square, square, line), line "COLUMN", "DIAGONAL" or
-    # "ANTI_DIAGONAL".
+    # The first few: (square, square, line), line "LINE_COLUMN",
+    # "LINE_DIAGONAL" or "LINE_ANTI_DIAGONAL".
     conflicts: List[Tuple[Square, Square, str]]
 
 
@@ -110,7 +114,7 @@ def result_of(message: Union[pb.SolveResponse, pb.CompleteResponse, pb.ResultHea
     if message.outcome == pb.OUTCOME_UNSPECIFIED:
         raise malformed("no outcome", request_id)
     board = None
-    if message.outcome == pb.SOLVED:
+    if message.outcome == pb.OUTCOME_SOLVED:
         columns = list(columns)
         if len(columns) != n:
             raise malformed(f"a board of {len(columns)} rows for n = {n}", request_id)
@@ -125,7 +129,7 @@ def result_of(message: Union[pb.SolveResponse, pb.CompleteResponse, pb.ResultHea
 
 class ResultStream:
     """Assembles a SolveStream or CompleteStream answer: a header, then the
-    board in chunks when SOLVED."""
+    board in chunks when OUTCOME_SOLVED."""
 
     def __init__(self, n: int, numpy: bool):
         self.n, self.numpy = n, numpy
@@ -137,8 +141,8 @@ class ResultStream:
             if self.header is not None:
                 raise malformed("a second result header")
             self.header = message.header
-        elif self.header is None or self.header.outcome != pb.SOLVED:
-            raise malformed("a board chunk without a SOLVED header")
+        elif self.header is None or self.header.outcome != pb.OUTCOME_SOLVED:
+            raise malformed("a board chunk without an OUTCOME_SOLVED header")
         elif message.chunk.offset != len(self.board):
             raise malformed(f"a chunk at row {message.chunk.offset + 1}, "
                             f"expected row {len(self.board) + 1}")
@@ -151,7 +155,8 @@ class ResultStream:
         return result_of(self.header, self.board, self.n, self.numpy)
 
 
-def validation_of(response: pb.ValidateResponse) -> Validation:
+def validation_of(response: Union[pb.ValidateResponse, pb.ValidateStreamResponse]
+                  ) -> Validation:
     return Validation(
         valid=response.valid, complete=response.complete,
         queen_count=response.queen_count, attacking_pairs=response.attacking_pairs,

@@ -424,21 +424,22 @@ def count_total(counts: Iterable[Count], seconds: float) -> Count:
 
 
 def solved(result: Result) -> bool:
-    return result.outcome == "SOLVED"
+    return result.outcome == "OUTCOME_SOLVED"
 
 
 def completion(job: Job, seconds: float) -> Result:
-    """The job's completion: the first SOLVED part's result; else
-    UNSOLVABLE if every part was, else UNDECIDED, with the parts' stats
-    merged and, when UNSOLVABLE, their certificates in part order."""
+    """The job's completion: the first OUTCOME_SOLVED part's result; else
+    OUTCOME_UNSOLVABLE if every part was, else OUTCOME_UNDECIDED, with the
+    parts' stats merged and, when unsolvable, their certificates in part
+    order."""
     if job.answer is not None:
         return job.answer  # type: ignore[no-any-return]
     parts = [job.results[index] for index in range(job.part_count)]
-    unsolvable = all(part.outcome == "UNSOLVABLE" for part in parts)
+    unsolvable = all(part.outcome == "OUTCOME_UNSOLVABLE" for part in parts)
     missing = [f"part {index}: {part.certificate_missing}"
                for index, part in enumerate(parts) if part.certificate_missing]
-    return Result(outcome="UNSOLVABLE" if unsolvable else "UNDECIDED", board=None,
-                  stats=merged_stats(parts, seconds),
+    return Result(outcome="OUTCOME_UNSOLVABLE" if unsolvable else "OUTCOME_UNDECIDED",
+                  board=None, stats=merged_stats(parts, seconds),
                   certificate_missing="; ".join(missing) if unsolvable else "",
                   part_certificates=[part.certificate for part in parts]
                   if unsolvable and any(part.certificate for part in parts) else [])

@@ -48,11 +48,11 @@ class AioTest(ServerTestCase, unittest.IsolatedAsyncioTestCase):
         self.assert_solution_extending(300, solution)
         composition = every_nth(solution, 3)
         result = await self.client.complete(composition, seed=4)
-        self.assertEqual((result.outcome, result.stats.seed), ("SOLVED", 4))
+        self.assertEqual((result.outcome, result.stats.seed), ("OUTCOME_SOLVED", 4))
         self.assert_solution_extending(300, result.board, composition)
-        self.assertEqual((await self.client.complete([1, 0, 0, 0])).outcome, "UNSOLVABLE")
+        self.assertEqual((await self.client.complete([1, 0, 0, 0])).outcome, "OUTCOME_UNSOLVABLE")
         report = await self.client.validate([1, 2, 0, 0])
-        self.assertEqual(report.conflicts, [((1, 1), (2, 2), "DIAGONAL")])
+        self.assertEqual(report.conflicts, [((1, 1), (2, 2), "LINE_DIAGONAL")])
 
     async def test_streams(self):
         n = 100_000  # above the unary limit: SolveStream, CompleteStream, ValidateStream
@@ -78,7 +78,7 @@ class AioTest(ServerTestCase, unittest.IsolatedAsyncioTestCase):
         answers = [answer async for answer in self.client.complete_batch(boards)]
         self.assertEqual([answer.index for answer in answers], [0, 1, 2, 3])
         self.assert_solution_extending(8, answers[0].result.board)
-        self.assertEqual(answers[1].result.outcome, "UNSOLVABLE")
+        self.assertEqual(answers[1].result.outcome, "OUTCOME_UNSOLVABLE")
         self.assertEqual(answers[2].error.code(), grpc.StatusCode.INVALID_ARGUMENT)
         self.assert_solution_extending(30, answers[3].result.board)
 
@@ -103,8 +103,8 @@ class AioTest(ServerTestCase, unittest.IsolatedAsyncioTestCase):
         await self.client.solve(8)
         await asyncio.gather(self.client.health(), self.client.count(6))
         self.assertEqual(sorted(self.calls), sorted([
-            "/nqueens.v1.NQueens/Solve", "/grpc.health.v1.Health/Check",
-            "/nqueens.v1.NQueens/Count"]))
+            "/nqueens.v1.NQueensService/Solve", "/grpc.health.v1.Health/Check",
+            "/nqueens.v1.NQueensService/Count"]))
         async with grpc.aio.insecure_channel(self.server.target) as channel:
             client = nqueens.aio.Client(channel=channel)
             self.assert_solution_extending(8, (await client.solve(8)).board)

@@ -33,8 +33,8 @@ class CallsTest(ServerTestCase):
     def test_numpy_is_imported_only_for_arrays(self):
         script = ("import sys, nqueens\n"
                   "client = nqueens.Client(sys.argv[1])\n"
-                  "assert client.solve(8).outcome == 'SOLVED'\n"
-                  "assert client.complete([0] * 8).outcome == 'SOLVED'\n"
+                  "assert client.solve(8).outcome == 'OUTCOME_SOLVED'\n"
+                  "assert client.complete([0] * 8).outcome == 'OUTCOME_SOLVED'\n"
                   "assert client.validate([2, 4, 0, 0]).valid\n"
                   "assert client.count(6).solutions == 4\n"
                   "assert 'numpy' not in sys.modules\n")
@@ -46,12 +46,12 @@ class CallsTest(ServerTestCase):
                        "genetic", "formula", "MIN_CONFLICTS"):
             for n in (1, 8, 30):
                 result = self.client.solve(n, method)
-                self.assertEqual(result.outcome, "SOLVED", (method, n))
+                self.assertEqual(result.outcome, "OUTCOME_SOLVED", (method, n))
                 self.assertIsInstance(result.board, list)
                 self.assert_solution_extending(n, result.board)
         for n in (2, 3):
             result = self.client.solve(n)
-            self.assertEqual((result.outcome, result.board), ("UNSOLVABLE", None))
+            self.assertEqual((result.outcome, result.board), ("OUTCOME_UNSOLVABLE", None))
 
     def test_solve_options_and_stats(self):
         first = self.client.solve(1000, "random", seed=5)
@@ -77,7 +77,7 @@ class CallsTest(ServerTestCase):
                                     for method in ("pipeline", "min-conflicts")] + [
                                         ("exact", few_free)]:
             result = self.client.complete(composition, method, seed=7)
-            self.assertEqual(result.outcome, "SOLVED", method)
+            self.assertEqual(result.outcome, "OUTCOME_SOLVED", method)
             self.assertEqual(result.stats.seed, 7)
             self.assert_solution_extending(1000, result.board, composition)
 
@@ -85,7 +85,7 @@ class CallsTest(ServerTestCase):
         # 4-queens has the solutions 2 4 1 3 and 3 1 4 2: no corner queen.
         self.assertEqual(list(completions([1, 0, 0, 0])), [])
         result = self.client.complete([1, 0, 0, 0], want_certificate=True)
-        self.assertEqual((result.outcome, result.board), ("UNSOLVABLE", None))
+        self.assertEqual((result.outcome, result.board), ("OUTCOME_UNSOLVABLE", None))
         self.assertTrue(result.certificate)
 
     def test_numpy_boards(self):
@@ -108,7 +108,7 @@ class CallsTest(ServerTestCase):
         self.assertEqual(check_board(4, [1, 2, 0, 0]), (False, False))
         report = self.client.validate([1, 2, 0, 0])
         self.assertEqual((report.valid, report.attacking_pairs), (False, 1))
-        self.assertEqual(report.conflicts, [((1, 1), (2, 2), "DIAGONAL")])
+        self.assertEqual(report.conflicts, [((1, 1), (2, 2), "LINE_DIAGONAL")])
         report = self.client.validate([0, 0, 0])
         self.assertEqual((report.valid, report.complete, report.queen_count), (True, False, 0))
 
@@ -163,11 +163,11 @@ class CallsTest(ServerTestCase):
         for index in (0, 3, 4):
             result = answers[index].result
             self.assertIsNone(answers[index].error)
-            self.assertEqual((result.outcome, result.stats.seed), ("SOLVED", 3))
+            self.assertEqual((result.outcome, result.stats.seed), ("OUTCOME_SOLVED", 3))
             composition = list(boards[index])
             self.assert_solution_extending(len(composition), list(result.board), composition)
         self.assertIsInstance(answers[3].result.board, numpy.ndarray)
-        self.assertEqual(answers[1].result.outcome, "UNSOLVABLE")
+        self.assertEqual(answers[1].result.outcome, "OUTCOME_UNSOLVABLE")
         error = answers[2].error
         self.assertIsNone(answers[2].result)
         self.assertEqual(error.code(), grpc.StatusCode.INVALID_ARGUMENT)
@@ -185,7 +185,7 @@ class CallsTest(ServerTestCase):
 
     def test_health(self):
         self.assertEqual(self.client.health(), "SERVING")
-        self.assertEqual(self.client.health("nqueens.v1.NQueens"), "SERVING")
+        self.assertEqual(self.client.health("nqueens.v1.NQueensService"), "SERVING")
         with self.assertRaises(nqueens.Error) as raised:
             self.client.health("no.such.Service")
         self.assertEqual(raised.exception.code(), grpc.StatusCode.NOT_FOUND)
@@ -205,7 +205,7 @@ class BigBoardTest(TestCase):
                 # Dense (half the rows filled): the board goes up in chunks.
                 composition = every_nth(solution, 2)
                 result = client.complete(composition)
-                self.assertEqual(result.outcome, "SOLVED")
+                self.assertEqual(result.outcome, "OUTCOME_SOLVED")
                 self.assert_solution_extending(BIG_N, result.board, composition)
                 array = client.complete(numpy.array(composition)).board
                 self.assertIsInstance(array, numpy.ndarray)
@@ -218,7 +218,7 @@ class BigBoardTest(TestCase):
                 attacking[-1] = attacking[0]  # rows 1 and BIG_N share a column
                 report = client.validate(attacking)
                 self.assertFalse(report.valid)
-                self.assertIn(((1, attacking[0]), (BIG_N, attacking[0]), "COLUMN"),
+                self.assertIn(((1, attacking[0]), (BIG_N, attacking[0]), "LINE_COLUMN"),
                               report.conflicts)
                 with self.assertRaises(nqueens.Error) as raised:
                     client.complete(attacking)

@@ -43,7 +43,7 @@ class ChannelTest(ServerTestCase):
         # A 1,000-row answer is about 2 KB: over a 1,000-byte receive limit.
         options = [("grpc.max_receive_message_length", 1000)]
         with nqueens.Client(self.server.target, options=options) as client:
-            self.assertEqual(client.solve(10).outcome, "SOLVED")
+            self.assertEqual(client.solve(10).outcome, "OUTCOME_SOLVED")
             with self.assertRaises(nqueens.Error) as raised:
                 client.solve(1000)
         self.assertEqual(raised.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
@@ -58,10 +58,11 @@ class ChannelTest(ServerTestCase):
             with self.assertRaises(nqueens.Error) as raised:
                 client.complete([1, 1])
         methods = [method for method, _ in recorder.calls]
-        self.assertEqual(methods, ["/nqueens.v1.NQueens/Solve", "/nqueens.v1.NQueens/Enumerate",
-                                   "/nqueens.v1.NQueens/CompleteBatch",
+        self.assertEqual(methods, ["/nqueens.v1.NQueensService/Solve",
+                                   "/nqueens.v1.NQueensService/Enumerate",
+                                   "/nqueens.v1.NQueensService/CompleteBatch",
                                    "/grpc.health.v1.Health/Check",
-                                   "/nqueens.v1.NQueens/Complete"])
+                                   "/nqueens.v1.NQueensService/Complete"])
         self.assertEqual(recorder.calls[-1][1], raised.exception.request_id())
 
     def test_metadata_of_the_client_and_of_a_call(self):
@@ -73,7 +74,8 @@ class ChannelTest(ServerTestCase):
                     client.solve(0)
                 with self.assertRaises(nqueens.Error) as by_call:
                     client.solve(0, metadata=[("x-request-id", "call-chosen-id")])
-                self.assertEqual(client.solve(8, metadata=(("x-extra", "1"),)).outcome, "SOLVED")
+                self.assertEqual(client.solve(8, metadata=(("x-extra", "1"),)).outcome,
+                                 "OUTCOME_SOLVED")
         finally:
             calls = server.stop()
         self.assertEqual(by_client.exception.request_id(), "client-chosen-id")

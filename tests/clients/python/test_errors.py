@@ -35,7 +35,8 @@ class ServerErrorTest(TestCase):
         self.assertEqual(str(error), f"INVALID_ARGUMENT: {ATTACKING_DETAILS} "
                                      f"(request id {error.request_id()})")
         self.assertEqual(zero.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
-        self.assertEqual(zero.exception.details(), "n must be at least 1")
+        self.assertEqual(zero.exception.details(),
+                         "n must be 1..2147483647 (the largest board this build supports), not 0")
         logged = {call["request_id"]: call for call in calls}
         for failed, method in ((error, "Complete"), (zero.exception, "Solve")):
             self.assertEqual(logged[failed.request_id()]["method"], method)
@@ -81,13 +82,13 @@ class BadArgumentTest(TestCase):
 
     def test_methods_are_listed(self):
         self.assert_refused(
-            ValueError, "unknown method 'NOPE': use one of constructive, random, "
-            "min-conflicts, backtracking, genetic, formula", self.client.solve, 8, "NOPE")
+            ValueError, "unknown method 'NOPE': use one of random, min-conflicts, "
+            "backtracking, genetic, formula, constructive", self.client.solve, 8, "NOPE")
         self.assert_refused(
-            ValueError, "unknown method 'random': use one of pipeline, min-conflicts, exact",
+            ValueError, "unknown method 'random': use one of min-conflicts, exact, pipeline",
             self.client.complete, [0] * 8, "random")
         self.assert_refused(
-            TypeError, "method must be a str, one of pipeline, min-conflicts, exact; not int",
+            TypeError, "method must be a str, one of min-conflicts, exact, pipeline; not int",
             self.client.complete_batch, [[0] * 8], 2)
 
     def test_limits(self):

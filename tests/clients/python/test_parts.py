@@ -28,7 +28,7 @@ class CountCalls(grpc.UnaryStreamClientInterceptor):
         self.calls = 0
 
     def intercept_unary_stream(self, continuation, details, request):
-        if details.method == "/nqueens.v1.NQueens/Count":
+        if details.method == "/nqueens.v1.NQueensService/Count":
             with self.lock:
                 self.calls += 1
         return continuation(details, request)
@@ -97,17 +97,17 @@ class TwoServersTest(TestCase):
     def test_complete_exact(self):
         composition = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]
         result = self.client.complete(composition, "exact", parts=8)
-        self.assertEqual(result.outcome, "SOLVED")
+        self.assertEqual(result.outcome, "OUTCOME_SOLVED")
         self.assert_solution_extending(12, result.board, composition)
         self.assertEqual(list(completions(DEAD_END)), [])
         result = self.client.complete(DEAD_END, "exact", parts=3, want_certificate=True)
-        self.assertEqual((result.outcome, result.board), ("UNSOLVABLE", None))
+        self.assertEqual((result.outcome, result.board), ("OUTCOME_UNSOLVABLE", None))
         self.assertEqual(len(result.part_certificates), 3)
         self.assertTrue(all(result.part_certificates), result.part_certificates)
         self.assertEqual(result.certificate, b"")
         for index in range(3):
             part = self.single.complete(DEAD_END, "exact", parts=3, part_index=index)
-            self.assertEqual(part.outcome, "UNSOLVABLE")
+            self.assertEqual(part.outcome, "OUTCOME_UNSOLVABLE")
 
     def test_a_part_error_ends_the_job(self):
         with self.assertRaises(nqueens.Error) as raised:
@@ -205,7 +205,8 @@ class AioPartsTest(TestCase, unittest.IsolatedAsyncioTestCase):
             self.assertEqual(boards, by_part)
             self.assertEqual(len(set(map(tuple, boards))), SOLUTIONS[10])
             result = await client.complete(DEAD_END, "exact", parts=4, want_certificate=True)
-            self.assertEqual((result.outcome, len(result.part_certificates)), ("UNSOLVABLE", 4))
+            self.assertEqual((result.outcome, len(result.part_certificates)),
+                             ("OUTCOME_UNSOLVABLE", 4))
             with self.assertRaises(ValueError):
                 await client.count(8, parts=0)
 

@@ -4,32 +4,34 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
-ANTI_DIAGONAL: Line
-BACKTRACKING: Method
+BLOCK_CONSTRUCTION: Block
+BLOCK_EXACT: Block
+BLOCK_FINISH: Block
+BLOCK_FINISH_PREPARE: Block
+BLOCK_PROJECTION: Block
+BLOCK_RANDOM_PAIRING: Block
+BLOCK_RAND_RAND: Block
 BLOCK_UNSPECIFIED: Block
-COLUMN: Line
 COMPLETE_METHOD_EXACT: CompleteMethod
 COMPLETE_METHOD_MIN_CONFLICTS: CompleteMethod
 COMPLETE_METHOD_PIPELINE: CompleteMethod
-CONSTRUCTION: Block
-CONSTRUCTIVE: Method
+COMPLETE_METHOD_UNSPECIFIED: CompleteMethod
 DESCRIPTOR: _descriptor.FileDescriptor
-DIAGONAL: Line
-EXACT: Block
-FINISH: Block
-FINISH_PREPARE: Block
-FORMULA: Method
-GENETIC: Method
+LINE_ANTI_DIAGONAL: Line
+LINE_COLUMN: Line
+LINE_DIAGONAL: Line
 LINE_UNSPECIFIED: Line
-MIN_CONFLICTS: Method
+METHOD_BACKTRACKING: Method
+METHOD_CONSTRUCTIVE: Method
+METHOD_FORMULA: Method
+METHOD_GENETIC: Method
+METHOD_MIN_CONFLICTS: Method
+METHOD_RANDOM: Method
+METHOD_UNSPECIFIED: Method
+OUTCOME_SOLVED: Outcome
+OUTCOME_UNDECIDED: Outcome
+OUTCOME_UNSOLVABLE: Outcome
 OUTCOME_UNSPECIFIED: Outcome
-PROJECTION: Block
-RANDOM: Method
-RANDOM_PAIRING: Block
-RAND_RAND: Block
-SOLVED: Outcome
-UNDECIDED: Outcome
-UNSOLVABLE: Outcome
 
 class BatchItemError(_message.Message):
     __slots__ = ["code", "message"]
@@ -276,6 +278,34 @@ class ResultHeader(_message.Message):
     def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ..., certificate: _Optional[bytes] = ..., certificate_missing: _Optional[str] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
+    __slots__ = ["limits", "method", "n", "seed", "symmetry", "variant"]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    N_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SYMMETRY_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    limits: Limits
+    method: Method
+    n: int
+    seed: int
+    symmetry: int
+    variant: int
+    def __init__(self, n: _Optional[int] = ..., method: _Optional[_Union[Method, str]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., variant: _Optional[int] = ..., symmetry: _Optional[int] = ...) -> None: ...
+
+class SolveResponse(_message.Message):
+    __slots__ = ["columns", "n", "outcome", "stats"]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    N_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    columns: _containers.RepeatedScalarFieldContainer[int]
+    n: int
+    outcome: Outcome
+    stats: Stats
+    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., columns: _Optional[_Iterable[int]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ...) -> None: ...
+
+class SolveStreamRequest(_message.Message):
     __slots__ = ["chunk_size", "limits", "method", "n", "seed", "symmetry", "variant"]
     CHUNK_SIZE_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
@@ -293,18 +323,6 @@ class SolveRequest(_message.Message):
     variant: int
     def __init__(self, n: _Optional[int] = ..., method: _Optional[_Union[Method, str]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., chunk_size: _Optional[int] = ..., variant: _Optional[int] = ..., symmetry: _Optional[int] = ...) -> None: ...
 
-class SolveResponse(_message.Message):
-    __slots__ = ["columns", "n", "outcome", "stats"]
-    COLUMNS_FIELD_NUMBER: _ClassVar[int]
-    N_FIELD_NUMBER: _ClassVar[int]
-    OUTCOME_FIELD_NUMBER: _ClassVar[int]
-    STATS_FIELD_NUMBER: _ClassVar[int]
-    columns: _containers.RepeatedScalarFieldContainer[int]
-    n: int
-    outcome: Outcome
-    stats: Stats
-    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., columns: _Optional[_Iterable[int]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ...) -> None: ...
-
 class SolveStreamResponse(_message.Message):
     __slots__ = ["chunk", "header"]
     CHUNK_FIELD_NUMBER: _ClassVar[int]
@@ -314,7 +332,7 @@ class SolveStreamResponse(_message.Message):
     def __init__(self, header: _Optional[_Union[ResultHeader, _Mapping]] = ..., chunk: _Optional[_Union[BoardChunk, _Mapping]] = ...) -> None: ...
 
 class Stats(_message.Message):
-    __slots__ = ["backtracks", "blocks", "exact_explored", "exact_nodes", "exact_runs", "formula", "generations", "lowered_limits", "method", "queens_given", "repairs", "restarts", "search_nodes", "seed", "start_block", "total_seconds"]
+    __slots__ = ["backtracks", "blocks", "exact_explored", "exact_nodes", "exact_runs", "formula", "generations", "lowered_limits", "method_used", "queens_given", "repairs", "restarts", "search_nodes", "seed", "start_block", "total_seconds"]
     BACKTRACKS_FIELD_NUMBER: _ClassVar[int]
     BLOCKS_FIELD_NUMBER: _ClassVar[int]
     EXACT_EXPLORED_FIELD_NUMBER: _ClassVar[int]
@@ -323,7 +341,7 @@ class Stats(_message.Message):
     FORMULA_FIELD_NUMBER: _ClassVar[int]
     GENERATIONS_FIELD_NUMBER: _ClassVar[int]
     LOWERED_LIMITS_FIELD_NUMBER: _ClassVar[int]
-    METHOD_FIELD_NUMBER: _ClassVar[int]
+    METHOD_USED_FIELD_NUMBER: _ClassVar[int]
     QUEENS_GIVEN_FIELD_NUMBER: _ClassVar[int]
     REPAIRS_FIELD_NUMBER: _ClassVar[int]
     RESTARTS_FIELD_NUMBER: _ClassVar[int]
@@ -339,7 +357,7 @@ class Stats(_message.Message):
     formula: str
     generations: int
     lowered_limits: _containers.RepeatedScalarFieldContainer[str]
-    method: str
+    method_used: str
     queens_given: int
     repairs: int
     restarts: int
@@ -347,7 +365,7 @@ class Stats(_message.Message):
     seed: int
     start_block: Block
     total_seconds: float
-    def __init__(self, seed: _Optional[int] = ..., queens_given: _Optional[int] = ..., start_block: _Optional[_Union[Block, str]] = ..., backtracks: _Optional[int] = ..., restarts: _Optional[int] = ..., blocks: _Optional[_Iterable[_Union[BlockStats, _Mapping]]] = ..., total_seconds: _Optional[float] = ..., exact_nodes: _Optional[int] = ..., lowered_limits: _Optional[_Iterable[str]] = ..., method: _Optional[str] = ..., search_nodes: _Optional[int] = ..., generations: _Optional[int] = ..., repairs: _Optional[int] = ..., formula: _Optional[str] = ..., exact_runs: _Optional[int] = ..., exact_explored: _Optional[float] = ...) -> None: ...
+    def __init__(self, seed: _Optional[int] = ..., queens_given: _Optional[int] = ..., start_block: _Optional[_Union[Block, str]] = ..., backtracks: _Optional[int] = ..., restarts: _Optional[int] = ..., blocks: _Optional[_Iterable[_Union[BlockStats, _Mapping]]] = ..., total_seconds: _Optional[float] = ..., exact_nodes: _Optional[int] = ..., lowered_limits: _Optional[_Iterable[str]] = ..., method_used: _Optional[str] = ..., search_nodes: _Optional[int] = ..., generations: _Optional[int] = ..., repairs: _Optional[int] = ..., formula: _Optional[str] = ..., exact_runs: _Optional[int] = ..., exact_explored: _Optional[float] = ...) -> None: ...
 
 class ValidateRequest(_message.Message):
     __slots__ = ["columns", "max_conflicts", "n", "queens"]
@@ -394,6 +412,22 @@ class ValidateStreamRequest(_message.Message):
     chunk: BoardChunk
     header: ValidateStreamHeader
     def __init__(self, header: _Optional[_Union[ValidateStreamHeader, _Mapping]] = ..., chunk: _Optional[_Union[BoardChunk, _Mapping]] = ...) -> None: ...
+
+class ValidateStreamResponse(_message.Message):
+    __slots__ = ["attacking_pairs", "complete", "conflicts", "n", "queen_count", "valid"]
+    ATTACKING_PAIRS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    CONFLICTS_FIELD_NUMBER: _ClassVar[int]
+    N_FIELD_NUMBER: _ClassVar[int]
+    QUEEN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    attacking_pairs: int
+    complete: bool
+    conflicts: _containers.RepeatedCompositeFieldContainer[Conflict]
+    n: int
+    queen_count: int
+    valid: bool
+    def __init__(self, valid: bool = ..., complete: bool = ..., queen_count: _Optional[int] = ..., attacking_pairs: _Optional[int] = ..., conflicts: _Optional[_Iterable[_Union[Conflict, _Mapping]]] = ..., n: _Optional[int] = ...) -> None: ...
 
 class Outcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -5,7 +5,7 @@ import grpc
 from nqueens.v1 import nqueens_pb2 as nqueens_dot_v1_dot_nqueens__pb2
 
 
-class NQueensStub(object):
+class NQueensServiceStub(object):
     """Missing associated documentation comment in .proto file."""
 
     def __init__(self, channel):
@@ -15,53 +15,53 @@ class NQueensStub(object):
             channel: A grpc.Channel.
         """
         self.Solve = channel.unary_unary(
-                '/nqueens.v1.NQueens/Solve',
+                '/nqueens.v1.NQueensService/Solve',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.SolveRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.SolveResponse.FromString,
                 )
         self.Complete = channel.unary_unary(
-                '/nqueens.v1.NQueens/Complete',
+                '/nqueens.v1.NQueensService/Complete',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.CompleteRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.CompleteResponse.FromString,
                 )
         self.Validate = channel.unary_unary(
-                '/nqueens.v1.NQueens/Validate',
+                '/nqueens.v1.NQueensService/Validate',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateResponse.FromString,
                 )
         self.SolveStream = channel.unary_stream(
-                '/nqueens.v1.NQueens/SolveStream',
-                request_serializer=nqueens_dot_v1_dot_nqueens__pb2.SolveRequest.SerializeToString,
+                '/nqueens.v1.NQueensService/SolveStream',
+                request_serializer=nqueens_dot_v1_dot_nqueens__pb2.SolveStreamRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.SolveStreamResponse.FromString,
                 )
         self.CompleteStream = channel.stream_stream(
-                '/nqueens.v1.NQueens/CompleteStream',
+                '/nqueens.v1.NQueensService/CompleteStream',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.CompleteStreamRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.CompleteStreamResponse.FromString,
                 )
         self.ValidateStream = channel.stream_unary(
-                '/nqueens.v1.NQueens/ValidateStream',
+                '/nqueens.v1.NQueensService/ValidateStream',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateStreamRequest.SerializeToString,
-                response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateResponse.FromString,
+                response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateStreamResponse.FromString,
                 )
         self.Count = channel.unary_stream(
-                '/nqueens.v1.NQueens/Count',
+                '/nqueens.v1.NQueensService/Count',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.CountRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.CountResponse.FromString,
                 )
         self.Enumerate = channel.unary_stream(
-                '/nqueens.v1.NQueens/Enumerate',
+                '/nqueens.v1.NQueensService/Enumerate',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.EnumerateRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.EnumerateResponse.FromString,
                 )
         self.CompleteBatch = channel.stream_stream(
-                '/nqueens.v1.NQueens/CompleteBatch',
+                '/nqueens.v1.NQueensService/CompleteBatch',
                 request_serializer=nqueens_dot_v1_dot_nqueens__pb2.CompleteBatchRequest.SerializeToString,
                 response_deserializer=nqueens_dot_v1_dot_nqueens__pb2.CompleteBatchResponse.FromString,
                 )
 
 
-class NQueensServicer(object):
+class NQueensServiceServicer(object):
     """Missing associated documentation comment in .proto file."""
 
     def Solve(self, request, context):
@@ -109,7 +109,7 @@ class NQueensServicer(object):
 
     def Count(self, request, context):
         """The number of solutions of the n x n board, or of completions of a
-        composition with at most 64 free rows (more: RESOURCE_EXHAUSTED):
+        composition with at most 64 free rows (more: INVALID_ARGUMENT):
         progress messages while the search runs, then the result.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -137,7 +137,7 @@ class NQueensServicer(object):
         raise NotImplementedError('Method not implemented!')
 
 
-def add_NQueensServicer_to_server(servicer, server):
+def add_NQueensServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Solve': grpc.unary_unary_rpc_method_handler(
                     servicer.Solve,
@@ -156,7 +156,7 @@ def add_NQueensServicer_to_server(servicer, server):
             ),
             'SolveStream': grpc.unary_stream_rpc_method_handler(
                     servicer.SolveStream,
-                    request_deserializer=nqueens_dot_v1_dot_nqueens__pb2.SolveRequest.FromString,
+                    request_deserializer=nqueens_dot_v1_dot_nqueens__pb2.SolveStreamRequest.FromString,
                     response_serializer=nqueens_dot_v1_dot_nqueens__pb2.SolveStreamResponse.SerializeToString,
             ),
             'CompleteStream': grpc.stream_stream_rpc_method_handler(
@@ -167,7 +167,7 @@ def add_NQueensServicer_to_server(servicer, server):
             'ValidateStream': grpc.stream_unary_rpc_method_handler(
                     servicer.ValidateStream,
                     request_deserializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateStreamRequest.FromString,
-                    response_serializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateResponse.SerializeToString,
+                    response_serializer=nqueens_dot_v1_dot_nqueens__pb2.ValidateStreamResponse.SerializeToString,
             ),
             'Count': grpc.unary_stream_rpc_method_handler(
                     servicer.Count,
@@ -186,12 +186,12 @@ def add_NQueensServicer_to_server(servicer, server):
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'nqueens.v1.NQueens', rpc_method_handlers)
+            'nqueens.v1.NQueensService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
 
 
  # This class is part of an EXPERIMENTAL API.
-class NQueens(object):
+class NQueensService(object):
     """Missing associated documentation comment in .proto file."""
 
     @staticmethod
@@ -205,7 +205,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_unary(request, target, '/nqueens.v1.NQueens/Solve',
+        return grpc.experimental.unary_unary(request, target, '/nqueens.v1.NQueensService/Solve',
             nqueens_dot_v1_dot_nqueens__pb2.SolveRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.SolveResponse.FromString,
             options, channel_credentials,
@@ -222,7 +222,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_unary(request, target, '/nqueens.v1.NQueens/Complete',
+        return grpc.experimental.unary_unary(request, target, '/nqueens.v1.NQueensService/Complete',
             nqueens_dot_v1_dot_nqueens__pb2.CompleteRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.CompleteResponse.FromString,
             options, channel_credentials,
@@ -239,7 +239,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_unary(request, target, '/nqueens.v1.NQueens/Validate',
+        return grpc.experimental.unary_unary(request, target, '/nqueens.v1.NQueensService/Validate',
             nqueens_dot_v1_dot_nqueens__pb2.ValidateRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.ValidateResponse.FromString,
             options, channel_credentials,
@@ -256,8 +256,8 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_stream(request, target, '/nqueens.v1.NQueens/SolveStream',
-            nqueens_dot_v1_dot_nqueens__pb2.SolveRequest.SerializeToString,
+        return grpc.experimental.unary_stream(request, target, '/nqueens.v1.NQueensService/SolveStream',
+            nqueens_dot_v1_dot_nqueens__pb2.SolveStreamRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.SolveStreamResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
@@ -273,7 +273,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.stream_stream(request_iterator, target, '/nqueens.v1.NQueens/CompleteStream',
+        return grpc.experimental.stream_stream(request_iterator, target, '/nqueens.v1.NQueensService/CompleteStream',
             nqueens_dot_v1_dot_nqueens__pb2.CompleteStreamRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.CompleteStreamResponse.FromString,
             options, channel_credentials,
@@ -290,9 +290,9 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.stream_unary(request_iterator, target, '/nqueens.v1.NQueens/ValidateStream',
+        return grpc.experimental.stream_unary(request_iterator, target, '/nqueens.v1.NQueensService/ValidateStream',
             nqueens_dot_v1_dot_nqueens__pb2.ValidateStreamRequest.SerializeToString,
-            nqueens_dot_v1_dot_nqueens__pb2.ValidateResponse.FromString,
+            nqueens_dot_v1_dot_nqueens__pb2.ValidateStreamResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
@@ -307,7 +307,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_stream(request, target, '/nqueens.v1.NQueens/Count',
+        return grpc.experimental.unary_stream(request, target, '/nqueens.v1.NQueensService/Count',
             nqueens_dot_v1_dot_nqueens__pb2.CountRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.CountResponse.FromString,
             options, channel_credentials,
@@ -324,7 +324,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_stream(request, target, '/nqueens.v1.NQueens/Enumerate',
+        return grpc.experimental.unary_stream(request, target, '/nqueens.v1.NQueensService/Enumerate',
             nqueens_dot_v1_dot_nqueens__pb2.EnumerateRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.EnumerateResponse.FromString,
             options, channel_credentials,
@@ -341,7 +341,7 @@ class NQueens(object):
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.stream_stream(request_iterator, target, '/nqueens.v1.NQueens/CompleteBatch',
+        return grpc.experimental.stream_stream(request_iterator, target, '/nqueens.v1.NQueensService/CompleteBatch',
             nqueens_dot_v1_dot_nqueens__pb2.CompleteBatchRequest.SerializeToString,
             nqueens_dot_v1_dot_nqueens__pb2.CompleteBatchResponse.FromString,
             options, channel_credentials,
