@@ -21,12 +21,13 @@
 #include "server/memory_estimate.h"
 #include "server/metrics.h"
 #include "server/process_metrics.h"
+#include "server/reflection_v1.h"
 #include "wire/limits.h"
 
 namespace nqueens::server {
 namespace {
 
-constexpr char kServiceName[] = "nqueens.v1.NQueens";
+constexpr char kServiceName[] = "nqueens.v1.NQueensService";
 // How long connections may take to close once no call of ours is left.
 constexpr absl::Duration kConnectionGrace = absl::Milliseconds(200);
 
@@ -248,6 +249,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // calls with the first.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(service.get());
+  // What reflection lists: ours and the standard services this server runs.
+  auto reflection_v1 = std::make_unique<ReflectionV1>(std::vector<std::string>{
+      kServiceName, "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+      "grpc.reflection.v1alpha.ServerReflection"});
+  builder.RegisterService(reflection_v1.get());
   const int max_message = MaxReceiveMessageBytes(state.memory_budget.capacity());
   builder.SetMaxReceiveMessageSize(max_message);
   // gRPC holds a unary request whole before the handler can reserve it; its
@@ -272,6 +278,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   health->SetServingStatus(kServiceName, true);
 
   std::unique_ptr<Server> server(new Server(*std::move(tokens), std::move(service), options.grace));
+  server->reflection_v1_ = std::move(reflection_v1);
   server->grpc_server_ = std::move(grpc_server);
   if (!options.http_listen.empty()) {
     absl::Status started = server->StartHttp(options);

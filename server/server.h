@@ -119,6 +119,7 @@ class Server {
   // Declared before grpc_server_: the server must go first.
   std::unique_ptr<BearerTokens> tokens_;  // null: no token needed
   std::unique_ptr<NQueensService> service_;
+  std::unique_ptr<grpc::Service> reflection_v1_;
   std::unique_ptr<grpc::Server> grpc_server_;
   // Declared after grpc_server_: its calls go over the server's in-process
   // channel, so it stops first.

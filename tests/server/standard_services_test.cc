@@ -1,7 +1,7 @@
 // The standard services next to NQueens: health checking and reflection.
-// Their generated C++ is not installed, so the test speaks them through a
-// generic stub (RawCall) and encodes the few fields it needs by number (from
-// grpc/health/v1/health.proto and grpc/reflection/v1alpha/reflection.proto).
+// The test speaks them through a generic stub (RawCall) and encodes the few
+// fields it needs by number (from grpc/health/v1/health.proto and
+// grpc/reflection/v1/reflection.proto, whose numbers v1alpha shares).
 #include <google/protobuf/unknown_field_set.h>
 #include <grpcpp/grpcpp.h>
 
@@ -21,9 +21,11 @@ using google::protobuf::UnknownFieldSet;
 constexpr int kHealthCheckResponseStatus = 1;  // enum ServingStatus
 constexpr uint64_t kServing = 1;
 
-constexpr int kReflectionResponseListServices = 6;  // ListServiceResponse
-constexpr int kListServiceResponseService = 1;      // repeated ServiceResponse
-constexpr int kServiceResponseName = 1;             // string
+constexpr int kReflectionResponseFileDescriptors = 4;  // FileDescriptorResponse
+constexpr int kReflectionResponseListServices = 6;     // ListServiceResponse
+constexpr int kReflectionResponseError = 7;            // ErrorResponse
+constexpr int kListServiceResponseService = 1;         // repeated ServiceResponse
+constexpr int kServiceResponseName = 1;                // string
 
 // The values of the fields numbered `number` in the message `bytes`. (Copies:
 // an UnknownField points into the set that parsed it.)
@@ -70,7 +72,7 @@ class StandardServicesTest : public ServerTest {
 };
 
 TEST_F(StandardServicesTest, HealthIsServing) {
-  for (const std::string service : {"", "nqueens.v1.NQueens"}) {
+  for (const std::string service : {"", "nqueens.v1.NQueensService"}) {
     uint64_t status = 0;
     ASSERT_TRUE(CheckHealth(service, &status).ok()) << "service '" << service << "'";
     EXPECT_EQ(status, kServing) << "service '" << service << "'";
@@ -82,22 +84,68 @@ TEST_F(StandardServicesTest, HealthOfUnknownServiceIsNotFound) {
   EXPECT_EQ(CheckHealth("no.such.Service", &status).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
-TEST_F(StandardServicesTest, ReflectionListsTheServices) {
-  const RawResult result =
-      RawCall(channel(), kReflectionInfo, Encode(kReflectionRequestListServices, "*"));
+// Both versions of reflection: grpcurl and current clients ask for v1 first.
+class ReflectionTest : public StandardServicesTest,
+                       public ::testing::WithParamInterface<const char*> {
+ protected:
+  std::vector<std::string> ListServices() {
+    const RawResult result =
+        RawCall(channel(), GetParam(), Encode(kReflectionRequestListServices, "*"));
+    EXPECT_TRUE(result.status.ok()) << result.status.error_message();
+    EXPECT_EQ(result.responses.size(), 1u);
+    std::vector<std::string> names;
+    if (result.responses.empty()) return names;
+    const std::vector<std::string> lists =
+        LengthDelimited(result.responses[0], kReflectionResponseListServices);
+    EXPECT_EQ(lists.size(), 1u);
+    for (const std::string& list : lists) {
+      for (const std::string& service : LengthDelimited(list, kListServiceResponseService)) {
+        for (const std::string& name : LengthDelimited(service, kServiceResponseName)) {
+          names.push_back(name);
+        }
+      }
+    }
+    return names;
+  }
+};
+
+TEST_P(ReflectionTest, ListsTheServices) {
+  EXPECT_THAT(ListServices(),
+              ::testing::IsSupersetOf({"nqueens.v1.NQueensService", "grpc.health.v1.Health",
+                                       "grpc.reflection.v1.ServerReflection",
+                                       "grpc.reflection.v1alpha.ServerReflection"}));
+}
+
+TEST_P(ReflectionTest, DescribesEveryServiceItLists) {
+  const std::vector<std::string> services = ListServices();
+  ASSERT_FALSE(services.empty());
+  for (const std::string& service : services) {
+    SCOPED_TRACE(service);
+    const RawResult result =
+        RawCall(channel(), GetParam(), Encode(kReflectionRequestFileContainingSymbol, service));
+    ASSERT_TRUE(result.status.ok()) << result.status.error_message();
+    ASSERT_EQ(result.responses.size(), 1u);
+    EXPECT_THAT(LengthDelimited(result.responses[0], kReflectionResponseError),
+                ::testing::IsEmpty());
+    EXPECT_THAT(LengthDelimited(result.responses[0], kReflectionResponseFileDescriptors),
+                ::testing::SizeIs(1));
+  }
+}
+
+TEST_P(ReflectionTest, AnUnknownSymbolIsAnError) {
+  const RawResult result = RawCall(
+      channel(), GetParam(), Encode(kReflectionRequestFileContainingSymbol, "no.such.Symbol"));
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
   ASSERT_EQ(result.responses.size(), 1u);
-  const std::vector<std::string> lists =
-      LengthDelimited(result.responses[0], kReflectionResponseListServices);
-  ASSERT_EQ(lists.size(), 1u);
-  std::vector<std::string> names;
-  for (const std::string& service : LengthDelimited(lists[0], kListServiceResponseService)) {
-    for (const std::string& name : LengthDelimited(service, kServiceResponseName)) {
-      names.push_back(name);
-    }
-  }
-  EXPECT_THAT(names, ::testing::IsSupersetOf({"nqueens.v1.NQueens", "grpc.health.v1.Health"}));
+  EXPECT_THAT(LengthDelimited(result.responses[0], kReflectionResponseError), ::testing::SizeIs(1));
 }
+
+INSTANTIATE_TEST_SUITE_P(Versions, ReflectionTest,
+                         ::testing::Values(kReflectionV1Info, kReflectionInfo),
+                         [](const ::testing::TestParamInfo<const char*>& version) {
+                           return version.param == std::string(kReflectionV1Info) ? "V1"
+                                                                                  : "V1alpha";
+                         });
 
 }  // namespace
 }  // namespace nqueens::testing

@@ -30,19 +30,20 @@ class ServerTest : public ::testing::Test {
 
   static std::shared_ptr<grpc::Channel> channel() { return channel_; }
   static server::Server& server() { return *server_; }
-  v1::NQueens::Stub& stub() { return *stub_; }
+  v1::NQueensService::Stub& stub() { return *stub_; }
 
  private:
   static inline std::unique_ptr<server::Server> server_;
   static inline std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::NQueens::Stub> stub_ = v1::NQueens::NewStub(channel_);
+  std::unique_ptr<v1::NQueensService::Stub> stub_ = v1::NQueensService::NewStub(channel_);
 };
 
 // A RANDOM Solve on its own thread, so that the test can look at the server
 // and cancel it meanwhile.
 class BackgroundSolve {
  public:
-  BackgroundSolve(v1::NQueens::Stub& stub, uint64_t n, absl::Duration deadline = absl::Seconds(60));
+  BackgroundSolve(v1::NQueensService::Stub& stub, uint64_t n,
+                  absl::Duration deadline = absl::Seconds(60));
   ~BackgroundSolve();  // cancels the call and waits for it
   BackgroundSolve(const BackgroundSolve&) = delete;
   BackgroundSolve& operator=(const BackgroundSolve&) = delete;
@@ -75,7 +76,10 @@ void ExpectSolutionExtending(const Columns& solution, const Columns& composition
 constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
 constexpr int kHealthCheckRequestService = 1;  // string
 constexpr char kReflectionInfo[] = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
-constexpr int kReflectionRequestListServices = 7;  // string
+// v1 has v1alpha's messages and numbers.
+constexpr char kReflectionV1Info[] = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo";
+constexpr int kReflectionRequestListServices = 7;          // string
+constexpr int kReflectionRequestFileContainingSymbol = 4;  // string
 
 struct RawResult {
   grpc::Status status;
