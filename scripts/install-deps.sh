@@ -51,6 +51,9 @@ test_packages=(
   lintian man-db
   # tests/http: the playground page's test drives a headless Chromium.
   chromium
+  # tests/node: the API checks' tools from npm (scripts/npm-tools.sh), and
+  # the Node that runs them.
+  nodejs npm
 )
 # What `ldd` lists for nqueens-server, by owning package; their own
 # dependencies (libssl3, libre2-9, libc-ares2, zlib1g...) come with them.
@@ -72,10 +75,16 @@ case "${1:-}" in
   *) usage >&2; exit 2 ;;
 esac
 
+# Installed packages and what they provide: another vendor's nodejs package
+# provides npm, and Debian's npm cannot be installed beside it.
+declare -A present=()
+while read -r name; do
+  present[$name]=1
+done < <(dpkg-query -W -f='${db:Status-Status} ${Package}, ${Provides}\n' |
+  sed -n 's/^installed //p' | tr ',' '\n' | sed 's/ *(.*//; s/^ *//; /^$/d')
 missing=()
 for package in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
-  [[ $status == installed ]] || missing+=("$package")
+  [[ -v present[$package] ]] || missing+=("$package")
 done
 
 if ((${#missing[@]} == 0)); then

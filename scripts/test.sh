@@ -4,6 +4,8 @@
 # stages, each in a build directory of its own:
 #
 #   format    -            every C++ file as .clang-format wants it
+#   api       -            the .proto's contract (scripts/check-api.sh): buf
+#                          lint, and buf breaking against the released 1.0.0
 #   main      build/       the whole suite
 #   tidy      build/       clang-tidy's checks (.clang-tidy) on the sources of
 #                          core/, server/, client/, command_line/, proto/wire/
@@ -16,7 +18,7 @@
 #                          targets at a time (scripts/fuzz.sh), from the
 #                          asan stage's build
 #
-# NQUEENS_TEST_STAGES (default "format main tidy asan tsan fuzz") picks stages. Every stage
+# NQUEENS_TEST_STAGES (default "format api main tidy asan tsan fuzz") picks stages. Every stage
 # runs even when an earlier one failed; the script exits non-zero if any
 # failed. The closing summary line counts the test cases of all the CTest
 # stages plus one per fuzz target.
@@ -24,7 +26,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-stages=${NQUEENS_TEST_STAGES:-format main tidy asan tsan fuzz}
+stages=${NQUEENS_TEST_STAGES:-format api main tidy asan tsan fuzz}
 # Relative paths in ccache's keys: a fresh clone elsewhere on the same
 # machine (CI's) reuses what an earlier build compiled, in every stage.
 export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
@@ -82,6 +84,9 @@ for stage in $stages; do
       if ! git ls-files -z '*.cc' '*.h' | xargs -0 clang-format --dry-run --Werror; then
         failed_stages+=(format)
       fi
+      ;;
+    api)
+      scripts/check-api.sh || failed_stages+=(api)
       ;;
     main)
       scripts/build.sh --tests
