@@ -13,8 +13,10 @@ cases are skipped otherwise. Python 3 standard library only.
 usage: playground_browser_test.py --server PATH --client PATH --checker PATH
                                   [--screenshot PNG] [unittest args]
 """
+import itertools
 import json
 import os
+import re
 import select
 import signal
 import struct
@@ -23,6 +25,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.request
 from typing import Callable, Dict, Optional
 
 import cdp
@@ -148,6 +151,46 @@ def text_of(page: cdp.Page, element_id: str) -> str:
     return page.evaluate(f"document.getElementById({json.dumps(element_id)}).textContent")
 
 
+def element(element_id: str) -> str:
+    """The expression of the page's element `element_id`."""
+    return f"document.getElementById({json.dumps(element_id)})"
+
+
+def solutions(n: int) -> list:
+    """Every solution of n-queens as its columns, by trying every
+    permutation: the count Enumerate is checked against, not the server's."""
+    return [list(columns) for columns in itertools.permutations(range(1, n + 1))
+            if len({row - col for row, col in enumerate(columns)}) == n
+            and len({row + col for row, col in enumerate(columns)}) == n]
+
+
+def wait_for_log(server: Server, pattern: str, timeout: float = CALL_SECONDS) -> None:
+    """Polls the server's log until a line matches `pattern`, for at most
+    `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not re.search(pattern, server.read_log(), re.MULTILINE):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no log line matches {pattern!r}; log:\n{server.read_log()}")
+        time.sleep(0.05)
+
+
+def wait_for_a_call_in_flight(server: Server, timeout: float = CALL_SECONDS) -> None:
+    """Polls the server's metrics (--metrics-listen) until a call is in
+    flight, for at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    wait_for_log(server, r"serving metrics on http://\S+/metrics", timeout)
+    url = re.search(r"serving metrics on (http://\S+/metrics)", server.read_log()).group(1)
+    while True:
+        with urllib.request.urlopen(url, timeout=timeout) as page:
+            found = re.search(r"^nqueens_calls_in_flight (\S+)$", page.read().decode(),
+                              re.MULTILINE)
+        if found and float(found.group(1)) >= 1:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError("no call came in flight")
+        time.sleep(0.05)
+
+
 class PlaygroundTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -156,7 +199,7 @@ class PlaygroundTest(unittest.TestCase):
         cls.addClassCleanup(scratch.cleanup)
         cls.scratch = scratch.name
         cls.downloads = os.path.join(cls.scratch, "downloads")
-        cls.server = Server()
+        cls.server = Server("--metrics-listen=127.0.0.1:0")
         cls.addClassCleanup(stop, cls.server)
         cls.url = f"http://{cls.server.address}/"
         cls.browser = cdp.Browser(executable)
@@ -220,9 +263,20 @@ class PlaygroundTest(unittest.TestCase):
             board.write(content)
         return path
 
-    def check_completion(self, n: int, queens: Dict[tuple, str], given: Dict[int, int]) -> None:
+    def fill(self, page: cdp.Page, field_id: str, text: str) -> None:
+        """Replaces the text of a field, typing `text` into it."""
+        page.click(f"#{field_id}")
+        page.evaluate(f"{element(field_id)}.select()")
+        if text:
+            page.insert_text(text)
+        else:
+            page.evaluate(f"{element(field_id)}.value = ''")
+        self.assertEqual(page.evaluate(f"{element(field_id)}.value"), text)
+
+    def check_completion(self, n: int, queens: Dict[tuple, str], given: Dict[int, int]) -> list:
         """`queens` (drawn, by cell) is a full solution that keeps every
-        queen of `given`, drawn as given; the others are drawn as placed."""
+        queen of `given`, drawn as given; the others are drawn as placed.
+        Returns its columns."""
         for row, col in given.items():
             self.assertEqual(queens.get((row, col)), "given", f"row {row}, column {col}")
         self.assertEqual([state for (row, col), state in queens.items() if row not in given],
@@ -232,6 +286,7 @@ class PlaygroundTest(unittest.TestCase):
             columns[row - 1] = col
         path = self.write("drawn.q", " ".join(map(str, columns)).encode() + b"\n")
         self.assertEqual(self.validate_with_cli(path)["complete"], True, columns)
+        return columns
 
     def validate_with_cli(self, path: str) -> dict:
         result = subprocess.run([OPTIONS.client, "--local", "--json", "--quiet", "validate", path],
@@ -246,7 +301,7 @@ class PlaygroundTest(unittest.TestCase):
         given = {2: 5, 4: 6}
         self.place(page, given)
         outcome = self.answer(page, lambda: page.click("#complete"))
-        self.assertEqual(outcome, "SOLVED", text_of(page, "details"))
+        self.assertEqual(outcome, "OUTCOME_SOLVED", text_of(page, "details"))
         self.check_completion(8, drawn_queens(page), given)
         if OPTIONS.screenshot:
             page.screenshot(OPTIONS.screenshot)
@@ -277,7 +332,7 @@ class PlaygroundTest(unittest.TestCase):
         self.place(page, UNSOLVABLE_4)
         page.evaluate("document.getElementById('complete-method').value = 'COMPLETE_METHOD_EXACT'")
         outcome = self.answer(page, lambda: page.click("#complete"))
-        self.assertEqual(outcome, "UNSOLVABLE", text_of(page, "details"))
+        self.assertEqual(outcome, "OUTCOME_UNSOLVABLE", text_of(page, "details"))
         composition = self.write("composition.q",
                                  self.download(page, "download-composition", "composition.q"))
         certificate = self.write("certificate.cert",
@@ -292,7 +347,7 @@ class PlaygroundTest(unittest.TestCase):
         self.place(page, UNSOLVABLE_4)
         page.evaluate(
             "document.getElementById('complete-method').value = 'COMPLETE_METHOD_MIN_CONFLICTS'")
-        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "UNDECIDED")
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_UNDECIDED")
         self.assertRegex(text_of(page, "details"),
                          r"Min-conflicts repair gave up after \d+ queen moves")
         self.assertEqual(drawn_queens(page), {queen: "given" for queen in UNSOLVABLE_4.items()})
@@ -328,7 +383,7 @@ class PlaygroundTest(unittest.TestCase):
             self.fail("Tab never reached the Complete button")
         self.assertTrue(page.evaluate(ring), "no focus ring on the Complete button")
         outcome = self.answer(page, lambda: page.press("Enter"))
-        self.assertEqual(outcome, "SOLVED", text_of(page, "details"))
+        self.assertEqual(outcome, "OUTCOME_SOLVED", text_of(page, "details"))
         self.check_completion(8, drawn_queens(page), given)
 
     def test_a_shared_link_restores_the_composition(self):
@@ -356,7 +411,7 @@ class PlaygroundTest(unittest.TestCase):
         self.assertRegex(text_of(page, "details"), r"HTTP 401 UNAUTHENTICATED, request id \S+")
         page.click("#token")
         page.insert_text(token)
-        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "SOLVED")
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_SOLVED")
         self.assertNotIn(token, page.evaluate("location.href"))
         page.navigate(url)  # the link without its fragment: the page loads again
         page.wait_for(f"document.getElementById('token').value === '{token}'",
@@ -392,7 +447,7 @@ class PlaygroundTest(unittest.TestCase):
         page.wait_for("!document.getElementById('summary').hidden", "the summary")
         self.assertEqual(text_of(page, "summary-n"), "100")
         self.assertEqual(text_of(page, "summary-queens"), "2")
-        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "SOLVED")
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_SOLVED")
         rows = text_of(page, "summary-rows").split()
         self.assertEqual(rows[:2], ["1", "3"])
         board = self.write("large-solution.q",
@@ -453,6 +508,156 @@ class PlaygroundTest(unittest.TestCase):
                 else:
                     self.assertIn(cli.returncode, (0, 1), cli.stderr)
                     self.assertEqual(shown, link)
+
+    def test_solve_says_it_clears_placed_queens_and_the_link_follows(self):
+        page = self.open_page()
+        note = element("solve-note")
+        self.assertEqual(text_of(page, "solve"), "Solve")
+        self.assertTrue(page.evaluate(f"{note}.hidden"))
+        self.place(page, {2: 5, 4: 6})
+        self.assertEqual(text_of(page, "solve"), "Clear 2 queens and solve")
+        self.assertFalse(page.evaluate(f"{note}.hidden"))
+        self.assertIn("Complete keeps them", page.evaluate(f"{note}.textContent"))
+        self.assertEqual(self.answer(page, lambda: page.click("#solve")), "OUTCOME_SOLVED")
+        self.check_completion(8, drawn_queens(page), {})  # every queen the server's
+        # The link holds the board that was solved: the empty one.
+        self.assertEqual(page.evaluate("location.hash"), "#n=8")
+        self.assertEqual(page.evaluate(f"{element('share-url')}.value"),
+                         page.evaluate("location.href"))
+        self.assertEqual(text_of(page, "solve"), "Solve")
+
+    def test_a_failed_load_shows_only_its_error(self):
+        page = self.open_page()
+        bad = self.write("bad.txt", b"1 x 3\n")
+        page.set_files("#file", [self.write("good.txt", b"2 0 0 0\n")])
+        page.wait_for(f"{element('status')}.textContent.startsWith('Loaded good.txt:')",
+                      "good.txt to be loaded")
+        page.set_files("#file", [bad])
+        page.wait_for(f"{element('message')}.textContent.startsWith('bad.txt:')",
+                      "bad.txt to be refused")
+        self.assertEqual(text_of(page, "status"), "")
+        self.assertEqual(page.evaluate("location.hash"), "#n=4&q=1.2")  # the board stays
+        # Nor does a call's answer stay beside the error.
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_SOLVED")
+        page.set_files("#file", [bad])
+        page.wait_for(f"{element('message')}.textContent.startsWith('bad.txt:')",
+                      "bad.txt to be refused again")
+        for element_id in ("status", "details", "downloads"):
+            self.assertEqual(text_of(page, element_id), "", element_id)
+        self.assertEqual(drawn_queens(page), {(1, 2): "given"})
+
+    def test_search_limits_reach_the_server(self):
+        page = self.open_page()
+        self.set_n(page, 4)
+        self.place(page, UNSOLVABLE_4)
+        page.evaluate(f"{element('complete-method')}.value = 'COMPLETE_METHOD_EXACT'")
+        self.fill(page, "max-exact-nodes", "1")
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_UNDECIDED")
+        details = text_of(page, "details")
+        self.assertIn(" exact_nodes=1 ", details)
+        self.assertIn("The exact search stopped after 1 nodes", details)
+        self.fill(page, "max-exact-nodes", "")
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_UNSOLVABLE")
+        # Solve's too: backtracking stops at its node limit.
+        self.fill(page, "max-exact-nodes", "1")
+        page.evaluate(f"{element('solve-method')}.value = 'METHOD_BACKTRACKING'")
+        self.assertEqual(self.answer(page, lambda: page.click("#solve")), "OUTCOME_UNDECIDED")
+        self.assertRegex(text_of(page, "details"), r" search_nodes=1\b")
+
+    def test_a_bad_number_is_refused_naming_its_field(self):
+        page = self.open_page()
+        cases = [
+            ("max-backtracks", "-1", "#complete", "Backtracks: limits.max_backtracks must be "
+             "a whole number from 0 to 18446744073709551615"),
+            ("max-restarts", "4294967296", "#solve",
+             "Restarts: limits.max_restarts must be a whole number from 0 to 4294967295"),
+            ("max-exact-nodes", "18446744073709551616", "#complete", "Exact nodes: "
+             "limits.max_exact_nodes must be a whole number from 0 to 18446744073709551615"),
+            ("max-exact-seconds", "-0.5", "#complete",
+             "Exact seconds: limits.max_exact_seconds must be a number of seconds, 0 or more"),
+            ("enumerate-limit", "ten", "#enumerate",
+             "Boards to list (0: all): limit must be a whole number from 0 to "
+             "18446744073709551615"),
+        ]
+        for field_id, text, button, message in cases:
+            with self.subTest(field_id):
+                self.assertEqual(self.answer(page, lambda: page.click("#solve")), "OUTCOME_SOLVED")
+                self.fill(page, field_id, text)
+                self.assertEqual(self.answer(page, lambda: page.click(button)), "ERROR")
+                self.assertEqual(text_of(page, "status"), f'Error: {message}, not "{text}".')
+                self.assertEqual(drawn_queens(page), {})  # the last answer's board went too
+                self.assertEqual(page.evaluate(f"{element(field_id)}.ariaInvalid"), "true")
+                self.assertEqual(page.evaluate("document.activeElement.id"), field_id)
+                self.fill(page, field_id, "")
+        # Filled in right, the fields are sent and the marks go.
+        self.fill(page, "max-exact-seconds", "0.5")
+        self.assertEqual(self.answer(page, lambda: page.click("#complete")), "OUTCOME_SOLVED")
+        self.assertEqual(page.evaluate("document.querySelectorAll('[aria-invalid]').length"), 0)
+
+    def step_through(self, page: cdp.Page, n: int, given: Dict[int, int]) -> list:
+        """The columns of every board Enumerate listed, stepped through with
+        the Next button, each checked by the CLI's validator."""
+        count = int(re.match(r"Board 1 of (\d+)$", text_of(page, "board-index")).group(1))
+        boards = []
+        for index in range(1, count + 1):
+            page.wait_for(f"{element('board-index')}.textContent === 'Board {index} of {count}'",
+                          f"board {index}")
+            self.assertEqual(page.evaluate(f"{element('previous-board')}.disabled"), index == 1)
+            self.assertEqual(page.evaluate(f"{element('next-board')}.disabled"), index == count)
+            boards.append(self.check_completion(n, drawn_queens(page), given))
+            if index < count:
+                page.click("#next-board")
+        return boards
+
+    def test_enumerate_lists_every_board_one_at_a_time(self):
+        expected = solutions(6)
+        self.assertEqual(len(expected), 4)
+        page = self.open_page()
+        self.set_n(page, 6)
+        self.fill(page, "enumerate-limit", "0")
+        self.assertEqual(self.answer(page, lambda: page.click("#enumerate")), "LISTED")
+        self.assertEqual(text_of(page, "status"), "4 solutions, all there are.")
+        self.assertEqual(sorted(self.step_through(page, 6, {})), sorted(expected))
+        page.click("#previous-board")
+        page.wait_for(f"{element('board-index')}.textContent === 'Board 3 of 4'", "board 3")
+
+    def test_enumerate_stops_at_its_limit_and_keeps_the_queens(self):
+        given = {1: 1}
+        expected = [columns for columns in solutions(8) if columns[0] == 1]
+        page = self.open_page()
+        self.place(page, given)
+        self.fill(page, "enumerate-limit", "2")
+        self.assertEqual(self.answer(page, lambda: page.click("#enumerate")), "LISTED")
+        self.assertEqual(text_of(page, "status"), "The first 2 completions (the limit).")
+        boards = self.step_through(page, 8, given)
+        self.assertEqual(len(boards), 2)
+        self.assertNotEqual(boards[0], boards[1])
+        for board in boards:
+            self.assertIn(board, expected)
+        self.fill(page, "enumerate-limit", "")
+        self.assertEqual(self.answer(page, lambda: page.click("#enumerate")), "LISTED")
+        self.assertEqual(text_of(page, "status"), f"{len(expected)} completions, all there are.")
+
+    def test_cancel_ends_a_long_call(self):
+        page = self.open_page()
+        self.set_n(page, 20)  # counting its solutions takes minutes
+        self.assertTrue(page.evaluate(f"{element('cancel')}.disabled"))
+        page.click("#count")
+        page.wait_for(f"!{element('cancel')}.disabled", "the call to start")
+        # Cancelled once the server has it, so that the server's side is seen.
+        wait_for_a_call_in_flight(self.server)
+        # The board does not change under a call.
+        page.click(cell(1, 1))
+        self.assertIn("cancel the call", text_of(page, "message"))
+        self.assertEqual(drawn_queens(page), {})
+        self.assertEqual(self.answer(page, lambda: page.click("#cancel")), "CANCELLED")
+        self.assertEqual(text_of(page, "status"),
+                         "Cancelled: the call was stopped before its answer.")
+        self.assertEqual(text_of(page, "message"), "")
+        self.assertTrue(page.evaluate(f"{element('cancel')}.disabled"))
+        # The server stopped the call: the page's closed connection cancelled it.
+        wait_for_log(self.server, r"Count .* n=20 .*status=CANCELLED")
+        self.assertEqual(self.answer(page, lambda: page.click("#validate")), "VALID")
 
 
 def main():
