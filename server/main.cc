@@ -121,11 +121,15 @@ ABSL_FLAG(
     "HOST:PORT to serve Prometheus metrics on, at /metrics (HOST an IPv4 address; port 0 picks "
     "a free one); empty: no metrics endpoint");
 ABSL_FLAG(std::string, http_listen, kDefaults.http_listen,
-          "HOST:PORT to serve JSON over HTTP on (POST /v1/solve, /v1/complete, /v1/validate, "
-          "/v1/count, /v1/enumerate; GET /healthz) and the playground page at /; port 0 picks "
-          "a free one; it takes the same TLS files and tokens as gRPC; empty: off");
+          "HOST:PORT to serve JSON over HTTP on (POST /v1/solve and the other routes GET "
+          "/openapi.json lists) and the playground page at /; port 0 picks a free one; it "
+          "takes the same TLS files and tokens as gRPC; empty: off");
 ABSL_FLAG(ByteCountFlag, http_max_request_bytes, ByteCountFlag{kDefaults.http_max_request_bytes},
           "largest HTTP request body, e.g. 4M (K, M, G: powers of 1024); larger get 413");
+ABSL_FLAG(std::string, http_cors_origin, kDefaults.http_cors_origin,
+          "ORIGIN (https://app.example.com) whose pages may call the HTTP routes from a browser "
+          "(CORS): its preflights get yes, its answers Access-Control-Allow-Origin; other "
+          "origins get no CORS headers; empty: none");
 ABSL_FLAG(absl::Duration, grace, kDefaults.grace,
           "on SIGINT/SIGTERM, how long in-flight calls may finish before they are cancelled");
 ABSL_FLAG(MemoryBudgetFlag, memory_budget, MemoryBudgetFlag{kService.memory_budget},
@@ -136,11 +140,14 @@ ABSL_FLAG(absl::Duration, stream_idle_timeout, kService.stream_idle_timeout,
           "a stream on which no message moves for this long is cancelled and its memory freed; "
           "inf: never");
 ABSL_FLAG(std::string, tls_cert, kDefaults.tls.cert_file,
-          "PEM certificate chain to serve TLS with (needs --tls-key); re-read when it changes "
-          "(the HTTP port of --http-listen reads it at start only)");
+          "PEM certificate chain to serve TLS with (needs --tls-key), on the gRPC ports and the "
+          "HTTP port of --http-listen; read again every --tls-refresh-interval");
 ABSL_FLAG(std::string, tls_key, kDefaults.tls.key_file, "PEM private key of --tls-cert");
 ABSL_FLAG(std::string, tls_client_ca, kDefaults.tls.client_ca_file,
           "PEM CA certificates: clients must present a certificate they signed (mutual TLS)");
+ABSL_FLAG(absl::Duration, tls_refresh_interval, kDefaults.tls.refresh_interval,
+          "how often --tls-cert, --tls-key and --tls-client-ca are read again, for new "
+          "connections (1s to 24h)");
 ABSL_FLAG(std::string, auth_token_file, kDefaults.auth_token_file,
           "file of bearer tokens, one per line, re-read when it changes: every call but health "
           "checks needs `authorization: Bearer <token>` with one of them, else UNAUTHENTICATED");
@@ -199,6 +206,7 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   options.http_listen = absl::GetFlag(FLAGS_http_listen);
   options.http_max_request_bytes = absl::GetFlag(FLAGS_http_max_request_bytes).bytes;
+  options.http_cors_origin = absl::GetFlag(FLAGS_http_cors_origin);
   nqueens::server::ServiceOptions& service = options.service;
   service.max_n = absl::GetFlag(FLAGS_max_n);
   service.workers = absl::GetFlag(FLAGS_workers);
@@ -209,6 +217,7 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
   options.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
   options.tls.key_file = absl::GetFlag(FLAGS_tls_key);
   options.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
+  options.tls.refresh_interval = absl::GetFlag(FLAGS_tls_refresh_interval);
   options.auth_token_file = absl::GetFlag(FLAGS_auth_token_file);
   nqueens::server::ConnectionLimits& connections = options.connections;
   connections.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
@@ -236,12 +245,14 @@ absl::StatusOr<nqueens::server::ServerOptions> ServerOptionsFromFlags() {
 // Once at start: what protects the port, never a token.
 void LogSecurity(const nqueens::server::ServerOptions& options) {
   const nqueens::server::TlsOptions& tls = options.tls;
+  const std::string files = absl::StrCat(tls.cert_file, " (read again every ",
+                                         absl::FormatDuration(tls.refresh_interval), ")");
   if (!tls.enabled()) {
     spdlog::warn("serving in plaintext (no --tls-cert and --tls-key)");
   } else if (tls.client_ca_file.empty()) {
-    spdlog::info("serving TLS with {}", tls.cert_file);
+    spdlog::info("serving TLS with {}", files);
   } else {
-    spdlog::info("serving TLS with {}; clients need a certificate signed by {}", tls.cert_file,
+    spdlog::info("serving TLS with {}; clients need a certificate signed by {}", files,
                  tls.client_ca_file);
   }
   if (!options.auth_token_file.empty()) {
@@ -287,7 +298,7 @@ void LogDescriptors(const Descriptors& descriptors) {
 
 constexpr char kAbout[] = R"(usage: nqueens-server [flags]
 
-The n-Queens completion gRPC server (nqueens.v1.NQueens, health, reflection).
+The n-Queens completion gRPC server (nqueens.v1.NQueensService, health, reflection).
 Once it accepts calls it prints "listening on HOST:PORT" on stdout, one line
 per address; it logs on stderr. SIGINT or SIGTERM drain the calls (--grace)
 and end it.
@@ -400,6 +411,10 @@ int main(int argc, char** argv) {
   }
   if (!(*server)->metrics_address().empty()) {
     spdlog::info("serving metrics on http://{}/metrics", (*server)->metrics_address());
+  }
+  if (!(*server)->http_address().empty() && !options->http_cors_origin.empty()) {
+    spdlog::info("pages of {} may call the HTTP routes from a browser (CORS)",
+                 options->http_cors_origin);
   }
   const nqueens::server::ServiceOptions& service = options->service;
   spdlog::info(

@@ -138,7 +138,11 @@ CallMetrics::CallMetrics(const std::vector<std::string>& methods, const std::str
                        .Name("nqueens_queue_wait_seconds")
                        .Help("Time the calls that ran waited for a worker.")
                        .Register(*registry_)
-                       .Add({}, QueueWaitBuckets())) {
+                       .Add({}, QueueWaitBuckets())),
+      http_refusals_(prometheus::BuildCounter()
+                         .Name("nqueens_http_refusals_total")
+                         .Help("HTTP requests refused before any call, by HTTP status.")
+                         .Register(*registry_)) {
   AddBuildInfo(ParseVersionLine(command_line::VersionLine("nqueens-server")), *registry_);
 }
 
@@ -148,6 +152,11 @@ void CallMetrics::RecordCall(const Method& method, const CallRecord& call) {
     outcome_counters_[static_cast<int>(call.outcome)]->Increment();
   }
   if (call.exact_nodes != 0) exact_nodes_->Increment(static_cast<double>(call.exact_nodes));
+}
+
+void CallMetrics::CountHttpRefusal(int http_status) {
+  // Rare, so the series is found (or made) here, under prometheus-cpp's lock.
+  http_refusals_.Add({{"code", std::to_string(http_status)}}).Increment();
 }
 
 std::shared_ptr<prometheus::Collectable> MakeServiceLoadGauges(std::function<ServiceLoad()> read) {

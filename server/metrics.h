@@ -15,6 +15,7 @@
 
 #include <prometheus/collectable.h>
 #include <prometheus/counter.h>
+#include <prometheus/family.h>
 #include <prometheus/histogram.h>
 #include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
@@ -38,7 +39,7 @@ namespace nqueens::server {
 // --max-call-seconds' default of 120 s.
 prometheus::Histogram::BucketBoundaries CallSecondsBuckets();
 
-// What nqueens_build_info shows: "0.1.0" and the git revision.
+// What nqueens_build_info shows: "1.0.0" and the git revision.
 struct BuildInfo {
   std::string version;
   std::string revision;
@@ -55,10 +56,10 @@ class CallMetrics {
   };
 
   // `methods`: every method a call may name, e.g. "Solve"; `service`: their
-  // service's full name, "nqueens.v1.NQueens". The build info is this
+  // service's full name, "nqueens.v1.NQueensService". The build info is this
   // binary's.
   CallMetrics(const std::vector<std::string>& methods,
-              const std::string& service = "nqueens.v1.NQueens");
+              const std::string& service = "nqueens.v1.NQueensService");
 
   CallMetrics(const CallMetrics&) = delete;
   CallMetrics& operator=(const CallMetrics&) = delete;
@@ -69,6 +70,9 @@ class CallMetrics {
   void RecordCall(const Method& method, const CallRecord& call);
   // How long a call waited for a worker.
   void RecordQueueWait(absl::Duration wait) { queue_wait_->Observe(absl::ToDoubleSeconds(wait)); }
+  // An HTTP request the gateway refused before any call (404, 413, a body
+  // that is no JSON, ...): no grpc_server_* series saw it.
+  void CountHttpRefusal(int http_status);
 
   // The grpc_server_* series and the interceptor that feeds them.
   const GrpcServerMetrics& grpc() const { return grpc_; }
@@ -86,6 +90,7 @@ class CallMetrics {
   const std::array<prometheus::Counter*, kCallOutcomeCount> outcome_counters_;
   prometheus::Counter* const exact_nodes_;
   prometheus::Histogram* const queue_wait_;
+  prometheus::Family<prometheus::Counter>& http_refusals_;  // by HTTP status
 };
 
 // The service's state that its gauges show.

@@ -184,8 +184,17 @@ absl::Status CheckServerOptions(const ServerOptions& options) {
   if (options.http_max_request_bytes == 0) {
     return absl::InvalidArgumentError("--http-max-request-bytes must be positive");
   }
+  if (absl::Status checked = http::CheckCorsOrigin(options.http_cors_origin); !checked.ok()) {
+    return checked;
+  }
   if (options.grace < absl::ZeroDuration() || options.grace == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError("--grace must be a finite duration >= 0");
+  }
+  // More often than each second gains nothing; less often than daily, a
+  // certificate renewed days before its end might not be served in time.
+  if (options.tls.refresh_interval < absl::Seconds(1) ||
+      options.tls.refresh_interval > absl::Hours(24)) {
+    return absl::InvalidArgumentError("--tls-refresh-interval must be between 1s and 24h");
   }
   if (absl::Status checked = CheckServiceOptions(options.service); !checked.ok()) return checked;
   return CheckConnectionLimits(options.connections);
@@ -302,8 +311,12 @@ absl::Status Server::StartHttp(const ServerOptions& options) {
   http::GatewayOptions http_options;
   http_options.listen = options.http_listen;
   http_options.max_request_bytes = options.http_max_request_bytes;
+  http_options.cors_origin = options.http_cors_origin;
   http_options.tls = options.tls;
   ServiceState& state = service_->state();
+  http_options.count_refusal = [&state](int http_status) {
+    state.metrics.CountHttpRefusal(http_status);
+  };
   absl::StatusOr<std::unique_ptr<http::Gateway>> gateway =
       http::Gateway::Start(http_options, grpc_server_->InProcessChannel(grpc::ChannelArguments()),
                            state.memory_budget, [&state] { return !state.in_flight.closed(); });

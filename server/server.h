@@ -62,6 +62,8 @@ struct ServerOptions {
   // (http/gateway.h); empty: none. It takes the TLS files and tokens above.
   std::string http_listen;
   uint64_t http_max_request_bytes = uint64_t{4} << 20;
+  // The origin whose pages may call the HTTP routes (http/gateway.h).
+  std::string http_cors_origin;
   ConnectionLimits connections;
   ServiceOptions service;
 };

@@ -25,7 +25,9 @@ struct TlsOptions {
   std::string cert_file;       // --tls-cert: PEM certificate chain, the server's first
   std::string key_file;        // --tls-key: PEM private key of that certificate
   std::string client_ca_file;  // --tls-client-ca: PEM CAs that sign client certificates
-  // How often the files are read again (whole seconds, at least 1).
+  // --tls-refresh-interval: how often the files are read again, 1 s to 24 h,
+  // by gRPC's provider (in whole seconds) and by the HTTP port
+  // (server/http/certificate_reloader.h).
   absl::Duration refresh_interval = absl::Seconds(60);
 
   bool enabled() const { return !cert_file.empty() || !key_file.empty(); }

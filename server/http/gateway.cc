@@ -12,17 +12,20 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
-#include "command_line/flag_file.h"
 #include "server/byte_size.h"
+#include "server/http/certificate_reloader.h"
+#include "server/http/embedded_files.h"
 #include "server/http/forwarded_call.h"
 #include "server/http/http_status.h"
-#include "server/http/playground_page.h"
 #include "server/http/request_deadline.h"
 #include "server/http/routes.h"
 #include "spdlog/spdlog.h"
@@ -33,6 +36,11 @@ namespace {
 
 constexpr char kJson[] = "application/json";
 constexpr char kJsonLines[] = "application/x-ndjson";
+// The request headers a page of --http-cors-origin may send.
+constexpr char kCorsRequestHeaders[] =
+    "content-type, authorization, x-request-id, grpc-timeout, nqueens-max-response-bytes";
+// How long a browser may keep a preflight's yes.
+constexpr char kCorsMaxAgeSeconds[] = "600";
 // What a request holds before its answer (routes.h estimates that): the
 // body, its parse and the call's request, as a multiple of the body, and a
 // fixed part (also what one message of JSON lines takes).
@@ -85,47 +93,60 @@ bool ClientCertificateTrusted(MHD_Connection* connection) {
          verdict == 0;
 }
 
-// The headers of every answer but the page's.
-void AddAnswerHeaders(MHD_Response* response, const char* content_type,
-                      const std::string& request_id) {
+// The headers of every answer but the files built in (the request's own
+// come in Exchange::Queue).
+void AddAnswerHeaders(MHD_Response* response, const char* content_type) {
   MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
   MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
   MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-  if (!request_id.empty()) MHD_add_response_header(response, "X-Request-Id", request_id.c_str());
 }
 
-MHD_Result Send(MHD_Connection* connection, int status, const std::string& body,
-                const char* content_type, const std::string& request_id,
-                const std::string& allow = "") {
+// An answer of `body`, which it copies.
+MHD_Response* BodyResponse(const std::string& body, const char* content_type) {
   MHD_Response* response = MHD_create_response_from_buffer(
       body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
-  AddAnswerHeaders(response, content_type, request_id);
-  if (!allow.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, allow.c_str());
-  const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(status), response);
-  MHD_destroy_response(response);
-  return queued;
+  AddAnswerHeaders(response, content_type);
+  return response;
 }
 
-MHD_Result SendError(MHD_Connection* connection, grpc::StatusCode code, absl::string_view message,
-                     const std::string& request_id = "", int http_status = 0,
-                     const std::string& allow = "") {
-  return Send(connection, http_status != 0 ? http_status : HttpStatusOf(code),
-              ErrorBody(code, message, request_id), kJson, request_id, allow);
-}
-
-MHD_Result SendPage(MHD_Connection* connection) {
-  MHD_Response* response = MHD_create_response_from_buffer(
-      kPlaygroundPageBytes, const_cast<char*>(kPlaygroundPage), MHD_RESPMEM_PERSISTENT);
-  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+// One of the files built into the server (embedded_files.h).
+MHD_Response* EmbeddedFile(const char* bytes, size_t size, const char* content_type) {
+  MHD_Response* response =
+      MHD_create_response_from_buffer(size, const_cast<char*>(bytes), MHD_RESPMEM_PERSISTENT);
+  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
   MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+  return response;
+}
+
+MHD_Response* PageResponse() {
+  MHD_Response* response =
+      EmbeddedFile(kPlaygroundPage, kPlaygroundPageBytes, "text/html; charset=utf-8");
   // The page loads nothing from elsewhere, and no other site may frame it.
   MHD_add_response_header(response, "Content-Security-Policy",
                           "default-src 'none'; script-src 'unsafe-inline'; style-src "
                           "'unsafe-inline'; img-src data:; connect-src 'self'; "
                           "frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
-  const MHD_Result queued = MHD_queue_response(connection, MHD_HTTP_OK, response);
-  MHD_destroy_response(response);
-  return queued;
+  return response;
+}
+
+// What a request asks for: a call, or a path the gateway answers itself
+// (with GET or HEAD, needing no token).
+enum class Kind { kCall, kPreflight, kHealth, kDocument, kPage };
+struct OwnPath {
+  const char* path;
+  Kind kind;
+};
+constexpr OwnPath kOwnPaths[] = {
+    {"/healthz", Kind::kHealth}, {"/openapi.json", Kind::kDocument}, {"/", Kind::kPage}};
+
+// "POST /v1/solve, ..., GET /healthz, ... and GET /", for the 404 message.
+std::string RouteList() {
+  std::vector<std::string> routes;
+  for (const Route& route : Routes()) routes.push_back(absl::StrCat("POST ", route.path));
+  for (const OwnPath& own : kOwnPaths) routes.push_back(absl::StrCat("GET ", own.path));
+  const std::string last = routes.back();
+  routes.pop_back();
+  return absl::StrCat(absl::StrJoin(routes, ", "), " and ", last);
 }
 
 }  // namespace
@@ -154,8 +175,9 @@ class Gateway::Exchange {
     url_ = url;
     method_ = method;
     const bool get = method_ == MHD_HTTP_METHOD_GET;
-    if (url_ == "/" || url_ == "/healthz") {
-      kind_ = url_ == "/" ? Kind::kPage : Kind::kHealth;
+    for (const OwnPath& own : kOwnPaths) {
+      if (url_ != own.path) continue;
+      kind_ = own.kind;
       if (!get && method_ != MHD_HTTP_METHOD_HEAD) return Refuse405("GET, HEAD");
       return MHD_YES;
     }
@@ -169,10 +191,11 @@ class Gateway::Exchange {
     route_ = FindRoute(url_);
     if (route_ == nullptr) {
       return Answered(Fail(grpc::StatusCode::NOT_FOUND,
-                           absl::StrCat("no route ", url_,
-                                        ": the routes are POST /v1/solve, /v1/complete, "
-                                        "/v1/validate, /v1/count and /v1/enumerate, GET "
-                                        "/healthz and GET /")));
+                           absl::StrCat("no route ", url_, ": the routes are ", RouteList())));
+    }
+    if (method_ == MHD_HTTP_METHOD_OPTIONS && !gateway_.options_.cors_origin.empty()) {
+      kind_ = Kind::kPreflight;
+      return MHD_YES;
     }
     if (method_ != MHD_HTTP_METHOD_POST) return Refuse405("POST");
     // A page of another site may make a browser send a form or text/plain
@@ -223,35 +246,78 @@ class Gateway::Exchange {
                   "(--tls-client-ca)");
     }
     switch (kind_) {
+      case Kind::kPreflight:
+        return Preflight();
       case Kind::kPage:
-        return SendPage(connection_);
+        return Queue(MHD_HTTP_OK, PageResponse());
+      case Kind::kDocument:
+        return Queue(MHD_HTTP_OK, EmbeddedFile(kOpenApiDocument, kOpenApiDocumentBytes, kJson));
       case Kind::kHealth:
         return gateway_.serving_()
-                   ? Send(connection_, MHD_HTTP_OK, "{\"status\":\"SERVING\"}", kJson, "")
-                   : Send(connection_, MHD_HTTP_SERVICE_UNAVAILABLE, "{\"status\":\"NOT_SERVING\"}",
-                          kJson, "");
+                   ? Reply(MHD_HTTP_OK, "{\"status\":\"SERVING\"}", kJson)
+                   : Reply(MHD_HTTP_SERVICE_UNAVAILABLE, "{\"status\":\"NOT_SERVING\"}", kJson);
       case Kind::kCall:
         break;
     }
     return RunCall();
   }
 
-  // MHD's reader of a JSON-lines answer: the boards as they come.
+  // MHD's reader of a JSON-lines answer: its lines as they come.
   static ssize_t ReadLines(void* exchange, uint64_t /*position*/, char* buffer, size_t size) {
     return static_cast<Exchange*>(exchange)->NextLines(buffer, size);
   }
 
  private:
-  enum class Kind { kPage, kHealth, kCall };
-
   MHD_Result Answered(MHD_Result queued) {
     answered_ = true;
     return queued;
   }
 
-  // An answer of a /v1/ route: it carries the request id.
+  // Queues `response`, and lets it go, with what this request adds to
+  // every answer: its request id (on the /v1/ routes), the CORS headers.
+  MHD_Result Queue(int status, MHD_Response* response) {
+    if (!request_id_.empty()) {
+      MHD_add_response_header(response, "X-Request-Id", request_id_.c_str());
+    }
+    AddCorsHeaders(response);
+    const MHD_Result queued =
+        MHD_queue_response(connection_, static_cast<unsigned>(status), response);
+    MHD_destroy_response(response);
+    return queued;
+  }
+
+  // With --http-cors-origin, an answer to a page of that origin lets it read
+  // the answer and its request id; an answer to any other origin says
+  // nothing. Never Access-Control-Allow-Credentials: a page sends its token
+  // in the Authorization header, which needs no cookies.
+  void AddCorsHeaders(MHD_Response* response) const {
+    const std::string& origin = gateway_.options_.cors_origin;
+    if (origin.empty()) return;
+    MHD_add_response_header(response, "Vary", "Origin");  // for caches: answers differ by it
+    if (Header(connection_, "Origin") != origin) return;
+    MHD_add_response_header(response, "Access-Control-Allow-Origin", origin.c_str());
+    MHD_add_response_header(response, "Access-Control-Expose-Headers", "X-Request-Id");
+  }
+
+  // A browser's question before a page of another origin calls a route: yes
+  // for --http-cors-origin's pages (with the headers they may send), no for
+  // any other.
+  MHD_Result Preflight() {
+    const std::string& origin = gateway_.options_.cors_origin;
+    if (Header(connection_, "Origin") != origin) {
+      return Fail(grpc::StatusCode::PERMISSION_DENIED,
+                  absl::StrCat("only pages of ", origin,
+                               " may call this server from a browser (--http-cors-origin)"));
+    }
+    MHD_Response* response = MHD_create_response_from_buffer(0, nullptr, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(response, "Access-Control-Allow-Methods", "POST");
+    MHD_add_response_header(response, "Access-Control-Allow-Headers", kCorsRequestHeaders);
+    MHD_add_response_header(response, "Access-Control-Max-Age", kCorsMaxAgeSeconds);
+    return Queue(MHD_HTTP_NO_CONTENT, response);
+  }
+
   MHD_Result Reply(int status, const std::string& body, const char* content_type) {
-    return Send(connection_, status, body, content_type, request_id_);
+    return Queue(status, BodyResponse(body, content_type));
   }
 
   // An error answer. One that no call gave (the call's is logged by the
@@ -260,11 +326,14 @@ class Gateway::Exchange {
                   const std::string& allow = "") {
     if (http_status == 0) http_status = HttpStatusOf(code);
     if (call_ == nullptr) {
+      if (gateway_.options_.count_refusal) gateway_.options_.count_refusal(http_status);
       spdlog::info("HTTP {} {} request_id={} peer={} refused: {} {} ({})",
                    absl::CHexEscape(method_), absl::CHexEscape(url_), request_id_,
                    ClientAddress(connection_), http_status, StatusName(code), std::string(message));
     }
-    return SendError(connection_, code, message, request_id_, http_status, allow);
+    MHD_Response* response = BodyResponse(ErrorBody(code, message, request_id_), kJson);
+    if (!allow.empty()) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, allow.c_str());
+    return Queue(http_status, response);
   }
 
   MHD_Result Refuse405(const char* allow) {
@@ -322,7 +391,7 @@ class Gateway::Exchange {
       return Fail(grpc::StatusCode::INVALID_ARGUMENT, request.status().message());
     }
     std::string().swap(body_);
-    const bool lines = route_->shape == AnswerShape::kBoards &&
+    const bool lines = route_->shape != AnswerShape::kOne &&
                        absl::StrContains(Header(connection_, MHD_HTTP_HEADER_ACCEPT), kJsonLines);
     const uint64_t answer_bytes = lines ? kRequestBytes : request->answer_bytes;
     if (!Hold(answer_bytes)) return NoRoomFor(answer_bytes);
@@ -383,25 +452,23 @@ class Gateway::Exchange {
     return absl::StrCat("{\"boards\":[", lines, "]}");
   }
 
-  // Enumerate's boards as JSON lines, sent as they come: the status is
-  // known from the first message (or from an early end); an error after it
-  // becomes a last line {"error": {...}}.
+  // The answer as JSON lines (routes.h, AnswerLines), sent as they come:
+  // the status is known from the first message (or from an early end); an
+  // error after it becomes a last line {"error": {...}}.
   MHD_Result StreamLines() {
     std::optional<grpc::ByteBuffer> first = NextAnswer();
     if (!first.has_value()) {
       if (!call_->status().ok()) return SendCallError();
       return Reply(MHD_HTTP_OK, "", kJsonLines);
     }
-    absl::StatusOr<std::string> lines = BoardLines(*first);
+    absl::StatusOr<std::string> lines = AnswerLines(*route_, *first);
     if (!lines.ok()) return SendAnswerError(lines.status());
     pending_ = *std::move(lines);
     MHD_Response* response =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 << 10, &Exchange::ReadLines, this,
                                           /*crfc=*/nullptr);
-    AddAnswerHeaders(response, kJsonLines, request_id_);
-    const MHD_Result queued = MHD_queue_response(connection_, MHD_HTTP_OK, response);
-    MHD_destroy_response(response);
-    return queued;
+    AddAnswerHeaders(response, kJsonLines);
+    return Queue(MHD_HTTP_OK, response);
   }
 
   ssize_t NextLines(char* buffer, size_t size) {
@@ -420,7 +487,7 @@ class Gateway::Exchange {
         }
         continue;
       }
-      absl::StatusOr<std::string> lines = BoardLines(*message);
+      absl::StatusOr<std::string> lines = AnswerLines(*route_, *message);
       if (!lines.ok()) return MHD_CONTENT_READER_END_WITH_ERROR;
       pending_ = *std::move(lines);
     }
@@ -503,6 +570,23 @@ absl::StatusOr<sockaddr_storage> BindAddress(const std::string& listen) {
 
 }  // namespace
 
+absl::Status CheckCorsOrigin(absl::string_view origin) {
+  if (origin.empty()) return absl::OkStatus();
+  const size_t scheme_end = origin.find("://");
+  const absl::string_view scheme = origin.substr(0, scheme_end);
+  const absl::string_view host =
+      scheme_end == absl::string_view::npos ? "" : origin.substr(scheme_end + 3);
+  if ((scheme == "http" || scheme == "https") && !host.empty() &&
+      host.find_first_of("/?#*@ \t") == absl::string_view::npos &&
+      absl::AsciiStrToLower(origin) == origin) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--http-cors-origin \"", origin,
+      "\" is no origin: expected http or https, a host and maybe a port, in lower case, as a "
+      "browser sends them (e.g. https://app.example.com), without a path or *"));
+}
+
 Gateway::Gateway(const GatewayOptions& options, std::shared_ptr<grpc::Channel> channel,
                  MemoryBudget& budget, std::function<bool()> serving)
     : options_(options),
@@ -530,20 +614,13 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Start(const GatewayOptions& op
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&OnCompleted), nullptr},
   };
   if (options.tls.enabled()) {
-    for (auto [flag, path, pem] :
-         {std::tuple{"--tls-cert", &options.tls.cert_file, &gateway->cert_pem_},
-          std::tuple{"--tls-key", &options.tls.key_file, &gateway->key_pem_},
-          std::tuple{"--tls-client-ca", &options.tls.client_ca_file, &gateway->client_ca_pem_}}) {
-      if (path->empty()) continue;
-      absl::StatusOr<std::string> read = command_line::ReadFlagFile(flag, *path);
-      if (!read.ok()) return read.status();
-      *pem = *std::move(read);
-    }
+    absl::StatusOr<std::unique_ptr<CertificateReloader>> certificates =
+        CertificateReloader::Start(options.tls);
+    if (!certificates.ok()) return certificates.status();
+    gateway->certificates_ = *std::move(certificates);
     flags |= MHD_USE_TLS;
-    items.push_back({MHD_OPTION_HTTPS_MEM_CERT, 0, gateway->cert_pem_.data()});
-    items.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, gateway->key_pem_.data()});
-    if (!gateway->client_ca_pem_.empty()) {
-      items.push_back({MHD_OPTION_HTTPS_MEM_TRUST, 0, gateway->client_ca_pem_.data()});
+    for (const MHD_OptionItem& item : gateway->certificates_->DaemonOptions()) {
+      items.push_back(item);
     }
   }
   items.push_back({MHD_OPTION_END, 0, nullptr});

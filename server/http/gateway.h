@@ -1,6 +1,7 @@
 // The HTTP face of the server (--http-listen): the unary calls as JSON
-// routes (routes.h), GET /healthz, and the playground page at GET /, on a
-// port of its own, served by libmicrohttpd with a thread per connection.
+// routes (routes.h), GET /healthz, the OpenAPI document at GET
+// /openapi.json and the playground page at GET /, on a port of its own,
+// served by libmicrohttpd with a thread per connection.
 //
 // A request's call goes over the server's in-process channel
 // (forwarded_call.h), so that it is checked, queued, limited, logged and
@@ -19,6 +20,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "server/memory_budget.h"
@@ -29,6 +31,8 @@ struct MHD_Connection;
 
 namespace nqueens::server::http {
 
+class CertificateReloader;  // certificate_reloader.h
+
 struct GatewayOptions {
   // HOST:PORT (IPv4, [IPv6] or a name); port 0 picks a free one.
   std::string listen;
@@ -37,7 +41,17 @@ struct GatewayOptions {
   // With a certificate, the port speaks HTTPS only (and wants a client
   // certificate signed by client_ca_file when that is set).
   TlsOptions tls;
+  // The origin ("https://app.example.com") whose pages may call the /v1/
+  // routes from a browser (CORS); empty: none, and preflights get 405.
+  std::string cors_origin;
+  // Called with the HTTP status of each request refused before any call
+  // (the calls have their own metrics); may be empty.
+  std::function<void(int http_status)> count_refusal;
 };
+
+// INVALID_ARGUMENT unless `origin` is empty or one origin as a browser sends
+// it: http or https, a host and maybe a port, in lower case, nothing more.
+absl::Status CheckCorsOrigin(absl::string_view origin);
 
 // Connections at once; each holds a thread. More wait in the kernel's
 // accept queue.
@@ -78,8 +92,8 @@ class Gateway {
   grpc::GenericStub stub_;
   MemoryBudget& budget_;
   const std::function<bool()> serving_;
-  // The PEM files, which the daemon reads from memory as long as it runs.
-  std::string cert_pem_, key_pem_, client_ca_pem_;
+  // With TLS: the files, read again for new connections while the daemon runs.
+  std::unique_ptr<CertificateReloader> certificates_;
   MHD_Daemon* daemon_ = nullptr;
   int port_ = 0;
   // Requests between their first byte and the end of their answer.

@@ -1,34 +1,20 @@
 #include "server/http/routes.h"
 
+#include <google/protobuf/descriptor.h>
 #include <google/protobuf/util/json_util.h>
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "nqueens/v1/nqueens.grpc.pb.h"
 #include "nqueens/v1/nqueens.pb.h"
+#include "server/http/strict_json.h"
 #include "wire/limits.h"
 
 namespace nqueens::server::http {
 namespace {
-
-const std::array<Route, 5>& Routes() {
-  static const std::array<Route, 5> routes = {{
-      {"/v1/solve", "/nqueens.v1.NQueens/Solve", v1::SolveRequest::default_instance(),
-       v1::SolveResponse::default_instance(), AnswerShape::kOne},
-      {"/v1/complete", "/nqueens.v1.NQueens/Complete", v1::CompleteRequest::default_instance(),
-       v1::CompleteResponse::default_instance(), AnswerShape::kOne},
-      {"/v1/validate", "/nqueens.v1.NQueens/Validate", v1::ValidateRequest::default_instance(),
-       v1::ValidateResponse::default_instance(), AnswerShape::kOne},
-      {"/v1/count", "/nqueens.v1.NQueens/Count", v1::CountRequest::default_instance(),
-       v1::CountResponse::default_instance(), AnswerShape::kResult},
-      {"/v1/enumerate", "/nqueens.v1.NQueens/Enumerate", v1::EnumerateRequest::default_instance(),
-       v1::EnumerateResponse::default_instance(), AnswerShape::kBoards},
-  }};
-  return routes;
-}
 
 // Fields at their defaults are printed too: a client reads "valid": false
 // rather than a missing field.
@@ -91,7 +77,29 @@ uint64_t AnswerBytes(const Route& route, const google::protobuf::Message& reques
          (wants_certificate ? kCertificateAnswerBytes : 0);
 }
 
+// A route of routes.inc, with the messages of its RPC.
+Route MakeRoute(const char* path, const char* rpc, AnswerShape shape) {
+  const google::protobuf::ServiceDescriptor& service =
+      *google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+          v1::NQueensService::service_full_name());
+  const google::protobuf::MethodDescriptor& method = *service.FindMethodByName(rpc);
+  google::protobuf::MessageFactory& messages =
+      *google::protobuf::MessageFactory::generated_factory();
+  return Route{path, absl::StrCat("/", service.full_name(), "/", method.name()),
+               *messages.GetPrototype(method.input_type()),
+               *messages.GetPrototype(method.output_type()), shape};
+}
+
 }  // namespace
+
+const std::vector<Route>& Routes() {
+  static const std::vector<Route>* routes = new std::vector<Route>{
+#define ROUTE(path, rpc, shape) MakeRoute(path, #rpc, AnswerShape::shape),
+#include "server/http/routes.inc"
+#undef ROUTE
+  };
+  return *routes;
+}
 
 const Route* FindRoute(absl::string_view path) {
   for (const Route& route : Routes()) {
@@ -101,6 +109,9 @@ const Route* FindRoute(absl::string_view path) {
 }
 
 absl::StatusOr<ParsedRequest> RequestFromJson(const Route& route, absl::string_view json) {
+  if (absl::Status strict = CheckRequestJson(json, *route.request.GetDescriptor()); !strict.ok()) {
+    return strict;
+  }
   std::unique_ptr<google::protobuf::Message> request(route.request.New());
   const auto parsed = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(json.data(), json.size()), request.get());
@@ -121,6 +132,15 @@ absl::StatusOr<std::string> AnswerToJson(const Route& route, const grpc::ByteBuf
     return ToJson(static_cast<const v1::CountResponse&>(*answer).result());
   }
   return ToJson(*answer);
+}
+
+absl::StatusOr<std::string> AnswerLines(const Route& route, const grpc::ByteBuffer& message) {
+  if (route.shape == AnswerShape::kBoards) return BoardLines(message);
+  std::unique_ptr<google::protobuf::Message> answer(route.response.New());
+  if (absl::Status parsed = Parse(message, *answer); !parsed.ok()) return parsed;
+  absl::StatusOr<std::string> json = ToJson(*answer);
+  if (json.ok()) json->push_back('\n');
+  return json;
 }
 
 absl::StatusOr<std::string> BoardLines(const grpc::ByteBuffer& message) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -20,17 +21,21 @@ namespace nqueens::server::http {
 // What a route's answer is made of.
 enum class AnswerShape {
   kOne,     // the call's one response (Solve, Complete, Validate)
-  kResult,  // the result of the stream's last message (Count's CountResult)
-  kBoards,  // the boards of every message (Enumerate)
+  kResult,  // the result of the stream's last message (Count's CountResult);
+            // as JSON lines, every message
+  kBoards,  // the boards of every message (Enumerate); as JSON lines, one a line
 };
 
 struct Route {
   const char* path;                           // "/v1/solve"
-  const char* grpc_method;                    // "/nqueens.v1.NQueens/Solve"
+  std::string grpc_method;                    // "/nqueens.v1.NQueensService/Solve"
   const google::protobuf::Message& request;   // the request's type
   const google::protobuf::Message& response;  // the type of each message of the answer
   AnswerShape shape;
 };
+
+// The routes of routes.inc, in its order.
+const std::vector<Route>& Routes();
 
 // The route of `path`, or null.
 const Route* FindRoute(absl::string_view path);
@@ -46,17 +51,23 @@ struct ParsedRequest {
   uint64_t answer_bytes = 0;
 };
 
-// `json` as the route's request. INVALID_ARGUMENT with protobuf's message,
-// which names the field: "request body: (n): invalid value \"abc\" for
-// type TYPE_UINT64".
+// `json` as the route's request. INVALID_ARGUMENT for JSON that is not
+// strict, an unknown field or enum name (strict_json.h, which names the byte
+// and the field), or a value of the wrong type (protobuf's message, which
+// names the field: "request body: (n): invalid value \"abc\" for type
+// TYPE_UINT64").
 absl::StatusOr<ParsedRequest> RequestFromJson(const Route& route, absl::string_view json);
 
 // One message of the answer as JSON (for kResult, its result alone).
 // INTERNAL if the bytes do not parse, which only a bug would cause.
 absl::StatusOr<std::string> AnswerToJson(const Route& route, const grpc::ByteBuffer& message);
 
-// The boards of one Enumerate answer, each as a JSON object on a line of its
-// own ({"columns":[...]}\n).
+// One message of an answer sent as JSON lines (Accept: application/x-ndjson):
+// for kBoards, its boards, one a line ({"columns":[...]}\n); for kResult,
+// the message whole on one line ({"progress":{...}}\n, then {"result":{...}}\n).
+absl::StatusOr<std::string> AnswerLines(const Route& route, const grpc::ByteBuffer& message);
+
+// The boards of one Enumerate answer, as AnswerLines gives them.
 absl::StatusOr<std::string> BoardLines(const grpc::ByteBuffer& message);
 
 }  // namespace nqueens::server::http

@@ -33,6 +33,10 @@ import tools
 
 OPTIONS = None  # the parsed command line
 
+# What the server must serve at GET /openapi.json (scripts/generate-openapi.py).
+OPENAPI_DOCUMENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "server", "http", "openapi.json")
+
 STARTUP_SECONDS = 30
 REQUEST_SECONDS = 30  # the longest any request of this suite may take
 PATIENCE_SECONDS = 10  # how long the server may take to react (free a worker, drain)
@@ -453,7 +457,7 @@ class HttpTestCase(unittest.TestCase):
     def solution(self, n: int, seed: int = 1) -> List[int]:
         """A random solution (sub-compositions of the construction are easy)."""
         body = self.assert_ok(self.server.post(
-            "/v1/solve", {"n": n, "method": "RANDOM", "seed": seed}))
+            "/v1/solve", {"n": n, "method": "METHOD_RANDOM", "seed": seed}))
         self.assert_solution(n, body["columns"])
         return body["columns"]
 
@@ -469,27 +473,30 @@ class RoutesTest(HttpTestCase):
     # --- solve ---
 
     def test_solve_with_several_methods(self):
+        # The Method value's name, and what ran: that name without its prefix.
         sizes = {"CONSTRUCTIVE": 1000, "RANDOM": 1000, "MIN_CONFLICTS": 500,
                  "BACKTRACKING": 20, "GENETIC": 20, "FORMULA": 100}
         for method, n in sizes.items():
             with self.subTest(method=method):
-                body = self.assert_ok(self.server.post("/v1/solve", {"n": n, "method": method}))
-                self.assertEqual(body["outcome"], "SOLVED")
+                body = self.assert_ok(self.server.post(
+                    "/v1/solve", {"n": n, "method": f"METHOD_{method}"}))
+                self.assertEqual(body["outcome"], "OUTCOME_SOLVED")
                 self.assertEqual(body["n"], str(n))  # uint64 as a string
-                self.assertEqual(body["stats"]["method"], method)
+                self.assertEqual(body["stats"]["methodUsed"], method)
                 self.assert_solution(n, body["columns"])
 
     def test_solve_takes_strings_for_64_bit_numbers_and_enum_numbers(self):
         body = self.assert_ok(self.server.post(
             "/v1/solve", {"n": "16", "method": 2, "seed": "7"}))
-        self.assertEqual(body["stats"]["method"], "MIN_CONFLICTS")
+        self.assertEqual(body["stats"]["methodUsed"], "MIN_CONFLICTS")
         self.assertEqual(body["stats"]["seed"], "7")
         self.assert_solution(16, body["columns"])
 
     def test_solve_without_solution(self):
         for n in (2, 3):
-            body = self.assert_ok(self.server.post("/v1/solve", {"n": n, "method": "RANDOM"}))
-            self.assertEqual(body["outcome"], "UNSOLVABLE")
+            body = self.assert_ok(self.server.post(
+                "/v1/solve", {"n": n, "method": "METHOD_RANDOM"}))
+            self.assertEqual(body["outcome"], "OUTCOME_UNSOLVABLE")
             self.assertEqual(body["columns"], [])  # printed at its default value
 
     # --- complete ---
@@ -498,7 +505,7 @@ class RoutesTest(HttpTestCase):
         composition = every_nth(self.solution(1000), 3)
         body = self.assert_ok(self.server.post(
             "/v1/complete", {"n": 1000, "columns": composition}))
-        self.assertEqual(body["outcome"], "SOLVED")
+        self.assertEqual(body["outcome"], "OUTCOME_SOLVED")
         self.assertEqual(body["stats"]["queensGiven"],
                          str(sum(1 for column in composition if column)))
         self.assert_solution(1000, body["columns"], composition)
@@ -507,7 +514,7 @@ class RoutesTest(HttpTestCase):
         composition = every_nth(self.solution(300, seed=2), 2)
         body = self.assert_ok(self.server.post(
             "/v1/complete", {"n": "300", "queens": queens_of(composition), "seed": 7}))
-        self.assertEqual(body["outcome"], "SOLVED")
+        self.assertEqual(body["outcome"], "OUTCOME_SOLVED")
         self.assertEqual(body["stats"]["seed"], "7")
         self.assert_solution(300, body["columns"], composition)
 
@@ -519,7 +526,7 @@ class RoutesTest(HttpTestCase):
                          "method": "COMPLETE_METHOD_EXACT"}):
             with self.subTest(request=request):
                 body = self.assert_ok(self.server.post("/v1/complete", request))
-                self.assertEqual(body["outcome"], "UNSOLVABLE", body)
+                self.assertEqual(body["outcome"], "OUTCOME_UNSOLVABLE", body)
                 certificate = base64.b64decode(body["certificate"], validate=True)
                 self.assertTrue(certificate, body.get("certificateMissing"))
                 checked = check_certificate(UNSOLVABLE_10, certificate)
@@ -550,9 +557,9 @@ class RoutesTest(HttpTestCase):
         self.assertEqual(body["attackingPairs"], local["attackingPairs"])
         self.assertEqual(body["conflicts"], local["conflicts"])
         self.assertIn({"first": {"row": 1, "column": 1}, "second": {"row": 2, "column": 2},
-                       "line": "DIAGONAL"}, body["conflicts"])
+                       "line": "LINE_DIAGONAL"}, body["conflicts"])
         self.assertIn({"first": {"row": 2, "column": 2}, "second": {"row": 8, "column": 2},
-                       "line": "COLUMN"}, body["conflicts"])
+                       "line": "LINE_COLUMN"}, body["conflicts"])
 
     # --- count ---
 
@@ -574,17 +581,25 @@ class RoutesTest(HttpTestCase):
 
     # --- enumerate ---
 
-    def enumerate_ndjson(self, request: dict, headers: Optional[dict] = None) -> tuple:
-        """(response headers, parsed lines) of an ndjson enumeration."""
-        connection = self.server.send("POST", "/v1/enumerate", request,
+    def post_ndjson(self, path: str, request: dict, headers: Optional[dict] = None) -> tuple:
+        """(response, parsed lines) of an answer asked for as NDJSON."""
+        connection = self.server.send("POST", path, request,
                                       {"Accept": "application/x-ndjson", **(headers or {})})
         try:
             answer = connection.getresponse()
             self.assertEqual(answer.status, 200)
+            self.assertTrue(
+                answer.headers.get("Content-Type", "").startswith("application/x-ndjson"))
             lines = [json.loads(line) for line in iter(answer.readline, b"") if line.strip()]
             return answer, lines
         finally:
             connection.close()
+
+    def assert_error_line(self, line: dict, status: str):
+        self.assertEqual(set(line), {"error"}, line)
+        error = line["error"]
+        self.assertEqual(set(error), {"code", "status", "message", "requestId"}, error)
+        self.assertEqual((error["status"], error["code"]), (status, GRPC_CODES[status]))
 
     def assert_boards(self, n: int, boards: List[dict], composition: Sequence[int] = ()):
         """Distinct full boards, each a solution (by the CLI's validator)
@@ -610,8 +625,7 @@ class RoutesTest(HttpTestCase):
                          sorted(completions(composition)))
 
     def test_enumerate_ndjson(self):
-        answer, lines = self.enumerate_ndjson({"n": 8, "limit": 7})
-        self.assertTrue(answer.headers.get("Content-Type", "").startswith("application/x-ndjson"))
+        answer, lines = self.post_ndjson("/v1/enumerate", {"n": 8, "limit": 7})
         self.assertTrue(answer.headers.get("X-Request-Id"))
         self.assertEqual(len(lines), 7)
         self.assert_boards(8, lines)
@@ -621,14 +635,33 @@ class RoutesTest(HttpTestCase):
 
     def test_enumerate_ndjson_failing_after_the_first_line_ends_with_an_error_line(self):
         # 14,772,512 boards of 16 rows cannot all be sent within 1 s.
-        _, lines = self.enumerate_ndjson({"n": 16}, {"grpc-timeout": "1S"})
+        _, lines = self.post_ndjson("/v1/enumerate", {"n": 16}, {"grpc-timeout": "1S"})
         self.assertGreater(len(lines), 1)
         self.assert_boards(16, lines[:3])
         self.assertTrue(all(set(line) == {"columns"} for line in lines[:-1]))
-        self.assertEqual(set(lines[-1]), {"error"}, lines[-1])
-        error = lines[-1]["error"]
-        self.assertEqual(set(error), {"code", "status", "message", "requestId"}, error)
-        self.assertEqual((error["status"], error["code"]), ("DEADLINE_EXCEEDED", 4))
+        self.assert_error_line(lines[-1], "DEADLINE_EXCEEDED")
+
+    def test_count_ndjson_sends_the_progress_then_the_result(self):
+        answer, lines = self.post_ndjson("/v1/count", {"n": 8, "progressSeconds": 0.01})
+        self.assertTrue(answer.headers.get("X-Request-Id"))
+        self.assertEqual(set(lines[-1]), {"result"}, lines[-1])
+        self.assertEqual(lines[-1]["result"]["solutions"], "92")  # OEIS A000170
+        self.assertEqual(lines[-1]["result"]["fundamental"], "12")
+        for line in lines[:-1]:
+            self.assertEqual(set(line), {"progress"}, line)
+
+    def test_count_ndjson_shows_the_progress_of_a_long_count(self):
+        # A count of minutes, stopped by its deadline: progress every 20 ms
+        # for 2 s, then the deadline's error line.
+        _, lines = self.post_ndjson("/v1/count", {**LONG_COUNT, "progressSeconds": 0.02},
+                                    {"grpc-timeout": "2S"})
+        self.assertGreaterEqual(len(lines), 2, lines)
+        progress = [line["progress"] for line in lines[:-1]]
+        self.assertEqual(len(progress), len(lines) - 1, lines)
+        self.assertEqual(set(progress[0]), {"fractionDone", "nodes", "elapsedSeconds"})
+        nodes = [int(each["nodes"]) for each in progress]  # 64 bits: strings
+        self.assertEqual(nodes, sorted(nodes), "the node count went down")
+        self.assert_error_line(lines[-1], "DEADLINE_EXCEEDED")
 
     def test_enumerate_one_document_refuses_to_grow_past_8_mib(self):
         # 365,596 boards of 14 rows take about 16 MiB as JSON.
@@ -646,6 +679,29 @@ class RoutesTest(HttpTestCase):
         self.assertEqual(response.status, 200)
         self.assertTrue(response.header("Content-Type").startswith("text/html"))
         self.assertIn(b"<html", response.body.lower())
+
+    def test_the_openapi_document_is_the_committed_one(self):
+        response = self.server.request("GET", "/openapi.json")
+        document = self.assert_json_answer(response)
+        with open(OPENAPI_DOCUMENT, "rb") as committed:
+            self.assertEqual(response.body, committed.read())
+        self.assertEqual(document["info"]["version"], "1.0.0")
+        self.assertIn(b'href="openapi.json"', self.server.request("GET", "/").body)
+
+    def test_every_operation_of_the_openapi_document_is_served(self):
+        # Each path with its method answers a status the document lists for it
+        # (a POST of {} is a request without n: 400); no path is missing.
+        document = self.server.request("GET", "/openapi.json").json()
+        not_found = self.server.request("GET", "/nothing").json()["message"]
+        for path, operations in document["paths"].items():
+            self.assertIn(f" {path}", not_found, "the 404 message does not list it")
+            for method, operation in operations.items():
+                with self.subTest(method=method, path=path):
+                    response = self.server.request(method.upper(), path,
+                                                   "{}" if method == "post" else None)
+                    self.assertIn(str(response.status), operation["responses"], response)
+                    media = response.header("Content-Type").split(";")[0]
+                    self.assertIn(media, operation["responses"][str(response.status)]["content"])
 
     # --- request ids ---
 
@@ -717,12 +773,43 @@ class RoutesTest(HttpTestCase):
                  ("/v1/validate", '{"n": 8, "maxConflicts": "many"}', r"max_?[cC]onflicts"),
                  ("/v1/complete", '{"n": 8, "queens": [{"row": "x"}]}', r"\brow\b"),
                  ("/v1/solve", '{"n": 8, "bogusField": 1}', r"bogusField"),
-                 ("/v1/solve", '{"n": 8, "method": "NO_SUCH_METHOD"}', r"method"))
+                 ("/v1/solve", '{"n": 8, "method": "NO_SUCH_METHOD"}', r"method"),
+                 # A Method value's name without its METHOD_ prefix is no name.
+                 ("/v1/solve", '{"n": 8, "method": "FORMULA"}', r"method"))
         for path, body, field in cases:
             with self.subTest(body=body):
                 error = self.assert_error(self.server.post(path, body), 400, "INVALID_ARGUMENT",
                                           call_began=False)
                 self.assertRegex(error["message"], field)
+
+    def test_json_must_be_strict(self):
+        # What protobuf's own parser takes, or answers in its own words.
+        cases = (("/v1/solve", '{"n": 8,}', "invalid JSON at byte 8: a trailing comma"),
+                 ("/v1/solve", '{"n": 8, "limits": {"maxRestarts": 2,}}',
+                  "invalid JSON at byte 37 (in limits): a trailing comma"),
+                 ("/v1/validate", '{"n": 8, "columns": [1, 02]}',
+                  "invalid JSON at byte 24 (in columns[1]): a number with a leading zero"),
+                 ("/v1/solve", '{"n": 8} // eight', "JSON has no comments"),
+                 ("/v1/solve", "{'n': 8}", "double quotes"),
+                 ("/v1/solve", '{"n": 8, "n": 9}', "the field n appears twice"),
+                 ("/v1/solve", "", 'the body is empty: send a JSON object, e.g. {"n": 8}'),
+                 ("/v1/count", " \n", "the body is empty"),
+                 ("/v1/solve", '{"n": 8, "method": "FORMULA"}',
+                  'method: "FORMULA" is not one of METHOD_UNSPECIFIED, METHOD_RANDOM, '
+                  "METHOD_MIN_CONFLICTS, METHOD_BACKTRACKING, METHOD_GENETIC, METHOD_FORMULA, "
+                  "METHOD_CONSTRUCTIVE"),
+                 ("/v1/complete", '{"n": 8, "method": "EXACT"}',
+                  'method: "EXACT" is not one of COMPLETE_METHOD_UNSPECIFIED, '),
+                 ("/v1/solve", '{"n": 8, "bogusField": 1}',
+                  'unknown field "bogusField" at byte 9 (in SolveRequest); the fields of '
+                  "SolveRequest are n, method, seed, limits, variant, symmetry"),
+                 ("/v1/complete", '{"n": 8, "queens": [{"row": 1, "col": 2}]}',
+                  'unknown field "col" at byte 31 (in queens[0])'))
+        for path, body, message in cases:
+            with self.subTest(body=body):
+                error = self.assert_error(self.server.post(path, body), 400, "INVALID_ARGUMENT",
+                                          message, call_began=False)
+                self.assertTrue(error["requestId"], error)
 
     def test_not_json(self):
         for body in ('{"n": 8,', "n=8", "[8]"):
@@ -740,16 +827,19 @@ class RoutesTest(HttpTestCase):
                     415, "INVALID_ARGUMENT", "application/json")
 
     def test_a_cross_site_preflight_is_refused(self):
-        # Before a cross-site JSON call, a browser asks; the answer allows nothing.
-        response = self.server.request("OPTIONS", "/v1/solve", headers={
-            "Origin": "https://elsewhere.example",
-            "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "content-type"})
+        # Before a cross-site JSON call, a browser asks; without
+        # --http-cors-origin the answer allows nothing, nor does any other.
+        response = self.server.request("OPTIONS", "/v1/solve", headers=preflight_headers(
+            "https://elsewhere.example"))
         self.assert_error(response, 405, "UNIMPLEMENTED")
-        self.assertIsNone(response.header("Access-Control-Allow-Origin"))
+        assert_no_cors(self, response)
+        answer = self.server.post("/v1/solve", {"n": 8}, {"Origin": "https://elsewhere.example"})
+        self.assert_ok(answer)
+        assert_no_cors(self, answer)
+        self.assertIsNone(answer.header("Vary"))
 
     def test_bad_boards_name_the_row_and_column(self):
-        cases = (("/v1/solve", {"n": 0}, "n must be at least 1"),
+        cases = (("/v1/solve", {"n": 0}, "n must be 1..2147483647"),
                  ("/v1/complete", {"n": 8, "queens": [{"row": 9, "column": 1}]},
                   "(row 9, column 1)"),
                  ("/v1/complete", {"n": 8, "queens": [{"row": 2, "column": 9}]},
@@ -770,8 +860,9 @@ class RoutesTest(HttpTestCase):
         self.assert_error(self.server.post("/v1/solve", {"n": self.MAX_N + 1}),
                           429, "RESOURCE_EXHAUSTED", "--max-n")
 
-    def test_count_with_too_many_free_rows_is_resource_exhausted(self):
-        self.assert_error(self.server.post("/v1/count", {"n": 100}), 429, "RESOURCE_EXHAUSTED")
+    def test_count_with_too_many_free_rows_is_invalid(self):
+        # Above what the service supports at all, not a limit of this server.
+        self.assert_error(self.server.post("/v1/count", {"n": 100}), 400, "INVALID_ARGUMENT")
 
     def test_body_too_large(self):
         request = json.dumps({"n": 8, "columns": [0] * 8})
@@ -820,7 +911,7 @@ class RoutesTest(HttpTestCase):
         def delta(name, **labels):
             return self.server.metric_change(before, name, **labels)
 
-        solve = {"grpc_service": "nqueens.v1.NQueens", "grpc_method": "Solve"}
+        solve = {"grpc_service": "nqueens.v1.NQueensService", "grpc_method": "Solve"}
         self.assertEqual(delta("grpc_server_started_total", transport="http", **solve), 4)
         self.assertEqual(delta("grpc_server_started_total", transport="grpc", **solve), 1)
         self.assertEqual(delta("grpc_server_handled_total", transport="http", grpc_code="OK",
@@ -831,6 +922,23 @@ class RoutesTest(HttpTestCase):
                                **solve), 1)
         self.assertEqual(delta("grpc_server_handling_seconds_count", transport="http", **solve),
                          4)
+
+    def test_metrics_count_refusals_made_before_any_call(self):
+        before = self.server.metrics()
+        self.assert_error(self.server.request("POST", "/v1/nowhere", b"{}"), 404, "NOT_FOUND")
+        self.assert_error(self.server.request("GET", "/v1/solve"), 405, "UNIMPLEMENTED")
+        self.assert_error(self.server.post("/v1/solve", "{\"n\": 8,}"), 400, "INVALID_ARGUMENT")
+        self.assert_error(self.server.post("/v1/solve", "{\"n\": 8,}"), 400, "INVALID_ARGUMENT")
+
+        def refusals(code):
+            return self.server.metric_change(before, "nqueens_http_refusals_total", code=code)
+
+        self.assertEqual(refusals("404"), 1)
+        self.assertEqual(refusals("405"), 1)
+        self.assertEqual(refusals("400"), 2)
+        # None of them reached the service.
+        self.assertEqual(self.server.metric_change(before, "grpc_server_started_total",
+                                                   transport="http"), 0)
 
 
 class LongCallsTest(HttpTestCase):
@@ -878,6 +986,97 @@ class LongCallsTest(HttpTestCase):
         wait_until(lambda: self.server.metric_change(
             before, "grpc_server_handled_total", grpc_method="Count", grpc_code="Canceled",
             transport="http") == 1, "the metrics count the HTTP count as Canceled")
+
+
+def preflight_headers(origin: str) -> Dict[str, str]:
+    """What a browser sends before a page of `origin` posts JSON with a token."""
+    return {"Origin": origin, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,content-type,x-request-id"}
+
+
+def assert_no_cors(test: unittest.TestCase, response: Response):
+    for name in ("Access-Control-Allow-Origin", "Access-Control-Allow-Methods",
+                 "Access-Control-Allow-Headers", "Access-Control-Allow-Credentials",
+                 "Access-Control-Expose-Headers"):
+        test.assertIsNone(response.header(name), f"{name} in {response.headers}")
+
+
+class CorsTest(HttpTestCase):
+    """--http-cors-origin: the pages of one origin may call the routes from a
+    browser; no other origin gets a CORS header."""
+    ORIGIN = "https://app.example.com:8443"
+    flags = (f"--http-cors-origin={ORIGIN}",)
+
+    def assert_cors(self, response: Response):
+        self.assertEqual(response.header("Access-Control-Allow-Origin"), self.ORIGIN)
+        self.assertIsNone(response.header("Access-Control-Allow-Credentials"))
+        self.assertIn("Origin", response.header("Vary") or "")
+
+    def test_a_preflight_of_the_origin_gets_yes(self):
+        for path in ("/v1/solve", "/v1/enumerate"):
+            with self.subTest(path=path):
+                response = self.server.request("OPTIONS", path,
+                                               headers=preflight_headers(self.ORIGIN))
+                self.assertEqual(response.status, 204, response)
+                self.assertEqual(response.body, b"")
+                self.assert_cors(response)
+                self.assertEqual(response.header("Access-Control-Allow-Methods"), "POST")
+                allowed = {name.strip() for name in
+                           response.header("Access-Control-Allow-Headers").split(",")}
+                self.assertLessEqual({"content-type", "authorization", "x-request-id",
+                                      "nqueens-max-response-bytes"}, allowed)
+
+    def test_a_preflight_of_another_origin_gets_no(self):
+        for origin in ("https://app.example.com", "http://app.example.com:8443",
+                       "https://evil.example", "null"):
+            with self.subTest(origin=origin):
+                response = self.server.request("OPTIONS", "/v1/solve",
+                                               headers=preflight_headers(origin))
+                self.assert_error(response, 403, "PERMISSION_DENIED", "--http-cors-origin",
+                                  call_began=False)
+                assert_no_cors(self, response)
+        # Only the routes are asked about; a path that is none stays 404.
+        response = self.server.request("OPTIONS", "/v1/nothing",
+                                       headers=preflight_headers(self.ORIGIN))
+        self.assert_error(response, 404, "NOT_FOUND", call_began=False)
+
+    def test_answers_to_the_origin_say_it_may_read_them(self):
+        headers = {"Origin": self.ORIGIN}
+        ok = self.server.post("/v1/solve", {"n": 8}, headers)
+        self.assert_solution(8, self.assert_ok(ok)["columns"])
+        self.assert_cors(ok)
+        self.assertEqual(ok.header("Access-Control-Expose-Headers"), "X-Request-Id")
+        # Errors too, so that the page can show their message.
+        self.assert_cors(self.server.post("/v1/solve", {"n": 0}, headers))
+        self.assert_cors(self.server.request("GET", "/openapi.json", headers=headers))
+        connection = self.server.send("POST", "/v1/enumerate", {"n": 6},
+                                      {"Accept": "application/x-ndjson", **headers})
+        try:
+            answer = connection.getresponse()
+            self.assertEqual(answer.headers.get("Access-Control-Allow-Origin"), self.ORIGIN)
+            answer.read()
+        finally:
+            connection.close()
+
+    def test_answers_to_other_origins_have_no_cors_headers(self):
+        for headers in ({"Origin": "https://evil.example"}, {}):
+            with self.subTest(headers=headers):
+                response = self.server.post("/v1/solve", {"n": 8}, headers)
+                self.assert_ok(response)
+                assert_no_cors(self, response)
+                self.assertIn("Origin", response.header("Vary"))  # for caches
+
+    def test_the_flag_takes_one_origin_as_browsers_send_it(self):
+        for origin in ("*", "app.example.com", "https://app.example.com/",
+                       "https://App.example.com", "ftp://app.example.com", "https://"):
+            with self.subTest(origin=origin):
+                result = subprocess.run(
+                    [OPTIONS.server, "--listen=127.0.0.1:0", "--http-listen=127.0.0.1:0",
+                     f"--http-cors-origin={origin}"],
+                    capture_output=True, text=True, timeout=STARTUP_SECONDS)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn("--http-cors-origin", result.stderr)
+                self.assertEqual(result.stdout, "")
 
 
 class PerClientLimitTest(HttpTestCase):
@@ -999,7 +1198,7 @@ class TlsTest(HttpTestCase):
         except (OSError, http.client.HTTPException):
             return  # refused or cut
         self.assertNotEqual(response.status, 200, response)
-        self.assertNotIn(b"SOLVED", response.body)
+        self.assertNotIn(b"OUTCOME_SOLVED", response.body)
 
 
 class MutualTlsTest(HttpTestCase):

@@ -1,0 +1,575 @@
+#!/usr/bin/python3
+"""Writes server/http/openapi.json, the OpenAPI 3.0.3 document of the
+server's JSON-over-HTTP face, from what the server itself is made of:
+
+- the messages, enums and their comments: proto/nqueens/v1/nqueens.proto,
+  read by protoc (with --include_source_info, for the comments);
+- the routes: server/http/routes.inc, the table server/http/routes.cc
+  compiles, plus the gateway's own GET paths (GET_ROUTES below);
+- the status codes: the table in the .proto's top comment, whose HTTP
+  statuses must agree with server/http/http_status.cc's (checked here).
+
+The server embeds the file and serves it at GET /openapi.json.
+
+  scripts/generate-openapi.py          rewrite server/http/openapi.json
+  scripts/generate-openapi.py --check  fail if it is stale (CTest
+                                       http.openapi_current_test)
+
+Needs protoc (Debian: protobuf-compiler) and Debian's python3-protobuf, or
+protoc's path in $PROTOC.
+"""
+import argparse
+import difflib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Set, Tuple
+
+from google.protobuf import descriptor_pb2
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROTO = "nqueens/v1/nqueens.proto"
+SERVICE = "NQueensService"
+ROUTES = os.path.join(ROOT, "server", "http", "routes.inc")
+HTTP_STATUS = os.path.join(ROOT, "server", "http", "http_status.cc")
+OUTPUT = os.path.join(ROOT, "server", "http", "openapi.json")
+
+FieldType = descriptor_pb2.FieldDescriptorProto
+
+# The JSON of each scalar type in the proto3 JSON mapping. 64-bit integers
+# are strings, which JavaScript's numbers (exact up to 2^53) cannot spoil.
+SCALARS = {
+    FieldType.TYPE_DOUBLE: {"type": "number", "format": "double"},
+    FieldType.TYPE_FLOAT: {"type": "number", "format": "float"},
+    FieldType.TYPE_INT64: {"type": "string", "format": "int64"},
+    FieldType.TYPE_SINT64: {"type": "string", "format": "int64"},
+    FieldType.TYPE_SFIXED64: {"type": "string", "format": "int64"},
+    FieldType.TYPE_UINT64: {"type": "string", "format": "uint64"},
+    FieldType.TYPE_FIXED64: {"type": "string", "format": "uint64"},
+    FieldType.TYPE_INT32: {"type": "integer", "format": "int32"},
+    FieldType.TYPE_SINT32: {"type": "integer", "format": "int32"},
+    FieldType.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
+    FieldType.TYPE_UINT32: {"type": "integer", "format": "uint32", "minimum": 0,
+                            "maximum": 4294967295},
+    FieldType.TYPE_FIXED32: {"type": "integer", "format": "uint32", "minimum": 0,
+                             "maximum": 4294967295},
+    FieldType.TYPE_BOOL: {"type": "boolean"},
+    FieldType.TYPE_STRING: {"type": "string"},
+    FieldType.TYPE_BYTES: {"type": "string", "format": "byte"},
+}
+WIDE = {FieldType.TYPE_INT64, FieldType.TYPE_SINT64, FieldType.TYPE_SFIXED64,
+        FieldType.TYPE_UINT64, FieldType.TYPE_FIXED64}
+
+JSON = "application/json"
+NDJSON = "application/x-ndjson"
+
+CONVENTIONS = """\
+## JSON over HTTP
+
+Each `/v1/` route calls one RPC of `nqueens.v1.NQueensService`, with the
+body as its request message, and answers its response message, both in the
+proto3 JSON mapping, as protobuf's own parser and printer write it:
+
+- Field names in lowerCamelCase (`wantCertificate`); a request may use the
+  .proto's names too (`want_certificate`).
+- **64-bit integers are JSON strings** in answers (`"n": "8"`,
+  `"solutions": "92"`): a JavaScript number is exact only up to 2^53. A
+  request may send them as numbers or strings.
+- Enums by name (`"method": "METHOD_RANDOM"`); a request may send the
+  number. `bytes` (`certificate`) in base64. A `double` may be `"NaN"` or
+  `"Infinity"`.
+- An answer has every field, at its default too (`"valid": false`), except
+  an `optional` field that is unset, a message that is absent and the
+  members of a `oneof` but the one set.
+- **Strict JSON**: a body must be one JSON object as RFC 8259 defines it,
+  sent with `Content-Type: application/json` (else 415). A trailing comma, a
+  comment, single quotes, a leading zero, a bare `NaN`, invalid UTF-8 or a
+  field given twice is 400 `INVALID_ARGUMENT` naming the byte (counted from
+  0) and the field (`invalid JSON at byte 31 (in limits): a trailing comma
+  before '}'`); so is an empty body, a field the message does not have
+  (the message lists those it has) and an enum name its enum does not have
+  (the message lists the names).
+- **NDJSON streaming**: with `Accept: application/x-ndjson`, `/v1/enumerate`
+  sends one board a line and `/v1/count` each progress message and then the
+  result, a `CountResponse` a line, as they come. The status is that of the
+  first line; a failure after it is a last line `{"error": Error}`.
+- **CORS** is off unless the server runs with `--http-cors-origin ORIGIN`.
+  Then a preflight (`OPTIONS`) from a page of that one origin gets 204 with
+  `Access-Control-Allow-Origin: ORIGIN`, the method `POST` and the headers
+  `content-type, authorization, x-request-id, grpc-timeout,
+  nqueens-max-response-bytes`; the answers to that origin carry
+  `Access-Control-Allow-Origin: ORIGIN` (never `*`, never with credentials:
+  the token goes in `Authorization`) and expose `X-Request-Id`. Another
+  origin gets no CORS header (its preflight: 403); without the flag a
+  preflight gets 405.
+
+A `/v1/` answer carries the call's request id in `X-Request-Id` (the
+client's own when it sends a usable one). A call's deadline is the
+`grpc-timeout` header or the `timeout` query parameter. With
+`--auth-token-file`, every `/v1/` route needs `Authorization: Bearer TOKEN`.
+"""
+
+# The paths the gateway serves itself (server/http/gateway.cc), by path:
+# (summary, description, {HTTP status: (description, media type, schema)}).
+GET_ROUTES = {
+    "/healthz": (
+        "Whether the server takes calls",
+        "The status of the standard gRPC health service's overall check, as "
+        "JSON. Needs no token.",
+        {"200": ("The server takes calls.", JSON, {"$ref": "#/components/schemas/Health"}),
+         "503": ("The server is shutting down.", JSON, {"$ref": "#/components/schemas/Health"})}),
+    "/openapi.json": (
+        "This document",
+        "The OpenAPI document of the HTTP face, built into the server "
+        "(server/http/openapi.json, made by scripts/generate-openapi.py). "
+        "Needs no token.",
+        {"200": ("The document.", JSON, {"type": "object"})}),
+    "/": (
+        "The playground page",
+        "A page that calls the routes of this server from a browser "
+        "(server/http/playground.html, built into the server). Needs no token.",
+        {"200": ("The page.", "text/html", {"type": "string"})}),
+}
+
+# What a route's answer is made of, by the AnswerShape of server/http/routes.h.
+SHAPES = {
+    "kOne": "The answer is the RPC's one response message.",
+    "kResult": "The answer is the stream's last message's `result` alone; the "
+               "progress messages before it are dropped. With `Accept: "
+               "application/x-ndjson` every message comes as it is sent, a `CountResponse` "
+               "a line (`{\"progress\": ...}`, then `{\"result\": ...}`); a failure after "
+               "the first line is a last line `{\"error\": Error}`.",
+    "kBoards": "The answer is every board of the stream in one document, "
+               "`{\"boards\": [...]}`, of at most 8 MiB (past it: 429, set `limit` or "
+               "ask for NDJSON). With `Accept: application/x-ndjson` the boards come "
+               "one a line as the search finds them, without that bound; a failure "
+               "after the first line is a last line `{\"error\": Error}`.",
+}
+
+
+def fail(message: str) -> None:
+    sys.exit(f"generate-openapi.py: {message}")
+
+
+# --- reading the sources ---
+
+def load_proto() -> descriptor_pb2.FileDescriptorProto:
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "nqueens.pb")
+        subprocess.run([os.environ.get("PROTOC", "protoc"), "--include_source_info",
+                        f"--descriptor_set_out={out}", "-I", os.path.join(ROOT, "proto"),
+                        os.path.join(ROOT, "proto", PROTO)], check=True)
+        files = descriptor_pb2.FileDescriptorSet()
+        with open(out, "rb") as data:
+            files.ParseFromString(data.read())
+    return files.file[0]
+
+
+def read_routes() -> List[Tuple[str, str, str]]:
+    """(path, RPC, shape) of each ROUTE line of routes.inc."""
+    with open(ROUTES) as table:
+        text = table.read()
+    routes = re.findall(r'^ROUTE\("([^"]+)", (\w+), (\w+)\)$', text, re.MULTILINE)
+    if len(routes) != text.count("\nROUTE("):
+        fail(f"{ROUTES}: a ROUTE line this script cannot read")
+    for path, _, shape in routes:
+        if shape not in SHAPES:
+            fail(f"{ROUTES}: {path} has shape {shape}, which this script does not know")
+    return routes
+
+
+def http_statuses() -> Dict[str, int]:
+    """The HTTP status of each gRPC status name, as the gateway maps them."""
+    with open(HTTP_STATUS) as source:
+        table = dict((name, int(status)) for name, status in
+                     re.findall(r'\{"([A-Z_]+)", (\d{3})\}', source.read()))
+    if len(table) != 17:
+        fail(f"{HTTP_STATUS}: expected the 17 gRPC codes in kCodes, read {len(table)}")
+    return table
+
+
+class Comments:
+    """The .proto's comments by their path in the FileDescriptorProto."""
+
+    def __init__(self, proto: descriptor_pb2.FileDescriptorProto):
+        self.by_path = {}
+        for location in proto.source_code_info.location:
+            text = "\n".join(part.strip("\n") for part in
+                             (location.leading_comments, location.trailing_comments) if part)
+            if text:
+                self.by_path[tuple(location.path)] = text
+
+    def raw(self, *path: int) -> str:
+        return self.by_path.get(path, "")
+
+    def prose(self, *path: int) -> str:
+        """The comment as paragraphs: lines joined, blank lines kept."""
+        return paragraphs(self.raw(*path))
+
+
+def sentence(text: str) -> str:
+    """`text` ending as a sentence, for another to follow it."""
+    return text + "." if text and text[-1] not in ".!?)" else text
+
+
+def paragraphs(comment: str) -> str:
+    blocks = re.split(r"\n\s*\n", comment.strip())
+    return "\n\n".join(" ".join(line.strip() for line in block.splitlines()) for block in blocks)
+
+
+def status_table(top_comment: str) -> Tuple[str, List[Tuple[str, int, str]]]:
+    """The .proto's top comment in Markdown, its table of status codes as a
+    table of HTTP status, gRPC status and when; and that table's rows."""
+    rows, before, after = [], [], []
+    for line in top_comment.splitlines():
+        entry = re.match(r"^ {2,3}([A-Z_]+) \((\d{3})\)\s+(.*)$", line)
+        if entry:
+            rows.append([entry.group(1), int(entry.group(2)), entry.group(3).strip()])
+        elif rows and not after and re.match(r"^ {4,}\S", line):
+            rows[-1][2] += " " + line.strip()
+        else:
+            (after if rows else before).append(line)
+    if not rows:
+        fail(f"proto/{PROTO}: no table of status codes in the top comment")
+    table = "\n".join(["| HTTP | gRPC | when |", "| --- | --- | --- |"] +
+                      [f"| {status} | `{name}` | {when} |" for name, status, when in rows])
+    text = "\n\n".join([paragraphs("\n".join(before)), table, paragraphs("\n".join(after))])
+    return text, [tuple(row) for row in rows]
+
+
+# --- schemas ---
+
+class Schemas:
+    """components/schemas: the messages and enums a route reaches, in the
+    proto3 JSON mapping."""
+
+    def __init__(self, proto: descriptor_pb2.FileDescriptorProto, comments: Comments):
+        self.prefix = f".{proto.package}."
+        self.comments = comments
+        self.messages = {m.name: (i, m) for i, m in enumerate(proto.message_type)}
+        self.enums = {e.name: (i, e) for i, e in enumerate(proto.enum_type)}
+        self.schemas = {}
+
+    def name(self, type_name: str) -> str:
+        if not type_name.startswith(self.prefix):
+            fail(f"{type_name} is not a type of this package, which this script does not map")
+        return type_name[len(self.prefix):]
+
+    def reachable(self, roots: List[str]) -> Set[str]:
+        """The messages reachable from `roots` through their fields."""
+        seen, todo = set(), list(roots)
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            todo.extend(self.name(field.type_name) for field in self.messages[name][1].field
+                        if field.type == FieldType.TYPE_MESSAGE)
+        return seen
+
+    def add(self, requests: List[str], answers: List[str]) -> None:
+        """Every message reachable from requests and answers. A message only
+        answers reach lists as `required` the fields every answer has."""
+        in_requests = self.reachable(requests)
+        for name in sorted(in_requests | self.reachable(answers)):
+            self.schemas[name] = self.message(name, answer_only=name not in in_requests)
+
+    def message(self, name: str, answer_only: bool) -> dict:
+        index, message = self.messages[name]
+        properties, required = {}, []
+        for number, field in enumerate(message.field):
+            properties[field.json_name] = self.field(message, index, number, field)
+            if answer_only and always_printed(field):
+                required.append(field.json_name)
+        schema = {"type": "object", "description": self.comments.prose(4, index)}
+        oneofs = self.oneofs(message)
+        if oneofs:
+            schema["description"] = "\n\n".join(
+                text for text in (schema["description"], oneofs) if text)
+        if not schema["description"]:
+            del schema["description"]
+        schema["properties"] = properties
+        if required:
+            schema["required"] = required
+        return schema
+
+    @staticmethod
+    def oneofs(message: descriptor_pb2.DescriptorProto) -> str:
+        """Which fields exclude each other (the oneofs protoc did not make for
+        `optional`)."""
+        groups = []
+        for number, oneof in enumerate(message.oneof_decl):
+            members = [f"`{field.json_name}`" for field in message.field
+                       if field.HasField("oneof_index") and field.oneof_index == number
+                       and not field.proto3_optional]
+            if members:
+                groups.append(f"At most one of {', '.join(members)} is set "
+                              f"(oneof `{oneof.name}`).")
+        return " ".join(groups)
+
+    def field(self, message: descriptor_pb2.DescriptorProto, index: int, number: int,
+              field: descriptor_pb2.FieldDescriptorProto) -> dict:
+        if field.type == FieldType.TYPE_MESSAGE:
+            value = {"$ref": f"#/components/schemas/{self.name(field.type_name)}"}
+        elif field.type == FieldType.TYPE_ENUM:
+            value = {"$ref": f"#/components/schemas/{self.enum(field.type_name)}"}
+        elif field.type in SCALARS:
+            value = dict(SCALARS[field.type])
+        else:
+            fail(f"{message.name}.{field.name}: a field type this script does not map")
+        notes = [sentence(self.comments.prose(4, index, 2, number))]
+        if field.type in WIDE:
+            notes.append("64 bits: a JSON string (a request may send a number).")
+        if field.proto3_optional:
+            notes.append("Optional: absent when unset.")
+        description = " ".join(note for note in notes if note)
+        if field.label == FieldType.LABEL_REPEATED:
+            value = {"type": "array", "items": value}
+        elif "$ref" in value and description:
+            value = {"allOf": [value]}  # in OpenAPI 3.0 a $ref has no siblings
+        if description:
+            value["description"] = description
+        return value
+
+    def enum(self, type_name: str) -> str:
+        name = self.name(type_name)
+        if name not in self.schemas:
+            index, enum = self.enums[name]
+            values = "\n".join(
+                f"- `{value.name}`" + (f": {text}" if (text := self.comments.prose(
+                    5, index, 2, number)) else "")
+                for number, value in enumerate(enum.value))
+            intro = self.comments.prose(5, index)
+            self.schemas[name] = {
+                "type": "string",
+                "description": "\n\n".join(text for text in (
+                    intro, values, "A request may give the value's number instead.") if text),
+                "enum": [value.name for value in enum.value]}
+        return name
+
+
+def always_printed(field: descriptor_pb2.FieldDescriptorProto) -> bool:
+    """Whether every answer has the field: the gateway prints fields at their
+    defaults (always_print_primitive_fields), which covers all but absent
+    messages, unset `optional` fields and the members of a oneof."""
+    if field.HasField("oneof_index"):
+        return False
+    return field.label == FieldType.LABEL_REPEATED or field.type != FieldType.TYPE_MESSAGE
+
+
+# --- the document ---
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def error_responses(table: List[Tuple[str, int, str]], statuses: Dict[str, int]) -> dict:
+    """The error answers of a /v1/ route, by HTTP status: the .proto's table
+    and the gateway's own refusals before a call."""
+    by_status: Dict[int, List[str]] = {}
+    for name, http_status, when in table:
+        if statuses[name] != http_status:
+            fail(f"proto/{PROTO} says {name} is HTTP {http_status}, "
+                 f"{HTTP_STATUS} answers {statuses[name]}")
+        by_status.setdefault(http_status, []).append(f"`{name}`: {when}")
+    gateway = {
+        413: "`RESOURCE_EXHAUSTED`: the body is larger than --http-max-request-bytes.",
+        415: "`INVALID_ARGUMENT`: the body was not sent as `Content-Type: application/json`.",
+    }
+    for http_status, text in gateway.items():
+        by_status.setdefault(http_status, []).append(text)
+    by_status[429][-1] += (" Also the room the gateway needs in --memory-budget for the "
+                           "request and its answer.")
+    return {str(status): {"description": "\n\n".join(texts),
+                          "headers": {"X-Request-Id": {"$ref": "#/components/headers/RequestId"}},
+                          "content": {JSON: {"schema": ref("Error")}}}
+            for status, texts in sorted(by_status.items())}
+
+
+def rpc_route(proto, comments: Comments, schemas: Schemas, errors: dict,
+              path: str, rpc: str, shape: str) -> dict:
+    service_index, service = next((i, s) for i, s in enumerate(proto.service)
+                                  if s.name == SERVICE)
+    found = [(i, m) for i, m in enumerate(service.method) if m.name == rpc]
+    if not found:
+        fail(f"{ROUTES}: {path} calls {rpc}, which {SERVICE} does not have")
+    method_index, method = found[0]
+    request, response = schemas.name(method.input_type), schemas.name(method.output_type)
+    answers = schemas.messages[response][1]
+    if shape == "kOne":
+        content = {JSON: {"schema": ref(response)}}
+    elif shape == "kResult":
+        result = next(f for f in answers.field if f.name == "result")
+        content = {JSON: {"schema": ref(schemas.name(result.type_name))},
+                   NDJSON: {"schema": {"oneOf": [ref(response), ref("ErrorLine")]}}}
+    else:
+        boards = next(f for f in answers.field if f.label == FieldType.LABEL_REPEATED)
+        content = {JSON: {"schema": ref(response)},
+                   NDJSON: {"schema": {"oneOf": [ref(schemas.name(boards.type_name)),
+                                                 ref("ErrorLine")]}}}
+    rpc_text = comments.prose(6, service_index, 2, method_index)
+    return {"post": {
+        "operationId": rpc,
+        "summary": summary(rpc_text) or rpc,
+        "description": "\n\n".join(text for text in (
+            rpc_text, f"Calls `/nqueens.v1.{SERVICE}/{rpc}`. {SHAPES[shape]}") if text),
+        "security": [{}, {"bearer": []}],
+        "parameters": [{"$ref": "#/components/parameters/RequestId"},
+                       {"$ref": "#/components/parameters/GrpcTimeout"},
+                       {"$ref": "#/components/parameters/Timeout"}],
+        "requestBody": {"required": True, "content": {JSON: {"schema": ref(request)}}},
+        "responses": {"200": {"description": "The call's answer.",
+                              "headers": {"X-Request-Id":
+                                          {"$ref": "#/components/headers/RequestId"}},
+                              "content": content},
+                      **errors},
+    }}
+
+
+def summary(text: str) -> str:
+    """The first sentence of `text`, without what follows a colon or a
+    parenthesis when it is long."""
+    first = text.split(". ")[0].rstrip(".")
+    return re.split(r":| \(", first)[0] if len(first) > 80 else first
+
+
+def get_route(summary: str, description: str, answers: dict) -> dict:
+    return {"get": {
+        "summary": summary,
+        "description": description,
+        "security": [{}],
+        "responses": {status: {"description": text, "content": {media: {"schema": schema}}}
+                      for status, (text, media, schema) in answers.items()},
+    }}
+
+
+def shared_components(statuses: Dict[str, int]) -> dict:
+    return {
+        "parameters": {
+            "RequestId": {
+                "name": "X-Request-Id", "in": "header", "required": False,
+                "description": "The call's id in the server's log and in the answer; 1 to "
+                               "128 printable ASCII characters without spaces, else the "
+                               "server draws one.",
+                "schema": {"type": "string", "maxLength": 128}},
+            "GrpcTimeout": {
+                "name": "grpc-timeout", "in": "header", "required": False,
+                "description": "The call's deadline as gRPC writes it: 1 to 8 digits and "
+                               "a unit (H, M, S, m for milliseconds, u, n): `500m`, `2S`. "
+                               "Past it: 504.",
+                "schema": {"type": "string", "pattern": "^[0-9]{1,8}[HMSmun]$"}},
+            "Timeout": {
+                "name": "timeout", "in": "query", "required": False,
+                "description": "The call's deadline when there is no grpc-timeout header, "
+                               "as Go writes durations: `1.5s`, `250ms`, `1m30s`.",
+                "schema": {"type": "string"}},
+        },
+        "headers": {
+            "RequestId": {"description": "The call's request id.",
+                          "schema": {"type": "string"}},
+        },
+        "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer",
+                       "description": "One of the tokens of the server's --auth-token-file; "
+                                      "a server without that flag needs none."},
+        },
+        "schemas": {
+            "Error": {
+                "type": "object",
+                "description": "Why a call failed (server/http/http_status.h).",
+                "properties": {
+                    "code": {"type": "integer", "format": "int32",
+                             "description": "The gRPC status code's number."},
+                    "status": {"type": "string", "enum": list(statuses),
+                               "description": "The gRPC status code's name."},
+                    "message": {"type": "string",
+                                "description": "What was wrong, naming the field as the "
+                                               ".proto spells it, or the flag of the limit."},
+                    "requestId": {"type": "string",
+                                  "description": "The call's request id; empty for a "
+                                                 "refusal outside the /v1/ routes."},
+                },
+                "required": ["code", "status", "message", "requestId"],
+            },
+            "ErrorLine": {
+                "type": "object",
+                "description": "The last line of an NDJSON answer whose call failed after "
+                               "its first line.",
+                "properties": {"error": ref("Error")},
+                "required": ["error"],
+            },
+            "Health": {
+                "type": "object",
+                "properties": {"status": {"type": "string",
+                                          "enum": ["SERVING", "NOT_SERVING"]}},
+                "required": ["status"],
+            },
+        },
+    }
+
+
+def document() -> dict:
+    proto = load_proto()
+    comments = Comments(proto)
+    top, table = status_table(comments.raw(12))
+    statuses = http_statuses()
+    version = re.search(r"API version (\d+\.\d+\.\d+)", top)
+    if not version:
+        fail(f"proto/{PROTO}: the top comment names no 'API version X.Y.Z'")
+    schemas = Schemas(proto, comments)
+    components = shared_components(statuses)
+    errors = error_responses(table, statuses)
+    paths = {}
+    requests, answers = [], []
+    for path, rpc, shape in read_routes():
+        paths[path] = rpc_route(proto, comments, schemas, errors, path, rpc, shape)
+        operation = paths[path]["post"]
+        requests.append(operation["requestBody"]["content"][JSON]["schema"]["$ref"])
+        for media in operation["responses"]["200"]["content"].values():
+            answers.extend(reference["$ref"] for reference in
+                           media["schema"].get("oneOf", [media["schema"]]))
+    for path, (summary, description, get_answers) in GET_ROUTES.items():
+        paths[path] = get_route(summary, description, get_answers)
+    own = set(components["schemas"])
+    schemas.add([r.split("/")[-1] for r in requests],
+                [r.split("/")[-1] for r in answers if r.split("/")[-1] not in own])
+    components["schemas"] = {**dict(sorted(schemas.schemas.items())), **components["schemas"]}
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "nqueens.v1 over HTTP",
+            "version": version.group(1),
+            "description": f"{top}\n\nAn error's body is an `Error`.\n\n{CONVENTIONS.strip()}",
+            "license": {"name": "Apache-2.0"},
+        },
+        "paths": paths,
+        "components": components,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="fail if server/http/openapi.json is not what this writes")
+    options = parser.parse_args()
+    text = json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
+    if not options.check:
+        with open(OUTPUT, "w") as out:
+            out.write(text)
+        return 0
+    with open(OUTPUT) as committed:
+        old = committed.read()
+    if old == text:
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(
+        old.splitlines(keepends=True), text.splitlines(keepends=True),
+        "server/http/openapi.json (committed)", "server/http/openapi.json (generated)"))
+    print("server/http/openapi.json is stale: run scripts/generate-openapi.py", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
