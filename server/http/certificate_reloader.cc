@@ -1,6 +1,7 @@
 #include "server/http/certificate_reloader.h"
 
 #include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 
 #include <cstdint>
 #include <tuple>
@@ -42,6 +43,17 @@ gnutls_datum_t Datum(std::string& text) {
   return {reinterpret_cast<unsigned char*>(text.data()), static_cast<unsigned int>(text.size())};
 }
 
+// 0 when every PEM block of `chain` is a certificate, else GnuTLS's error.
+int CheckCertificates(const gnutls_datum_t& chain) {
+  gnutls_x509_crt_t* certificates = nullptr;
+  unsigned int count = 0;
+  const int error =
+      gnutls_x509_crt_list_import2(&certificates, &count, &chain, GNUTLS_X509_FMT_PEM, 0);
+  for (unsigned int i = 0; i < count; ++i) gnutls_x509_crt_deinit(certificates[i]);
+  gnutls_free(certificates);
+  return error < 0 ? error : 0;
+}
+
 // GnuTLS's text for `error`, without its full stop.
 absl::string_view GnuTlsError(int error) { return absl::StripSuffix(gnutls_strerror(error), "."); }
 
@@ -69,6 +81,12 @@ absl::StatusOr<std::shared_ptr<CertificateReloader::Credentials>> CertificateRel
   }
   const gnutls_datum_t cert = Datum(made->files.cert);
   const gnutls_datum_t key = Datum(made->files.key);
+  // GnuTLS 3.7.9 leaks a certificate when gnutls_certificate_set_x509_key_mem
+  // meets a PEM block that does not decode; its list import does not.
+  if (const int error = CheckCertificates(cert); error < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--tls-cert ", options.cert_file, ": ", GnuTlsError(error)));
+  }
   // GnuTLS checks here that the key is the certificate's.
   if (const int error =
           gnutls_certificate_set_x509_key_mem(made->gnutls, &cert, &key, GNUTLS_X509_FMT_PEM);
