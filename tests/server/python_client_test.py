@@ -9,25 +9,22 @@ board with its own O(n) validator, never trusting the server's.
 Run by CTest:
   python_client_test.py --server PATH --source-dir DIR
 """
-import argparse
 import importlib
 import os
 import sys
-import unittest
 
 import grpc
 
 import python_support
 
 CHUNK_SIZE = 7
-OPTIONS = None  # the parsed command line
 
 
 
 def check_board(n, columns):
     """(valid, complete) by the Python client tests' own O(n) check
     (tests/clients/python/support.py), never the server's."""
-    support = os.path.join(OPTIONS.source_dir, "tests", "clients", "python")
+    support = os.path.join(python_support.OPTIONS.source_dir, "tests", "clients", "python")
     if support not in sys.path:
         sys.path.insert(0, support)
     return importlib.import_module("support").check_board(n, columns)
@@ -45,19 +42,7 @@ def chunks(columns, size=CHUNK_SIZE):
             for offset in range(0, len(columns), size)]
 
 
-class NQueensClientTest(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.pb, pb_grpc = python_support.import_stubs(OPTIONS.source_dir)
-        cls.server, addresses = python_support.start(OPTIONS.server)
-        cls.channel = grpc.insecure_channel(addresses["grpc"])
-        cls.stub = pb_grpc.NQueensServiceStub(cls.channel)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        python_support.stop(cls.server)
+class NQueensClientTest(python_support.ServerTestCase):
 
     # --- helpers ---
 
@@ -185,12 +170,7 @@ class NQueensClientTest(unittest.TestCase):
 
 
 def main():
-    global OPTIONS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True, help="the nqueens-server binary")
-    parser.add_argument("--source-dir", required=True, help="the repository's top directory")
-    OPTIONS, unittest_args = parser.parse_known_args()
-    unittest.main(argv=[sys.argv[0]] + unittest_args)
+    python_support.main(__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -1,13 +1,20 @@
-"""What the Python tests of this folder share: the bare stubs committed in
-clients/python, and an nqueens-server process started on 127.0.0.1 port 0,
-its addresses read from the lines it prints first, and stopped with SIGTERM,
-which must end it cleanly (exit 0: under ASan, a leak or error report makes
-it exit non-zero)."""
+"""What the Python tests of this folder share: their command line (--server,
+--source-dir), the bare stubs committed in clients/python, and an
+nqueens-server process started on 127.0.0.1 port 0, its addresses read from
+the lines it prints first, and stopped with SIGTERM, which must end it
+cleanly (exit 0: under ASan, a leak or error report makes it exit
+non-zero)."""
+import argparse
 import importlib
 import os
 import signal
 import subprocess
 import sys
+import unittest
+
+import grpc
+
+OPTIONS = None  # the parsed command line (main)
 
 # The lines the server prints, by the transport they name.
 PREFIXES = {"grpc": "listening on ", "http": "listening for HTTP on "}
@@ -49,3 +56,32 @@ def stop(process):
     process.stdout.close()
     if exit_code != 0:
         raise AssertionError(f"the server exited with {exit_code} after SIGTERM")
+
+
+class ServerTestCase(unittest.TestCase):
+    """A server of the class's own (with `flags`, serving `transports`) and a
+    stub on its gRPC port: cls.pb, cls.stub, cls.addresses."""
+    flags = ()
+    transports = ("grpc",)
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pb, pb_grpc = import_stubs(OPTIONS.source_dir)
+        cls.server, cls.addresses = start(OPTIONS.server, *cls.flags, transports=cls.transports)
+        cls.channel = grpc.insecure_channel(cls.addresses["grpc"])
+        cls.stub = pb_grpc.NQueensServiceStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        stop(cls.server)
+
+
+def main(description):
+    """Parses --server and --source-dir, then runs the tests with the rest."""
+    global OPTIONS
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--server", required=True, help="the nqueens-server binary")
+    parser.add_argument("--source-dir", required=True, help="the repository's top directory")
+    OPTIONS, unittest_args = parser.parse_known_args()
+    unittest.main(module="__main__", argv=[sys.argv[0]] + unittest_args)

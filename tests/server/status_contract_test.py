@@ -11,18 +11,14 @@ server runs with a small --max-n, so that both sides of it are reachable.
 Run by CTest:
   status_contract_test.py --server PATH --source-dir DIR
 """
-import argparse
 import http.client
 import json
-import sys
-import unittest
 
 import grpc
 from google.protobuf import json_format
 
 import python_support
 
-OPTIONS = None  # the parsed command line
 REQUEST_SECONDS = 30
 MAX_N = 1500000  # the server's --max-n
 # A unary answer above 4 MiB: about 4 bytes a row, under --max-n.
@@ -101,21 +97,9 @@ JSON_CASES = [
 
 
 
-class StatusContractTest(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.pb, pb_grpc = python_support.import_stubs(OPTIONS.source_dir)
-        cls.server, addresses = python_support.start(OPTIONS.server, f"--max-n={MAX_N}",
-                                                     transports=("grpc", "http"))
-        cls.http_address = addresses["http"]
-        cls.channel = grpc.insecure_channel(addresses["grpc"])
-        cls.stub = pb_grpc.NQueensServiceStub(cls.channel)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        python_support.stop(cls.server)
+class StatusContractTest(python_support.ServerTestCase):
+    flags = (f"--max-n={MAX_N}",)
+    transports = ("grpc", "http")
 
     def grpc_error(self, rpc, request_json):
         """The (code name, message) of the call, which must fail."""
@@ -134,7 +118,7 @@ class StatusContractTest(unittest.TestCase):
 
     def http_error(self, route, body):
         """The (HTTP status, error body) of a POST, which must fail."""
-        connection = http.client.HTTPConnection(self.http_address, timeout=REQUEST_SECONDS)
+        connection = http.client.HTTPConnection(self.addresses["http"], timeout=REQUEST_SECONDS)
         try:
             connection.request("POST", f"/v1/{route}", body=body.encode(),
                                headers={"Content-Type": "application/json"})
@@ -186,12 +170,7 @@ class StatusContractTest(unittest.TestCase):
 
 
 def main():
-    global OPTIONS
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--server", required=True)
-    parser.add_argument("--source-dir", required=True)
-    OPTIONS, rest = parser.parse_known_args()
-    unittest.main(argv=[sys.argv[0]] + rest)
+    python_support.main(__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
