@@ -196,7 +196,7 @@ check_completion() { # LABEL CLIENT-COMMAND...
   fi
   # composition-8.q is "1 0 5 8 0 0 6 0" below its comments.
   local -a given answer
-  read -r -a given <<<"$(grep -v '^#' "$repo/docs/examples/composition-8.q" | tr '\n' ' ')"
+  read -r -a given <<<"$(grep -v '^#' "$repo/examples/composition-8.q" | tr '\n' ' ')"
   read -r -a answer <<<"$(tr '\n' ' ' <"$out")"
   local i
   if ((${#answer[@]} != ${#given[@]})); then

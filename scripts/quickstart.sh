@@ -6,7 +6,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-sample=docs/examples/composition-8.q
+sample=examples/composition-8.q
 
 # What building needs; scripts/test.sh installs what the tests need besides
 # (a browser among them).

@@ -39,7 +39,7 @@ void ForEachComposition(uint32_t n, const std::function<void(const Columns&)>& v
 
 // An unsolvable composition whose proof takes the exact search far longer
 // than a second (23 s and 2.3 x 10^8 nodes on two threads): an Excluded
-// Diagonals instance (m = 24) in docs/examples, read from the source tree.
+// Diagonals instance (m = 24) in examples, read from the source tree.
 Columns HardUnsolvableBoard();
 
 // Attacking pairs by comparing every pair of queens, O(n^2).
