@@ -2,11 +2,13 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -140,7 +142,7 @@ class BatchLines {
     if (answer.ok()) {
       Write(ResponseJson(*answer));
     } else {
-      refused_ = true;
+      ++refused_;
       Write(ErrorJsonOfLine(line, answer.status()));
     }
   }
@@ -155,15 +157,18 @@ class BatchLines {
   // the backend's thread; read after the backend is done).
   const std::string& input_error() const { return input_error_; }
 
-  bool refused() const {
+  // After the backend: the lines answered with an error, of all the lines
+  // read (lines(), by Next() on the backend's thread).
+  uint64_t refused() const {
     absl::MutexLock lock(&mutex_);
     return refused_;
   }
+  uint64_t lines() const { return line_number_; }
 
  private:
   void WriteErrorsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     while (!pending_.empty() && pending_.front().error.has_value()) {
-      refused_ = true;
+      ++refused_;
       Write(*pending_.front().error);
       pending_.pop_front();
     }
@@ -181,8 +186,16 @@ class BatchLines {
     std::optional<std::string> error;
   };
   std::deque<Pending> pending_ ABSL_GUARDED_BY(mutex_);
-  bool refused_ ABSL_GUARDED_BY(mutex_) = false;
+  uint64_t refused_ ABSL_GUARDED_BY(mutex_) = 0;
 };
+
+// A batch whose answers all went to stdout would otherwise end with exit
+// status 1 and nothing said.
+std::string RefusedSummary(uint64_t refused, uint64_t lines) {
+  return absl::StrCat(refused, " of ", lines, lines == 1 ? " line" : " lines",
+                      refused == 1 ? " was" : " were",
+                      " refused (their {\"error\": ...} lines say why)");
+}
 
 }  // namespace
 
@@ -213,7 +226,11 @@ int RunBatch(Backend& backend, const std::string& input_path, const CommandOptio
     return ReportError(kExitUsage, absl::StrCat(input_path == "-" ? "stdin" : input_path, ": ",
                                                 lines.input_error()));
   }
-  return lines.refused() ? kExitRejected : kExitOk;
+  if (lines.refused() == 0) return kExitOk;
+  if (!options.quiet) {
+    std::fprintf(stderr, "nqueens: %s\n", RefusedSummary(lines.refused(), lines.lines()).c_str());
+  }
+  return kExitRejected;
 }
 
 }  // namespace nqueens::client

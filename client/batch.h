@@ -3,8 +3,9 @@
 // ({"n": 8, "columns": [1, 0, ...]} or {"n": 8, "queens": [{"row": 1,
 // "column": 1}]}, with any other of its fields). Writes one JSON line per
 // input line, in input order, to --output or stdout: the CompleteResponse,
-// or {"error": {"code", "message"}} for a line that could not be read or was
-// refused. Blank lines are skipped.
+// or {"error": {"code": ..., "message": "line N: ..."}} for a line that
+// could not be read or was refused, a blank line included: the n-th answer
+// is the n-th line's.
 #ifndef NQUEENS_CLIENT_BATCH_H_
 #define NQUEENS_CLIENT_BATCH_H_
 
@@ -16,7 +17,8 @@
 namespace nqueens::client {
 
 // Exit status: 0 when every line was answered (whatever its outcome), 1 when
-// some line was refused, 2 for an unreadable input, 3 when the batch failed.
+// some line was refused (how many is said on stderr, unless --quiet), 2 for
+// an unreadable input, 3 when the batch failed.
 int RunBatch(Backend& backend, const std::string& input_path, const CommandOptions& options);
 
 }  // namespace nqueens::client

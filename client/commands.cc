@@ -111,9 +111,10 @@ absl::Status WritePicture(const CommandOptions& options, absl::Span<const uint32
   });
 }
 
-// The input's queens, dense, when --picture will show them.
-Columns GivenForPicture(const Board& board, const CommandOptions& options) {
-  if (options.picture_path.empty()) return {};
+// The input's queens, dense, when --picture or the drawing on stderr will
+// show them.
+Columns GivenForDrawing(const Board& board, const CommandOptions& options) {
+  if (options.picture_path.empty() && (options.quiet || board.n > kMaxDrawnSize)) return {};
   Board copy = board;
   if (!MakeDense(copy).ok()) return {};  // the backend refuses such a board
   return copy.columns;
@@ -139,7 +140,7 @@ int FinishCompletion(const CompletionResult& result, uint64_t n, const CommandOp
   }
   if (result.outcome != Outcome::kSolved) return ExitCodeFor(result.outcome);
   if (!options.quiet && n <= kMaxDrawnSize) {
-    WriteText(stderr, DrawBoard(result.columns));
+    WriteText(stderr, DrawBoard(result.columns, given));
   }
   const absl::Status written = WriteOutput(
       options.output_path, [&](std::FILE* file) { WriteBoardTo(file, result.columns, options); });
@@ -234,7 +235,7 @@ int RunComplete(Backend& backend, const std::string& input_path, const CommandOp
   if (absl::Status usable = CheckPicture(options, n); !usable.ok()) {
     return ReportError(kExitUsage, usable.message());
   }
-  const Columns given = GivenForPicture(*board, options);
+  const Columns given = GivenForDrawing(*board, options);
   absl::StatusOr<CompletionResult> result = backend.Complete(*std::move(board), options.run);
   if (!result.ok()) return ReportBackendError(result.status());
   // A job of parts wrote each part's certificate as it came.
@@ -267,7 +268,7 @@ int RunValidate(Backend& backend, const std::string& input_path, const CommandOp
   }
   absl::StatusOr<ValidationReport> report = backend.Validate(*std::move(board), options.run);
   if (!report.ok()) return ReportBackendError(report.status());
-  if (drawn && !columns.empty()) WriteText(stderr, DrawBoard(columns, report->conflicts));
+  if (drawn && !columns.empty()) WriteText(stderr, DrawBoard(columns, {}, report->conflicts));
   if (absl::Status picture = WritePicture(options, columns, columns, report->conflicts);
       !picture.ok()) {
     return ReportError(kExitUsage, picture.message());

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "client/json_output.h"
 
 namespace nqueens::client {
 namespace {
@@ -25,15 +26,6 @@ absl::StatusOr<google::protobuf::Struct> ParseObject(absl::string_view line) {
     return absl::InvalidArgumentError("not a JSON object");
   }
   return object;
-}
-
-// `text` as a JSON string, quoted and escaped.
-std::string JsonString(const std::string& text) {
-  google::protobuf::Value value;
-  value.set_string_value(text);
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(value, &json);
-  return json;
 }
 
 // The header's fields in its order (a Struct would print them in any).

@@ -3,8 +3,6 @@
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 
-#include <utility>
-
 #include "absl/strings/str_cat.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "wire/convert.h"
@@ -67,16 +65,22 @@ std::string HealthJson(absl::string_view status) {
   return ToJson(object);
 }
 
+std::string JsonString(absl::string_view text) {
+  google::protobuf::Value value;
+  value.set_string_value(std::string(text));
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(value, &json);
+  return json;
+}
+
+// Written out, not a Struct: protobuf prints a Struct's fields in the order
+// of its hash map, which changes from run to run.
 std::string ErrorJson(absl::StatusCode code, absl::string_view message,
                       absl::string_view request_id) {
-  google::protobuf::Struct error;
-  auto& fields = *error.mutable_fields();
-  fields["code"].set_string_value(absl::StatusCodeToString(code));
-  fields["message"].set_string_value(std::string(message));
-  if (!request_id.empty()) fields["requestId"].set_string_value(std::string(request_id));
-  google::protobuf::Struct object;
-  *(*object.mutable_fields())["error"].mutable_struct_value() = std::move(error);
-  return ToJson(object);
+  std::string fields = absl::StrCat("\"code\":", JsonString(absl::StatusCodeToString(code)),
+                                    ",\"message\":", JsonString(message));
+  if (!request_id.empty()) absl::StrAppend(&fields, ",\"requestId\":", JsonString(request_id));
+  return absl::StrCat("{\"error\":{", fields, "}}\n");
 }
 
 }  // namespace nqueens::client

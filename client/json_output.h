@@ -28,11 +28,14 @@ std::string CompletionJson(const CompletionResult& result, uint64_t n,
 std::string ResponseJson(const v1::CompleteResponse& response);
 std::string ValidationJson(const ValidationReport& report);
 std::string CountJson(const CountResult& result, uint64_t n, const PartSelector& part = {});
+// `text` as a JSON string, quoted and escaped.
+std::string JsonString(absl::string_view text);
 // health's answer: {"status": "SERVING"}.
 std::string HealthJson(absl::string_view status);
 // One enumerated board: {"columns": [...]}.
 std::string BoardJson(absl::Span<const uint32_t> columns, const PartSelector& part = {});
-// `code`'s name and `message`, with the request id when there is one.
+// `code`'s name and `message`, with the request id when there is one, in
+// that order: {"error": {"code": ..., "message": ..., "requestId": ...}}.
 std::string ErrorJson(absl::StatusCode code, absl::string_view message,
                       absl::string_view request_id);
 

@@ -77,7 +77,9 @@ ABSL_FLAG(std::vector<std::string>, param, {},
           "it, or give a comma-separated list); docs/params.md lists each with its range");
 ABSL_FLAG(bool, batch, false,
           "complete: FILE holds many compositions, one JSON CompleteRequest per line (\"-\" for "
-          "stdin); one JSON answer per line comes out, in input order, on stdout or --output");
+          "stdin); one JSON answer per line comes out, in input order, on stdout or --output; "
+          "when lines are refused (their answer is {\"error\": ...}), stderr says how many and "
+          "the exit status is 1");
 ABSL_FLAG(bool, json, false,
           "print the result as one JSON object (the proto's JSON mapping: outcome, n, stats with "
           "seed and method, columns; validate's report; count's numbers; enumerate: one object "
@@ -197,10 +199,11 @@ constexpr char kAbout[] = R"(
 Boards are read as a Q array, a 0/1 matrix, a sparse list or binary; see
 --format. solve and complete print the outcome (SOLVED, UNSOLVABLE, UNDECIDED)
 with its stats on stderr, the board on stdout (drawn on stderr too when
-N <= 64). Long phases (reading, uploading, solving, downloading, writing) show
-a progress bar on stderr when it is a terminal.
+N <= 64, complete's given queens as Q and those it placed as q). Long phases
+(reading, uploading, solving, downloading, writing) show a progress bar on
+stderr when it is a terminal.
 
-formats (docs/examples/README.md has the details):
+formats (examples/README.md has the details):
   q        the array Q as text: the column (1..N) of each row's queen, 0 for
            an empty row, separated by spaces or line breaks
   matrix   N lines of N cells: 0 or . empty, 1 or Q a queen
@@ -255,11 +258,10 @@ std::string Help(const CommandEntry* command) {
         &help, "  help [COMMAND]\n",
         command_line::Wrap("this help, or a command's usage and the flags it takes", "      "),
         kAbout);
-  } else {
-    absl::StrAppend(&help, "\nflags:\n");
   }
   const std::set<std::string> flags =
       command == nullptr ? std::set<std::string>{} : FlagsOf(*command);
+  if (command != nullptr && !flags.empty()) absl::StrAppend(&help, "\nflags:\n");
   return absl::StrCat(
       help, command_line::FlagHelp("client/main.cc",
                                    {{"{solve methods}", MethodList(SolveMethods())},
@@ -318,7 +320,9 @@ absl::Status CheckFlagsApply(const CommandEntry& command, const std::set<std::st
 int RunHelp(const std::vector<std::string>& arguments) {
   const CommandEntry* command = nullptr;
   if (arguments.size() > 2) return UsageError("expected help or help COMMAND");
-  if (arguments.size() == 2 && (command = FindCommand(arguments[1])) == nullptr) {
+  // `help help` is the whole help, as `help` is.
+  if (arguments.size() == 2 && arguments[1] != "help" &&
+      (command = FindCommand(arguments[1])) == nullptr) {
     return UsageError(absl::StrCat("unknown command ", arguments[1]));
   }
   std::fputs(Help(command).c_str(), stdout);
@@ -642,6 +646,17 @@ void SilenceGrpcLogUnlessAsked() {
   gpr_set_log_function([](gpr_log_func_args*) {});
 }
 
+// The command line wins over the environment for where the work runs too:
+// --local on it sets aside a server from NQUEENS_SERVER, and --server an
+// NQUEENS_LOCAL, instead of refusing them as a pair (both on the command
+// line, or both in the environment, still are).
+void PreferTheCommandLine(const std::set<std::string>& given) {
+  const bool local_given = given.count("local") != 0;
+  const bool server_given = given.count("server") != 0;
+  if (local_given && !server_given) absl::SetFlag(&FLAGS_server, "");
+  if (server_given && !local_given) absl::SetFlag(&FLAGS_local, false);
+}
+
 int Main(int argc, char** argv) {
   SilenceGrpcLogUnlessAsked();
   // Every flag can come from NQUEENS_ and its name in capitals, as the
@@ -652,6 +667,7 @@ int Main(int argc, char** argv) {
   absl::StatusOr<std::vector<std::string>> arguments =
       command_line::ParseFlags(argc, argv, sources, &given);
   if (!arguments.ok()) return UsageError(arguments.status().message());
+  PreferTheCommandLine(given);
   ReportErrorsAsJson(absl::GetFlag(FLAGS_json));
   if (absl::GetFlag(FLAGS_help)) return RunHelp({"help"});
   if (absl::GetFlag(FLAGS_version)) {

@@ -445,9 +445,6 @@ class RemoteBackend : public Backend {
     return std::move(collector).Finish();
   }
 
-  // The status of a failed call, with its request id (backend.h): what TLS
-  // or the token did wrong, in one line; a server that cannot be reached is
-  // named.
   absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>& next,
                              const std::function<void(BatchAnswer)>& answer,
                              const RunOptions& options) override {
@@ -495,10 +492,13 @@ class RemoteBackend : public Backend {
     return status.ok() ? absl::OkStatus() : CallError(status, context);
   }
 
+  // The status of a failed call, with its request id (backend.h): what TLS,
+  // the token or the connection did wrong, in one line; a server that cannot
+  // be reached is named.
   absl::Status CallError(const grpc::Status& status, const CallContext& context) const {
     absl::Status error = wire::FromGrpcStatus(status);
-    if (std::optional<absl::Status> security = SecurityFailure(status, security_, address_)) {
-      error = *security;
+    if (std::optional<absl::Status> failure = ConnectionFailure(status, security_, address_)) {
+      error = *failure;
     } else if (error.code() == absl::StatusCode::kUnavailable) {
       error = absl::UnavailableError(
           absl::StrCat("cannot reach server ", address_, ": ", error.message()));

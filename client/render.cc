@@ -1,5 +1,6 @@
 #include "client/render.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -44,20 +45,25 @@ std::string QLine(absl::Span<const uint32_t> columns) {
   return absl::StrCat(absl::StrJoin(columns, " "), "\n");
 }
 
-std::string DrawBoard(absl::Span<const uint32_t> columns, absl::Span<const Conflict> conflicts) {
+std::string DrawBoard(absl::Span<const uint32_t> columns, absl::Span<const uint32_t> given,
+                      absl::Span<const Conflict> conflicts) {
   std::vector<bool> in_conflict(columns.size() + 1, false);  // by row
   for (const Conflict& conflict : conflicts) {
     in_conflict[conflict.first.row] = in_conflict[conflict.second.row] = true;
   }
+  const bool marks_placed =
+      std::any_of(given.begin(), given.end(), [](uint32_t column) { return column != 0; });
   std::string drawing;
   drawing.reserve(columns.size() * columns.size() * 2);
   for (uint64_t row = 1; row <= columns.size(); ++row) {
+    const bool placed = marks_placed && given[row - 1] != columns[row - 1];
     for (uint64_t column = 1; column <= columns.size(); ++column) {
       if (column > 1) drawing += ' ';
-      drawing += column != columns[row - 1] ? '.' : in_conflict[row] ? 'X' : 'Q';
+      drawing += column != columns[row - 1] ? '.' : in_conflict[row] ? 'X' : placed ? 'q' : 'Q';
     }
     drawing += '\n';
   }
+  if (marks_placed) drawing += "Q given, q placed\n";
   return drawing;
 }
 

@@ -36,8 +36,10 @@ std::string CountLine(const CountResult& result, uint64_t n);
 std::string QLine(absl::Span<const uint32_t> columns);
 
 // The board as rows of `Q` and `.` cells separated by spaces; the queens in
-// `conflicts` are drawn as `X`.
-std::string DrawBoard(absl::Span<const uint32_t> columns,
+// `conflicts` are drawn as `X`. When `given` (empty, or of the same size)
+// holds a queen, the queens not in it are drawn as `q`, and a line under the
+// drawing says so: the terminal's counterpart of BoardSvg's colours.
+std::string DrawBoard(absl::Span<const uint32_t> columns, absl::Span<const uint32_t> given = {},
                       absl::Span<const Conflict> conflicts = {});
 
 // The validation report, one "name: value" per line, then up to the report's

@@ -62,14 +62,15 @@ constexpr HandshakeFailure kHandshakeFailures[] = {
     {"wrong version number", "it does not speak TLS (try without --tls)"},
 };
 
-// gRPC's "connections to all backends failing; last error: UNAVAILABLE:
-// ipv4:127.0.0.1:PORT: Socket closed" (round_robin, client/channel.cc; with
-// pick_first: "failed to connect to all addresses; ..."): the server hung up
-// while the connection was set up.
-bool ClosedWhileConnecting(const std::string& normalized_message) {
-  return (absl::StrContains(normalized_message, "failed to connect") ||
-          absl::StrContains(normalized_message, "connections to all backends failing")) &&
-         absl::StrContains(normalized_message, "socket closed");
+// gRPC's "connections to all backends failing; last error: ..."
+// (round_robin, client/channel.cc; with pick_first: "failed to connect to
+// all addresses; ..."): no connection was made. It ends with "UNAVAILABLE:
+// ipv4:127.0.0.1:PORT: Socket closed" when the server hung up while the
+// connection was set up, and with "UNKNOWN: ipv4:127.0.0.1:PORT: Failed to
+// connect to remote host: Connection refused" when nothing listens there.
+bool NotConnected(const std::string& normalized_message) {
+  return absl::StrContains(normalized_message, "failed to connect") ||
+         absl::StrContains(normalized_message, "connections to all backends failing");
 }
 
 // Why a server would hang up, from what this client sent.
@@ -85,6 +86,15 @@ std::string ClosedConnectionStatus(const ClientSecurity& security, const std::st
                                       : "it may not accept the client certificate (--tls-cert)";
   return absl::StrCat("TLS failed with server ", address,
                       ": it closed the connection during the handshake; ", guess);
+}
+
+// The usual cause is a server not started yet, or a user who meant to run
+// in this process.
+std::string RefusedConnectionStatus(const std::string& address) {
+  return absl::StrCat("cannot reach server ", address,
+                      ": connection refused, no server listens there; start nqueens-server "
+                      "(it listens on port 50051 by default) or use --local to run in this "
+                      "process");
 }
 
 std::string NormalizedMessage(const grpc::Status& status) {
@@ -148,9 +158,9 @@ void AddChannelArguments(const ClientSecurity& security, grpc::ChannelArguments&
   }
 }
 
-std::optional<absl::Status> SecurityFailure(const grpc::Status& status,
-                                            const ClientSecurity& security,
-                                            const std::string& address) {
+std::optional<absl::Status> ConnectionFailure(const grpc::Status& status,
+                                              const ClientSecurity& security,
+                                              const std::string& address) {
   if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
     return absl::UnauthenticatedError(
         security.token.has_value()
@@ -166,8 +176,12 @@ std::optional<absl::Status> SecurityFailure(const grpc::Status& status,
           absl::StrCat("TLS failed with server ", address, ": ", failure.explanation));
     }
   }
-  if (ClosedWhileConnecting(message)) {
+  if (!NotConnected(message)) return std::nullopt;
+  if (absl::StrContains(message, "socket closed")) {
     return absl::UnavailableError(ClosedConnectionStatus(security, address));
+  }
+  if (absl::StrContains(message, "connection refused")) {
+    return absl::UnavailableError(RefusedConnectionStatus(address));
   }
   return std::nullopt;
 }

@@ -1,7 +1,7 @@
 // The CLI's side of the server's security: TLS (--tls, --tls-ca,
 // --tls-cert, --tls-key, --tls-server-name), the bearer token
-// (--auth-token-file or NQUEENS_AUTH_TOKEN), and failures they cause told
-// in one line saying which.
+// (--auth-token-file or NQUEENS_AUTH_TOKEN), and failures they cause (or a
+// server that cannot be reached at all) told in one line saying which.
 #ifndef NQUEENS_CLIENT_SECURITY_H_
 #define NQUEENS_CLIENT_SECURITY_H_
 
@@ -46,16 +46,18 @@ absl::StatusOr<ClientSecurity> LoadClientSecurity(const SecurityFlags& flags,
 std::shared_ptr<grpc::ChannelCredentials> ChannelCredentialsFor(const ClientSecurity& security);
 void AddChannelArguments(const ClientSecurity& security, grpc::ChannelArguments& arguments);
 
-// When TLS or the token made a call to `address` fail, what went wrong in
-// one line: UNAUTHENTICATED when the token was missing or refused, and
-// UNAVAILABLE when the TLS handshake failed: a certificate not trusted, one
-// for another host name, a server without TLS. A server that closes the
-// connection while it is set up is told apart by what the call sent: TLS
-// 1.3 servers refuse a missing or unknown client certificate, and gRPC's
-// plaintext clients, so, without saying why. nullopt for any other failure.
-std::optional<absl::Status> SecurityFailure(const grpc::Status& status,
-                                            const ClientSecurity& security,
-                                            const std::string& address);
+// When TLS, the token or the connection made a call to `address` fail, what
+// went wrong in one line: UNAUTHENTICATED when the token was missing or
+// refused, and UNAVAILABLE when the TLS handshake failed: a certificate not
+// trusted, one for another host name, a server without TLS. A server that
+// closes the connection while it is set up is told apart by what the call
+// sent: TLS 1.3 servers refuse a missing or unknown client certificate, and
+// gRPC's plaintext clients, so, without saying why. A refused connection
+// (nothing listens) is UNAVAILABLE saying to start nqueens-server or use
+// --local. nullopt for any other failure.
+std::optional<absl::Status> ConnectionFailure(const grpc::Status& status,
+                                              const ClientSecurity& security,
+                                              const std::string& address);
 
 }  // namespace nqueens::client
 

@@ -200,6 +200,16 @@ TEST_P(CliTest, JsonErrorsNameTheCode) {
   EXPECT_EQ(error.struct_value().fields().at("code").string_value(), "INVALID_ARGUMENT");
   EXPECT_THAT(error.struct_value().fields().at("message").string_value(),
               HasSubstr("(row 2, column 3) and (row 5, column 6)"));
+  // The keys in one order, as complete --batch writes them; a server's call
+  // adds its request id last.
+  EXPECT_THAT(result.out, StartsWith("{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"message\":"));
+  const size_t request_id = result.out.find(",\"requestId\":\"");
+  if (GetParam() == Where::kRemote) {
+    EXPECT_GT(request_id, result.out.find("\"message\":")) << result.out;
+    EXPECT_NE(request_id, std::string::npos) << result.out;
+  } else {
+    EXPECT_EQ(request_id, std::string::npos) << result.out;
+  }
 }
 
 TEST_P(CliTest, DrawsPictures) {
@@ -220,6 +230,28 @@ TEST_P(CliTest, DrawsPictures) {
   const ProcessResult too_big = Nqueens({"solve", "10001", "--picture", picture});
   EXPECT_EQ(too_big.exit_code, 2);
   ExpectOneErrorLine(too_big, "--picture draws boards of at most 10000 rows, not 10001");
+}
+
+TEST_P(CliTest, DrawsGivenQueensApartFromPlacedOnes) {
+  const std::string input = kExamples + "/composition-8.q";
+  const ProcessResult result = Nqueens({"complete", input});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const Columns given = ParseDense(ReadFile(input));
+  const Columns board = ParseDense(result.out);
+  ASSERT_TRUE(IsSolutionExtending(board, given));
+  EXPECT_THAT(result.err, HasSubstr(client::DrawBoard(board, given)));
+  // Row by row: Q where the input had its queen, q where one was placed.
+  const std::vector<std::string> lines = absl::StrSplit(result.err, '\n');
+  ASSERT_GE(lines.size(), 10u) << result.err;
+  for (size_t row = 0; row < 8; ++row) {
+    const std::string& line = lines[row + 1];  // under the outcome line
+    SCOPED_TRACE(line);
+    const char mark = given[row] != 0 ? 'Q' : 'q';
+    EXPECT_EQ(line.find(mark), 2 * (board[row] - 1));
+    EXPECT_EQ(std::count_if(line.begin(), line.end(), [](char c) { return c == 'Q' || c == 'q'; }),
+              1);
+  }
+  EXPECT_EQ(lines[9], "Q given, q placed");
 }
 
 TEST_P(CliTest, CompletesABatchInInputOrder) {
@@ -244,7 +276,12 @@ TEST_P(CliTest, CompletesABatchInInputOrder) {
   }
   input += "{\"n\": 100000}\n";
   const ProcessResult result = Nqueens({"complete", "--batch", "-"}, input);
-  EXPECT_EQ(result.exit_code, 1) << result.err;  // four lines refused
+  EXPECT_EQ(result.exit_code, 1) << result.err;  // four lines refused, and said so
+  EXPECT_EQ(result.err,
+            "nqueens: 4 of 35 lines were refused (their {\"error\": ...} lines say why)\n");
+  const ProcessResult quiet = Nqueens({"complete", "--batch", "-", "--quiet"}, input);
+  EXPECT_EQ(quiet.exit_code, 1);
+  EXPECT_EQ(quiet.err, "");
   const std::vector<std::string> lines = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), compositions.size() + 3);
   const std::map<size_t, std::string> errors = {
@@ -257,9 +294,11 @@ TEST_P(CliTest, CompletesABatchInInputOrder) {
     const std::string& answer = lines[line - 1];
     SCOPED_TRACE(answer);
     if (errors.count(line) != 0) {
-      EXPECT_THAT(answer, StartsWith("{\"error\":"));
+      // The same order of keys in-process as from a server, run after run.
+      EXPECT_THAT(answer, StartsWith(absl::StrCat(
+                              "{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"line ", line,
+                              ": ")));
       EXPECT_THAT(answer, HasSubstr(errors.at(line)));
-      EXPECT_THAT(answer, HasSubstr("\"code\":\"INVALID_ARGUMENT\""));
       item += line == 9 ? 1 : 0;
       continue;
     }
@@ -808,6 +847,26 @@ TEST(CliEnvironmentTest, FlagsComeFromTheEnvironmentTooAndTheCommandLineWins) {
   EXPECT_THAT(bad.err, HasSubstr("NQUEENS_LOCAL"));
 }
 
+// Where the work runs follows the same rule: --local on the command line
+// sets aside NQUEENS_SERVER, and --server sets aside NQUEENS_LOCAL (port 1
+// of loopback has no server, so the call fails, but it was made).
+TEST(CliEnvironmentTest, LocalOrServerOnTheCommandLineWinsOverTheOtherInTheEnvironment) {
+  const ProcessResult local = testing::Run({"/usr/bin/env", "NQUEENS_SERVER=127.0.0.1:1",
+                                            NQUEENS_CLI_PATH, "--local", "--quiet", "solve", "8"});
+  EXPECT_EQ(local.exit_code, 0) << local.err;
+  EXPECT_EQ(Validate(ParseDense(local.out))->complete, true);
+  const ProcessResult remote =
+      testing::Run({"/usr/bin/env", "NQUEENS_LOCAL=true", NQUEENS_CLI_PATH, "--server",
+                    "127.0.0.1:1", "--deadline", "10s", "solve", "8"});
+  EXPECT_EQ(remote.exit_code, 3) << remote.err;
+  EXPECT_THAT(remote.err, HasSubstr("cannot reach server 127.0.0.1:1"));
+  const ProcessResult both =
+      testing::Run({"/usr/bin/env", "NQUEENS_LOCAL=true", "NQUEENS_SERVER=127.0.0.1:1",
+                    NQUEENS_CLI_PATH, "solve", "8"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.err, HasSubstr("--local and --server exclude each other"));
+}
+
 // `script` (util-linux) runs the CLI on a pseudo-terminal.
 TEST(CliTerminalTest, RefusesToWriteBinaryToATerminal) {
   const ProcessResult result = testing::Run(
@@ -837,7 +896,11 @@ TEST(CliRemoteErrorTest, UnreachableServerExitsWithThree) {
   const std::string address = absl::StrCat("127.0.0.1:", ClosedPort());
   const ProcessResult result = Cli({"--server", address, "solve", "8"});
   EXPECT_EQ(result.exit_code, 3);
-  ExpectOneErrorLine(result, "cannot reach server " + address);
+  // A refused connection says how to get a server, or to do without one.
+  ExpectOneErrorLine(result, "cannot reach server " + address +
+                                 ": connection refused, no server listens there; start "
+                                 "nqueens-server (it listens on port 50051 by default) or use "
+                                 "--local to run in this process");
 }
 
 TEST(CliRemoteErrorTest, ExpiredDeadlineExitsWithThree) {

@@ -51,7 +51,7 @@ TEST(BoardSvgTest, GrowsWithTheQueensNotTheCells) {
 TEST(DrawBoardTest, MarksConflictingQueens) {
   const Columns board = {1, 0, 3};
   const Conflict conflict{{1, 1}, {3, 3}, AttackLine::kDiagonal};
-  EXPECT_EQ(DrawBoard(board, {&conflict, 1}), "X . .\n. . .\n. . X\n");
+  EXPECT_EQ(DrawBoard(board, {}, {&conflict, 1}), "X . .\n. . .\n. . X\n");
   EXPECT_EQ(DrawBoard(board), "Q . .\n. . .\n. . Q\n");
 }
 

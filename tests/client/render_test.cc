@@ -36,6 +36,13 @@ TEST(RenderTest, DrawsQueensAndEmptyCells) {
   EXPECT_EQ(DrawBoard({2, 0, 1}), ". Q .\n. . .\nQ . .\n");
 }
 
+TEST(RenderTest, TellsGivenQueensFromPlacedOnes) {
+  EXPECT_EQ(DrawBoard({2, 4, 1, 3}, {0, 4, 0, 0}),
+            ". q . .\n. . . Q\nq . . .\n. . q .\nQ given, q placed\n");
+  // Nothing given: nothing to tell apart.
+  EXPECT_EQ(DrawBoard({2, 4, 1, 3}, {0, 0, 0, 0}), ". Q . .\n. . . Q\nQ . . .\n. . Q .\n");
+}
+
 TEST(RenderTest, ValidationTextListsConflicts) {
   ValidationReport report;
   report.n = 8;

@@ -42,6 +42,8 @@ class Client:
         # What a spread job needs to open a channel to each server.
         self._target, self._tls, self._options = target, tls, options
         self._interceptors = interceptors
+        # Only a channel it made itself is known to be plaintext.
+        self._plaintext = channel is None and not tls
         if channel is None:
             merged = channels.options_with_defaults(options)
             credentials = channels.credentials(tls)
@@ -70,7 +72,7 @@ class Client:
         included) raises Error with that id."""
         timeout = requests.timeout_of(timeout)
         sent, request_id = requests.call_metadata(metadata, self._metadata)
-        with raised_as_error(request_id):
+        with raised_as_error(request_id, self._plaintext):
             yield {"timeout": timeout, "metadata": sent}, request_id
 
     @contextlib.asynccontextmanager

@@ -9,16 +9,31 @@ from nqueens.requests import REQUEST_ID_KEY
 _STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
+# What gRPC says when a server hangs up while the connection is set up, as a
+# TLS server does with a plaintext client: "connections to all backends
+# failing; last error: UNAVAILABLE: ipv4:127.0.0.1:PORT: Socket closed"
+# (with pick_first: "failed to connect to all addresses; ...").
+_NOT_CONNECTED = ("connections to all backends failing", "failed to connect")
+_CLOSED = "socket closed"
+# The advice the CLI gives for it (client/security.cc), in this package's terms.
+_TLS_ADVICE = ("the server closed the connection at once; if it serves TLS, make the client "
+               "with tls=True (the system's CAs) or tls=\"ca.pem\" (a PEM file of the CAs to "
+               "trust)")
+
+
 class Error(grpc.RpcError):
     """A failed call. code() and details() as on gRPC's errors; request_id()
     is the id the server logged the call under (x-request-id), to find it in
-    the server's log. Caught by `except grpc.RpcError` too."""
+    the server's log. str() says them all, and what the caller may do about
+    a failure it can fix (advice). Caught by `except grpc.RpcError` too."""
 
-    def __init__(self, code: grpc.StatusCode, details: str, request_id: Optional[str] = None):
+    def __init__(self, code: grpc.StatusCode, details: str, request_id: Optional[str] = None,
+                 advice: Optional[str] = None):
         super().__init__(code, details, request_id)
         self._code = code
         self._details = details
         self._request_id = request_id
+        self._advice = advice
 
     def code(self) -> grpc.StatusCode:
         return self._code
@@ -31,8 +46,9 @@ class Error(grpc.RpcError):
 
     def __str__(self) -> str:
         # The code first; the request id as the CLI prints it (client/commands.cc).
+        advice = f"; {self._advice}" if self._advice else ""
         suffix = f" (request id {self._request_id})" if self._request_id else ""
-        return f"{self._code.name}: {self._details}{suffix}"
+        return f"{self._code.name}: {self._details}{advice}{suffix}"
 
 
 def status_code(number: int) -> grpc.StatusCode:
@@ -61,9 +77,20 @@ def echoed_request_id(call: object, sent: str) -> str:
     return sent
 
 
+def _advice_for(code: grpc.StatusCode, details: str, plaintext: bool) -> Optional[str]:
+    """What to do about a failure whose cause the caller can fix: a plaintext
+    channel's connection closed at once, as a TLS server closes it."""
+    words = details.lower()
+    if (plaintext and code == grpc.StatusCode.UNAVAILABLE and _CLOSED in words
+            and any(phrase in words for phrase in _NOT_CONNECTED)):
+        return _TLS_ADVICE
+    return None
+
+
 @contextlib.contextmanager
-def raised_as_error(request_id: str) -> Iterator[None]:
-    """Turns a failed call into Error. Usable around awaits as well."""
+def raised_as_error(request_id: str, plaintext: bool = False) -> Iterator[None]:
+    """Turns a failed call into Error; plaintext says the client made its
+    channel without TLS. Usable around awaits as well."""
     try:
         yield
     except Error:
@@ -73,7 +100,9 @@ def raised_as_error(request_id: str) -> Iterator[None]:
         # raises may not be.
         code = error.code() if callable(getattr(error, "code", None)) else grpc.StatusCode.UNKNOWN
         details = error.details() if callable(getattr(error, "details", None)) else str(error)
-        raise Error(code, details or "", echoed_request_id(error, request_id)) from error
+        details = details or ""
+        raise Error(code, details, echoed_request_id(error, request_id),
+                    _advice_for(code, details, plaintext)) from error
 
 
 def malformed(what: str, request_id: Optional[str] = None) -> Error:

@@ -1,5 +1,6 @@
 """What a caller brings: its own channel, channel options, interceptors and
 metadata; TLS and bearer tokens."""
+import asyncio
 import functools
 import os
 import subprocess
@@ -8,7 +9,14 @@ import tempfile
 import grpc
 
 import nqueens
+import nqueens.aio
 from support import Server, ServerTestCase, TestCase
+
+# What a plaintext client is told when the server closes the connection at
+# once, as the CLI tells it to use --tls.
+TLS_ADVICE = ("the server closed the connection at once; if it serves TLS, make the client "
+              "with tls=True (the system's CAs) or tls=\"ca.pem\" (a PEM file of the CAs to "
+              "trust)")
 
 
 class Recorder(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
@@ -134,3 +142,37 @@ class SecurityTest(TestCase):
                 self.assertIn(message, raised.exception.details())
                 # Health checks need no token.
                 self.assertEqual(client.health(), "SERVING")
+
+    def test_plaintext_against_tls_is_told_to_use_tls(self):
+        # gRPC says only "Socket closed": a TLS server hangs up on the
+        # plaintext client's first bytes.
+        with nqueens.Client(self.server.target, token=self.token) as client:
+            with self.assertRaises(nqueens.Error) as raised:
+                client.solve(8)
+        error = raised.exception
+        self.assertEqual(error.code(), grpc.StatusCode.UNAVAILABLE)
+        self.assertTrue(error.details().endswith("Socket closed"), error.details())
+        self.assertEqual(str(error), f"UNAVAILABLE: {error.details()}; {TLS_ADVICE} "
+                                     f"(request id {error.request_id()})")
+
+        async def solve_over_asyncio():
+            async with nqueens.aio.Client(self.server.target, token=self.token) as client:
+                await client.solve(8)
+
+        with self.assertRaises(nqueens.Error) as raised:
+            asyncio.run(solve_over_asyncio())
+        self.assertIn(f"; {TLS_ADVICE} (request id ", str(raised.exception))
+        # A client with TLS, and one on a channel of the caller's, whose
+        # credentials it does not know, are not told to use TLS.
+        with nqueens.Client(self.server.target, tls=True) as client:
+            with self.assertRaises(nqueens.Error) as raised:
+                client.solve(8)
+        self.assertNotIn(TLS_ADVICE, str(raised.exception))
+        channel = grpc.insecure_channel(self.server.target)
+        try:
+            with self.assertRaises(nqueens.Error) as raised:
+                nqueens.Client(channel=channel).solve(8)
+        finally:
+            channel.close()
+        self.assertIn("Socket closed", raised.exception.details())
+        self.assertNotIn(TLS_ADVICE, str(raised.exception))
