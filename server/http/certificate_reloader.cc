@@ -151,21 +151,26 @@ std::vector<MHD_OptionItem> CertificateReloader::DaemonOptions() {
 void CertificateReloader::OnConnection(void* reloader, MHD_Connection* connection,
                                        void** socket_context, MHD_ConnectionNotificationCode code) {
   if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-    delete static_cast<std::shared_ptr<Credentials>*>(*socket_context);
+    delete static_cast<Held*>(*socket_context);
     *socket_context = nullptr;
     return;
   }
   const MHD_ConnectionInfo* info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-  if (info == nullptr || info->tls_session == nullptr) return;
-  auto held = std::make_unique<std::shared_ptr<Credentials>>(
-      static_cast<CertificateReloader*>(reloader)->Current());
+  const MHD_ConnectionInfo* socket =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  if (info == nullptr || info->tls_session == nullptr || socket == nullptr) return;
+  const auto session = static_cast<gnutls_session_t>(info->tls_session);
+  auto held = std::make_unique<Held>();
+  std::shared_ptr<Credentials> current = static_cast<CertificateReloader*>(reloader)->Current();
   // On failure (no memory) the session keeps the daemon's credentials, the
   // files as they were at start.
-  if (gnutls_credentials_set(static_cast<gnutls_session_t>(info->tls_session),
-                             GNUTLS_CRD_CERTIFICATE, (*held)->gnutls) == GNUTLS_E_SUCCESS) {
-    *socket_context = held.release();
+  if (gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, current->gnutls) ==
+      GNUTLS_E_SUCCESS) {
+    held->credentials = std::move(current);
   }
+  held->guard.emplace(session, socket->connect_fd);
+  *socket_context = held.release();
 }
 
 std::shared_ptr<CertificateReloader::Credentials> CertificateReloader::Current() const {

@@ -10,7 +10,8 @@
 // the handshake, and gnutls_credentials_set replaces a session's
 // credentials: the current ones go in there. (The certificate callback,
 // MHD_OPTION_HTTPS_CERT_CALLBACK, gets no pointer of ours and would leave the
-// client CAs as they were at start.)
+// client CAs as they were at start.) The same hook makes the session read
+// through a PlaintextGuard, which answers a plain HTTP request in plain HTTP.
 //
 // A set of files that cannot be used (a key that is not the certificate's, as
 // between two renames, or a file that does not parse) changes nothing: the
@@ -21,6 +22,7 @@
 #include <microhttpd.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "server/http/plaintext_guard.h"
 #include "server/tls.h"
 
 namespace nqueens::server::http {
@@ -59,6 +62,12 @@ class CertificateReloader {
     bool operator==(const Files& other) const;
   };
   class Credentials;  // Files made into GnuTLS credentials
+  // What a TLS session points at until libmicrohttpd has deinitialised it:
+  // its credentials, and the guard it reads through.
+  struct Held {
+    std::shared_ptr<Credentials> credentials;
+    std::optional<PlaintextGuard> guard;
+  };
 
   static absl::StatusOr<Files> Read(const TlsOptions& options);
   static absl::StatusOr<std::shared_ptr<Credentials>> Make(const TlsOptions& options, Files files);
