@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -B
 """Writes server/http/openapi.json, the OpenAPI 3.0.3 document of the
 server's JSON-over-HTTP face, from what the server itself is made of:
 
 - the messages, enums and their comments: proto/nqueens/v1/nqueens.proto,
-  read by protoc (with --include_source_info, for the comments);
+  read by scripts/proto_text.py;
 - the routes: server/http/routes.inc, the table server/http/routes.cc
   compiles, plus the gateway's own GET paths (GET_ROUTES below);
 - the status codes: the table in the .proto's top comment, whose HTTP
@@ -14,54 +14,45 @@ The server embeds the file and serves it at GET /openapi.json.
   scripts/generate-openapi.py          rewrite server/http/openapi.json
   scripts/generate-openapi.py --check  fail if it is stale (CTest
                                        http.openapi_current_test)
-
-Needs protoc (Debian: protobuf-compiler) and Debian's python3-protobuf, or
-protoc's path in $PROTOC.
 """
 import argparse
 import difflib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from typing import Dict, List, Set, Tuple
 
-from google.protobuf import descriptor_pb2
+import proto_text
+from proto_text import paragraphs, sentence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROTO = "nqueens/v1/nqueens.proto"
+PROTO = "proto/nqueens/v1/nqueens.proto"
 SERVICE = "NQueensService"
 ROUTES = os.path.join(ROOT, "server", "http", "routes.inc")
 HTTP_STATUS = os.path.join(ROOT, "server", "http", "http_status.cc")
 OUTPUT = os.path.join(ROOT, "server", "http", "openapi.json")
 
-FieldType = descriptor_pb2.FieldDescriptorProto
-
 # The JSON of each scalar type in the proto3 JSON mapping. 64-bit integers
 # are strings, which JavaScript's numbers (exact up to 2^53) cannot spoil.
 SCALARS = {
-    FieldType.TYPE_DOUBLE: {"type": "number", "format": "double"},
-    FieldType.TYPE_FLOAT: {"type": "number", "format": "float"},
-    FieldType.TYPE_INT64: {"type": "string", "format": "int64"},
-    FieldType.TYPE_SINT64: {"type": "string", "format": "int64"},
-    FieldType.TYPE_SFIXED64: {"type": "string", "format": "int64"},
-    FieldType.TYPE_UINT64: {"type": "string", "format": "uint64"},
-    FieldType.TYPE_FIXED64: {"type": "string", "format": "uint64"},
-    FieldType.TYPE_INT32: {"type": "integer", "format": "int32"},
-    FieldType.TYPE_SINT32: {"type": "integer", "format": "int32"},
-    FieldType.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
-    FieldType.TYPE_UINT32: {"type": "integer", "format": "uint32", "minimum": 0,
-                            "maximum": 4294967295},
-    FieldType.TYPE_FIXED32: {"type": "integer", "format": "uint32", "minimum": 0,
-                             "maximum": 4294967295},
-    FieldType.TYPE_BOOL: {"type": "boolean"},
-    FieldType.TYPE_STRING: {"type": "string"},
-    FieldType.TYPE_BYTES: {"type": "string", "format": "byte"},
+    "double": {"type": "number", "format": "double"},
+    "float": {"type": "number", "format": "float"},
+    "int64": {"type": "string", "format": "int64"},
+    "sint64": {"type": "string", "format": "int64"},
+    "sfixed64": {"type": "string", "format": "int64"},
+    "uint64": {"type": "string", "format": "uint64"},
+    "fixed64": {"type": "string", "format": "uint64"},
+    "int32": {"type": "integer", "format": "int32"},
+    "sint32": {"type": "integer", "format": "int32"},
+    "sfixed32": {"type": "integer", "format": "int32"},
+    "uint32": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295},
+    "fixed32": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295},
+    "bool": {"type": "boolean"},
+    "string": {"type": "string"},
+    "bytes": {"type": "string", "format": "byte"},
 }
-WIDE = {FieldType.TYPE_INT64, FieldType.TYPE_SINT64, FieldType.TYPE_SFIXED64,
-        FieldType.TYPE_UINT64, FieldType.TYPE_FIXED64}
+WIDE = {"int64", "sint64", "sfixed64", "uint64", "fixed64"}
 
 JSON = "application/json"
 NDJSON = "application/x-ndjson"
@@ -156,18 +147,6 @@ def fail(message: str) -> None:
 
 # --- reading the sources ---
 
-def load_proto() -> descriptor_pb2.FileDescriptorProto:
-    with tempfile.TemporaryDirectory() as scratch:
-        out = os.path.join(scratch, "nqueens.pb")
-        subprocess.run([os.environ.get("PROTOC", "protoc"), "--include_source_info",
-                        f"--descriptor_set_out={out}", "-I", os.path.join(ROOT, "proto"),
-                        os.path.join(ROOT, "proto", PROTO)], check=True)
-        files = descriptor_pb2.FileDescriptorSet()
-        with open(out, "rb") as data:
-            files.ParseFromString(data.read())
-    return files.file[0]
-
-
 def read_routes() -> List[Tuple[str, str, str]]:
     """(path, RPC, shape) of each ROUTE line of routes.inc."""
     with open(ROUTES) as table:
@@ -191,72 +170,15 @@ def http_statuses() -> Dict[str, int]:
     return table
 
 
-class Comments:
-    """The .proto's comments by their path in the FileDescriptorProto."""
-
-    def __init__(self, proto: descriptor_pb2.FileDescriptorProto):
-        self.by_path = {}
-        for location in proto.source_code_info.location:
-            text = "\n".join(part.strip("\n") for part in
-                             (location.leading_comments, location.trailing_comments) if part)
-            if text:
-                self.by_path[tuple(location.path)] = text
-
-    def raw(self, *path: int) -> str:
-        return self.by_path.get(path, "")
-
-    def prose(self, *path: int) -> str:
-        """The comment as paragraphs: lines joined, blank lines kept."""
-        return paragraphs(self.raw(*path))
-
-
-def sentence(text: str) -> str:
-    """`text` ending as a sentence, for another to follow it."""
-    return text + "." if text and text[-1] not in ".!?)" else text
-
-
-def paragraphs(comment: str) -> str:
-    blocks = re.split(r"\n\s*\n", comment.strip())
-    return "\n\n".join(" ".join(line.strip() for line in block.splitlines()) for block in blocks)
-
-
-def status_table(top_comment: str) -> Tuple[str, List[Tuple[str, int, str]]]:
-    """The .proto's top comment in Markdown, its table of status codes as a
-    table of HTTP status, gRPC status and when; and that table's rows."""
-    rows, before, after = [], [], []
-    for line in top_comment.splitlines():
-        entry = re.match(r"^ {2,3}([A-Z_]+) \((\d{3})\)\s+(.*)$", line)
-        if entry:
-            rows.append([entry.group(1), int(entry.group(2)), entry.group(3).strip()])
-        elif rows and not after and re.match(r"^ {4,}\S", line):
-            rows[-1][2] += " " + line.strip()
-        else:
-            (after if rows else before).append(line)
-    if not rows:
-        fail(f"proto/{PROTO}: no table of status codes in the top comment")
-    table = "\n".join(["| HTTP | gRPC | when |", "| --- | --- | --- |"] +
-                      [f"| {status} | `{name}` | {when} |" for name, status, when in rows])
-    text = "\n\n".join([paragraphs("\n".join(before)), table, paragraphs("\n".join(after))])
-    return text, [tuple(row) for row in rows]
-
-
 # --- schemas ---
 
 class Schemas:
     """components/schemas: the messages and enums a route reaches, in the
     proto3 JSON mapping."""
 
-    def __init__(self, proto: descriptor_pb2.FileDescriptorProto, comments: Comments):
-        self.prefix = f".{proto.package}."
-        self.comments = comments
-        self.messages = {m.name: (i, m) for i, m in enumerate(proto.message_type)}
-        self.enums = {e.name: (i, e) for i, e in enumerate(proto.enum_type)}
+    def __init__(self, proto: proto_text.ProtoFile):
+        self.proto = proto
         self.schemas = {}
-
-    def name(self, type_name: str) -> str:
-        if not type_name.startswith(self.prefix):
-            fail(f"{type_name} is not a type of this package, which this script does not map")
-        return type_name[len(self.prefix):]
 
     def reachable(self, roots: List[str]) -> Set[str]:
         """The messages reachable from `roots` through their fields."""
@@ -266,8 +188,8 @@ class Schemas:
             if name in seen:
                 continue
             seen.add(name)
-            todo.extend(self.name(field.type_name) for field in self.messages[name][1].field
-                        if field.type == FieldType.TYPE_MESSAGE)
+            todo.extend(field.type for field in self.proto.messages[name].fields
+                        if field.type in self.proto.messages)
         return seen
 
     def add(self, requests: List[str], answers: List[str]) -> None:
@@ -278,13 +200,13 @@ class Schemas:
             self.schemas[name] = self.message(name, answer_only=name not in in_requests)
 
     def message(self, name: str, answer_only: bool) -> dict:
-        index, message = self.messages[name]
+        message = self.proto.messages[name]
         properties, required = {}, []
-        for number, field in enumerate(message.field):
-            properties[field.json_name] = self.field(message, index, number, field)
-            if answer_only and always_printed(field):
+        for field in message.fields:
+            properties[field.json_name] = self.field(message, field)
+            if answer_only and always_printed(field, self.proto):
                 required.append(field.json_name)
-        schema = {"type": "object", "description": self.comments.prose(4, index)}
+        schema = {"type": "object", "description": paragraphs(message.comment)}
         oneofs = self.oneofs(message)
         if oneofs:
             schema["description"] = "\n\n".join(
@@ -297,36 +219,30 @@ class Schemas:
         return schema
 
     @staticmethod
-    def oneofs(message: descriptor_pb2.DescriptorProto) -> str:
-        """Which fields exclude each other (the oneofs protoc did not make for
-        `optional`)."""
+    def oneofs(message: proto_text.Message) -> str:
+        """Which fields exclude each other."""
         groups = []
-        for number, oneof in enumerate(message.oneof_decl):
-            members = [f"`{field.json_name}`" for field in message.field
-                       if field.HasField("oneof_index") and field.oneof_index == number
-                       and not field.proto3_optional]
-            if members:
-                groups.append(f"At most one of {', '.join(members)} is set "
-                              f"(oneof `{oneof.name}`).")
+        for oneof in message.oneofs:
+            members = [f"`{field.json_name}`" for field in message.fields if field.oneof == oneof]
+            groups.append(f"At most one of {', '.join(members)} is set (oneof `{oneof}`).")
         return " ".join(groups)
 
-    def field(self, message: descriptor_pb2.DescriptorProto, index: int, number: int,
-              field: descriptor_pb2.FieldDescriptorProto) -> dict:
-        if field.type == FieldType.TYPE_MESSAGE:
-            value = {"$ref": f"#/components/schemas/{self.name(field.type_name)}"}
-        elif field.type == FieldType.TYPE_ENUM:
-            value = {"$ref": f"#/components/schemas/{self.enum(field.type_name)}"}
+    def field(self, message: proto_text.Message, field: proto_text.Field) -> dict:
+        if field.type in self.proto.messages:
+            value = {"$ref": f"#/components/schemas/{field.type}"}
+        elif field.type in self.proto.enums:
+            value = {"$ref": f"#/components/schemas/{self.enum(field.type)}"}
         elif field.type in SCALARS:
             value = dict(SCALARS[field.type])
         else:
             fail(f"{message.name}.{field.name}: a field type this script does not map")
-        notes = [sentence(self.comments.prose(4, index, 2, number))]
+        notes = [sentence(paragraphs(field.comment))]
         if field.type in WIDE:
             notes.append("64 bits: a JSON string (a request may send a number).")
-        if field.proto3_optional:
+        if field.optional:
             notes.append("Optional: absent when unset.")
         description = " ".join(note for note in notes if note)
-        if field.label == FieldType.LABEL_REPEATED:
+        if field.repeated:
             value = {"type": "array", "items": value}
         elif "$ref" in value and description:
             value = {"allOf": [value]}  # in OpenAPI 3.0 a $ref has no siblings
@@ -334,30 +250,28 @@ class Schemas:
             value["description"] = description
         return value
 
-    def enum(self, type_name: str) -> str:
-        name = self.name(type_name)
+    def enum(self, name: str) -> str:
         if name not in self.schemas:
-            index, enum = self.enums[name]
+            enum = self.proto.enums[name]
             values = "\n".join(
-                f"- `{value.name}`" + (f": {text}" if (text := self.comments.prose(
-                    5, index, 2, number)) else "")
-                for number, value in enumerate(enum.value))
-            intro = self.comments.prose(5, index)
+                f"- `{value.name}`" + (f": {text}" if (text := paragraphs(value.comment)) else "")
+                for value in enum.values)
             self.schemas[name] = {
                 "type": "string",
                 "description": "\n\n".join(text for text in (
-                    intro, values, "A request may give the value's number instead.") if text),
-                "enum": [value.name for value in enum.value]}
+                    paragraphs(enum.comment), values,
+                    "A request may give the value's number instead.") if text),
+                "enum": [value.name for value in enum.values]}
         return name
 
 
-def always_printed(field: descriptor_pb2.FieldDescriptorProto) -> bool:
+def always_printed(field: proto_text.Field, proto: proto_text.ProtoFile) -> bool:
     """Whether every answer has the field: the gateway prints fields at their
     defaults (always_print_primitive_fields), which covers all but absent
     messages, unset `optional` fields and the members of a oneof."""
-    if field.HasField("oneof_index"):
+    if field.oneof or field.optional:
         return False
-    return field.label == FieldType.LABEL_REPEATED or field.type != FieldType.TYPE_MESSAGE
+    return field.repeated or field.type not in proto.messages
 
 
 # --- the document ---
@@ -372,7 +286,7 @@ def error_responses(table: List[Tuple[str, int, str]], statuses: Dict[str, int])
     by_status: Dict[int, List[str]] = {}
     for name, http_status, when in table:
         if statuses[name] != http_status:
-            fail(f"proto/{PROTO} says {name} is HTTP {http_status}, "
+            fail(f"{PROTO} says {name} is HTTP {http_status}, "
                  f"{HTTP_STATUS} answers {statuses[name]}")
         by_status.setdefault(http_status, []).append(f"`{name}`: {when}")
     gateway = {
@@ -389,28 +303,25 @@ def error_responses(table: List[Tuple[str, int, str]], statuses: Dict[str, int])
             for status, texts in sorted(by_status.items())}
 
 
-def rpc_route(proto, comments: Comments, schemas: Schemas, errors: dict,
-              path: str, rpc: str, shape: str) -> dict:
-    service_index, service = next((i, s) for i, s in enumerate(proto.service)
-                                  if s.name == SERVICE)
-    found = [(i, m) for i, m in enumerate(service.method) if m.name == rpc]
+def rpc_route(proto: proto_text.ProtoFile, errors: dict, path: str, rpc: str,
+              shape: str) -> dict:
+    service = next(s for s in proto.services if s.name == SERVICE)
+    found = [method for method in service.rpcs if method.name == rpc]
     if not found:
         fail(f"{ROUTES}: {path} calls {rpc}, which {SERVICE} does not have")
-    method_index, method = found[0]
-    request, response = schemas.name(method.input_type), schemas.name(method.output_type)
-    answers = schemas.messages[response][1]
+    request, response = found[0].request, found[0].response
+    answers = proto.messages[response]
     if shape == "kOne":
         content = {JSON: {"schema": ref(response)}}
     elif shape == "kResult":
-        result = next(f for f in answers.field if f.name == "result")
-        content = {JSON: {"schema": ref(schemas.name(result.type_name))},
+        result = next(f for f in answers.fields if f.name == "result")
+        content = {JSON: {"schema": ref(result.type)},
                    NDJSON: {"schema": {"oneOf": [ref(response), ref("ErrorLine")]}}}
     else:
-        boards = next(f for f in answers.field if f.label == FieldType.LABEL_REPEATED)
+        boards = next(f for f in answers.fields if f.repeated)
         content = {JSON: {"schema": ref(response)},
-                   NDJSON: {"schema": {"oneOf": [ref(schemas.name(boards.type_name)),
-                                                 ref("ErrorLine")]}}}
-    rpc_text = comments.prose(6, service_index, 2, method_index)
+                   NDJSON: {"schema": {"oneOf": [ref(boards.type), ref("ErrorLine")]}}}
+    rpc_text = paragraphs(found[0].comment)
     return {"post": {
         "operationId": rpc,
         "summary": summary(rpc_text) or rpc,
@@ -512,20 +423,22 @@ def shared_components(statuses: Dict[str, int]) -> dict:
 
 
 def document() -> dict:
-    proto = load_proto()
-    comments = Comments(proto)
-    top, table = status_table(comments.raw(12))
+    proto = proto_text.read(os.path.join(ROOT, PROTO))
+    try:
+        top, table = proto_text.status_table(proto.comment)
+    except proto_text.ProtoError as error:
+        fail(f"{PROTO}: {error}")
     statuses = http_statuses()
     version = re.search(r"API version (\d+\.\d+\.\d+)", top)
     if not version:
-        fail(f"proto/{PROTO}: the top comment names no 'API version X.Y.Z'")
-    schemas = Schemas(proto, comments)
+        fail(f"{PROTO}: the top comment names no 'API version X.Y.Z'")
+    schemas = Schemas(proto)
     components = shared_components(statuses)
     errors = error_responses(table, statuses)
     paths = {}
     requests, answers = [], []
     for path, rpc, shape in read_routes():
-        paths[path] = rpc_route(proto, comments, schemas, errors, path, rpc, shape)
+        paths[path] = rpc_route(proto, errors, path, rpc, shape)
         operation = paths[path]["post"]
         requests.append(operation["requestBody"]["content"][JSON]["schema"]["$ref"])
         for media in operation["responses"]["200"]["content"].values():

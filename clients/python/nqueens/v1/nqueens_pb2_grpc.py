@@ -90,19 +90,23 @@ class NQueensServiceServicer(object):
         starts with a header, then carries the board in chunks of at most 65,536
         values, in row order, without gaps or overlaps. A response stream carries
         a result header, then the board in the same chunks.
+
+        Solve, its solution streamed back in chunks.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CompleteStream(self, request_iterator, context):
-        """Missing associated documentation comment in .proto file."""
+        """Complete, the composition streamed in and the solution streamed back.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ValidateStream(self, request_iterator, context):
-        """Missing associated documentation comment in .proto file."""
+        """Validate, the board streamed in; one response.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
