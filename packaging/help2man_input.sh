@@ -10,12 +10,12 @@
 #   "exit status: ..."                     -> the section EXIT STATUS
 #   "flags:" and the flags below it        -> Options:, each flag with its
 #                                             description (OPTIONS)
-#   docs/X (the source tree's)             -> /usr/share/doc/nqueens/X (installed)
+#   docs/X (the source tree's)             -> /usr/share/doc/nqueens/docs/X (installed)
 # Fails when PROGRAM does.
 set -eu
 text=$("$@")
 printf '%s\n' "$text" | awk '
-  { gsub(/docs\/[A-Za-z\/]*[A-Za-z]\.md/, "/usr/share/doc/nqueens/&"); gsub(/nqueens\/docs\//, "nqueens/") }
+  { gsub(/docs\/[A-Za-z\/]*[A-Za-z]\.md/, "/usr/share/doc/nqueens/&") }
   state == "" && /^usage: / { sub(/^usage: /, "Usage: "); state = "usage"; print; next }
   state == "usage" && /^       [^ ]/ { sub(/^       /, "   or: "); print; next }
   state == "usage" && /^$/ { state = "after usage"; print; next }

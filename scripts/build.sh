@@ -3,8 +3,8 @@
 # CMakeLists picks up when installed).
 #
 #   scripts/build.sh          the server, the CLI, the certificate checker, the
-#                             man pages and shell completions: everything
-#                             `cmake --install` and `cpack` take
+#                             man pages, shell completions and documentation
+#                             site: everything `cmake --install` and `cpack` take
 #   scripts/build.sh --tests  that, and everything the test suite needs
 #
 # The build type is CMake's default here (RelWithDebInfo); set the

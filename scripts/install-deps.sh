@@ -14,7 +14,7 @@
 # Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 
-# What scripts/build.sh needs: the binaries, man pages and completions.
+# What scripts/build.sh needs: the binaries, man pages, completions and site.
 build_packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
@@ -28,6 +28,8 @@ build_packages=(
   libmicrohttpd-dev libgnutls28-dev
   # Man pages made from the binaries' --help.
   help2man
+  # The documentation site that the package installs (cmake/Site.cmake).
+  mkdocs mkdocs-material
 )
 # The rest of a developer's and CI's needs: tests, tools, packaging.
 test_packages=(

@@ -1,18 +1,22 @@
-"""Checks deploy/monitoring/ and README.md's metrics sections against a real
+"""Checks deploy/monitoring/ and the docs' metrics sections against a real
 server, offline.
 
-usage: check_monitoring.py MONITORING_DIR README SERVER_BINARY
+usage: check_monitoring.py MONITORING_DIR DOCS_DIR SERVER_BINARY
+
+DOCS_DIR is docs/: the operations guide (guides/operations.md) has the
+metrics table and the alerts, the explanation (explanation/how-it-works.md)
+the Memory section.
 
 Starts SERVER_BINARY on loopback with --metrics-listen, scrapes it once, and
 checks that
   - every *.json file is valid JSON, and every *.yaml file valid YAML; the
     PrometheusRule has what the Prometheus Operator needs;
   - every PromQL expression in them (dashboard targets and variables, alert
-    rules), and in README's "What to alert on" table, names only series the
+    rules), and in the guide's "What to alert on" table, names only series the
     server exports (or Prometheus' own `up`);
-  - README's metrics table lists exactly the series the server exports, and
+  - the guide's metrics table lists exactly the series the server exports, and
     its alerts are the rule's alerts;
-  - what README says each worker holds of the memory budget, in the metrics
+  - what the docs say each worker holds of the memory budget, in the metrics
     table and in the Memory section, is what the server says.
 Prints every failed check and exits 1 if there is any.
 """
@@ -205,10 +209,10 @@ def rule_alerts(path, exported):
     return alerts
 
 
-def readme_section(readme, title):
-    match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ )", readme, re.S | re.M)
+def docs_section(docs, title):
+    match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", docs, re.S | re.M)
     if not match:
-        sys.exit(f"FAIL: README.md has no section {title!r}")
+        sys.exit(f"FAIL: the docs have no section {title!r}")
     return match.group(1)
 
 
@@ -221,8 +225,8 @@ def table_rows(section):
     return rows[1:]  # the header
 
 
-def check_readme(readme, exported, alerts, mib):
-    metrics = readme_section(readme, "Metrics")
+def check_docs(docs, exported, alerts, mib):
+    metrics = docs_section(docs, "Metrics")
     listed = set()
     for row in table_rows(metrics):
         name = row[0].strip("`")
@@ -231,30 +235,30 @@ def check_readme(readme, exported, alerts, mib):
         if kind == "histogram":
             listed.update({f"{name}_bucket", f"{name}_sum", f"{name}_count"})
     for name in sorted(exported - listed):
-        check(False, f"README.md Metrics: the table lacks {name}, which the server exports")
+        check(False, f"docs Metrics: the table lacks {name}, which the server exports")
     for name in sorted(listed - exported):
-        check(False, f"README.md Metrics: the table lists {name}, which the server does not export")
+        check(False, f"docs Metrics: the table lists {name}, which the server does not export")
 
-    readme_alerts = set()
-    for row in table_rows(readme_section(readme, "What to alert on")):
-        readme_alerts.add("NQueens" + "".join(w.capitalize() for w in row[0].split()))
+    docs_alerts = set()
+    for row in table_rows(docs_section(docs, "What to alert on")):
+        docs_alerts.add("NQueens" + "".join(w.capitalize() for w in row[0].split()))
         for expr in re.findall(r"`([^`]+)`", row[1]):
             if re.search(r"[({]", expr) or expr in exported:
-                check_names(f"README.md alert {row[0]!r}", expr.replace("\\|", "|"), exported)
-    check(readme_alerts == alerts,
-          f"README.md's alerts {sorted(readme_alerts)} are the PrometheusRule's {sorted(alerts)}")
+                check_names(f"docs alert {row[0]!r}", expr.replace("\\|", "|"), exported)
+    check(docs_alerts == alerts,
+          f"the docs' alerts {sorted(docs_alerts)} are the PrometheusRule's {sorted(alerts)}")
 
-    memory = readme_section(readme, "Memory")
+    memory = docs_section(docs, "Memory")
     for where, text in [("Metrics", metrics), ("Memory", memory)]:
         said = re.findall(r"(\d+) MiB (?:for each worker|for the\s+fixed part)", text)
-        check(said, f"README.md {where}: says what each worker holds")
+        check(said, f"docs {where}: says what each worker holds")
         for value in said:
             check(int(value) == mib,
-                  f"README.md {where}: each worker holds {value} MiB, the server says {mib}")
+                  f"docs {where}: each worker holds {value} MiB, the server says {mib}")
 
 
 def main():
-    monitoring, readme_path, server = sys.argv[1:4]
+    monitoring, docs_dir, server = sys.argv[1:4]
     self_test()
     exported = scrape(server)
     check("grpc_server_handled_total" in exported, "the server exports grpc_server_handled_total")
@@ -266,13 +270,14 @@ def main():
     alerts = set()
     for path in rules:
         alerts |= rule_alerts(path, exported)
-    with open(readme_path) as file:
-        check_readme(file.read(), exported, alerts, worker_mib(server))
+    pages = ["guides/operations.md", "explanation/how-it-works.md"]
+    docs = "\n".join(open(os.path.join(docs_dir, page)).read() for page in pages)
+    check_docs(docs, exported, alerts, worker_mib(server))
     if failures:
         for failure in failures:
             print(f"FAIL: {failure}")
         sys.exit(1)
-    print(f"OK: {len(dashboards)} dashboard(s), {len(alerts)} alerts and README.md name only "
+    print(f"OK: {len(dashboards)} dashboard(s), {len(alerts)} alerts and the docs name only "
           f"the {len(exported)} series the server exports")
 
 

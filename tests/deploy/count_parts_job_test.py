@@ -9,7 +9,7 @@ the Deployment's security context, and whose args name only variables its
 container defines; and that deploy/'s own kustomization holds no Job.
 
 With --cli and --sum, also renders an overlay that sets the knobs as the
-README shows (n = 10 in 4 parts), runs each pod's command with the CLI
+the containers guide (docs/guides/containers.md) shows (n = 10 in 4 parts), runs each pod's command with the CLI
 binary, JOB_COMPLETION_INDEX = 0 .. 3, feeds their output (in another order,
 among other log lines) to scripts/sum_parts.py, and compares its total with
 one `nqueens --local --json count 10` (nodes: the parts' added up); and that
@@ -33,7 +33,7 @@ import yaml
 JOB = "nqueens-count-parts"
 CLI_IN_IMAGE = "/usr/local/bin/nqueens"
 INDEX_ANNOTATION = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
-# The overlay of the README's "Counting in parts with a Job", with small knobs.
+# The overlay of the containers guide's "Counting in parts with a Job", with small knobs.
 OVERLAY = """\
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization

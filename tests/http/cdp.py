@@ -12,8 +12,10 @@ import json
 import os
 import select
 import subprocess
+import sys
 import tempfile
 import time
+import unittest
 from typing import Any, Callable, Dict, List, Optional
 
 # What Chromium needs to run headless in a container or as root, and to stay
@@ -24,6 +26,7 @@ FLAGS = [
     "--remote-debugging-pipe",
 ]
 
+CHROMIUM = "/usr/bin/chromium"
 REPLY_SECONDS = 30  # the longest a command of the protocol may take to answer
 
 # Input.dispatchKeyEvent's fields for the keys the tests press. Keys that
@@ -38,6 +41,24 @@ KEYS = {
     "ArrowRight": {"key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39},
     "ArrowDown": {"key": "ArrowDown", "code": "ArrowDown", "windowsVirtualKeyCode": 40},
 }
+
+
+def chromium() -> str:
+    """Chromium's path, installing Debian's package when it is missing and
+    this runs as root; skips the calling test's cases otherwise."""
+    if os.path.exists(CHROMIUM):
+        return CHROMIUM
+    if os.geteuid() != 0:
+        reason = f"{CHROMIUM} is missing and only root may install it (apt-get install chromium)"
+        print(f"skipping the browser cases: {reason}", file=sys.stderr)
+        raise unittest.SkipTest(reason)
+    environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = ["apt-get", "install", "-y", "chromium"]
+    if subprocess.run(install, env=environment, timeout=1800).returncode != 0:
+        # The package lists may be missing or stale.
+        subprocess.run(["apt-get", "update"], env=environment, check=True, timeout=600)
+        subprocess.run(install, env=environment, check=True, timeout=1800)
+    return CHROMIUM
 
 
 class CdpError(RuntimeError):

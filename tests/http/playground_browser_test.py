@@ -33,31 +33,12 @@ import tools
 
 OPTIONS = None  # the parsed command line
 
-CHROMIUM = "/usr/bin/chromium"
 STARTUP_SECONDS = 30
 CALL_SECONDS = 60  # the longest the page may take to show an answer
 
 # A composition of 4-queens without completion (the CLI confirms it in
 # test_an_unsolvable_composition_comes_with_a_certificate_that_checks).
 UNSOLVABLE_4 = {1: 1}
-
-
-def chromium() -> str:
-    """Chromium's path, installing Debian's package when it is missing and
-    this runs as root; skips the cases otherwise."""
-    if os.path.exists(CHROMIUM):
-        return CHROMIUM
-    if os.geteuid() != 0:
-        reason = f"{CHROMIUM} is missing and only root may install it (apt-get install chromium)"
-        print(f"skipping the playground's browser cases: {reason}", file=sys.stderr)
-        raise unittest.SkipTest(reason)
-    environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    install = ["apt-get", "install", "-y", "chromium"]
-    if subprocess.run(install, env=environment, timeout=1800).returncode != 0:
-        # The package lists may be missing or stale.
-        subprocess.run(["apt-get", "update"], env=environment, check=True, timeout=600)
-        subprocess.run(install, env=environment, check=True, timeout=1800)
-    return CHROMIUM
 
 
 class Server:
@@ -194,7 +175,7 @@ def wait_for_a_call_in_flight(server: Server, timeout: float = CALL_SECONDS) -> 
 class PlaygroundTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        executable = chromium()
+        executable = cdp.chromium()
         scratch = tempfile.TemporaryDirectory(prefix="playground-test-")
         cls.addClassCleanup(scratch.cleanup)
         cls.scratch = scratch.name

@@ -32,7 +32,9 @@ dpkg-deb -f "$deb" Description > "$tmp/description"
 dpkg-deb -c "$deb" | awk '{print $6}' > "$tmp/files"
 for file in ./usr/share/man/man1/nqueens.1.gz ./usr/share/man/man1/nqueens-server.1.gz \
     ./usr/share/man/man1/nqueens-check-certificate.1.gz \
-    ./usr/share/doc/nqueens/copyright ./usr/share/doc/nqueens/changelog.gz; do
+    ./usr/share/doc/nqueens/copyright ./usr/share/doc/nqueens/changelog.gz \
+    ./usr/share/doc/nqueens/html/index.html ./usr/share/doc/nqueens/html/reference/cli.html \
+    ./usr/share/doc/nqueens/html/reference/grpc-api.html; do
   grep -qxF "$file" "$tmp/files" || fail "not in the package: $file"
 done
 ! grep -q '^\./usr/share/man/.*\.[0-9]$' "$tmp/files" || fail "uncompressed man pages in the package"

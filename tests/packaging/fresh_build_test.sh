@@ -54,6 +54,12 @@ missing=0
 while read -r file; do
   [[ -e $file ]] && continue
   built_by_all "$file" && continue
+  # A directory (install(DIRECTORY), the site): built when `all` builds a
+  # file in it.
+  if [[ $file == */ ]]; then
+    inside=$(ninja -C "$fresh" -t targets all | sed -n "s|^\\(${file#"$fresh"/}[^:]*\\):.*|\\1|p")
+    [[ -n $inside ]] && built_by_all "$fresh/$(head -n 1 <<< "$inside")" && continue
+  fi
   echo "installed but not built by scripts/build.sh: ${file#"$fresh"/}"
   missing=1
 done < "$tmp/installed"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # install_test.sh BUILD_DIR: `cmake --install` into a temporary prefix puts
-# the binaries, man pages, completions and docs in place, and they work.
+# the binaries, man pages, completions and docs (the site too) in place, and
+# they work.
 # (man_pages_test.sh checks the pages, deb_test.sh the package.)
 set -euo pipefail
 build=$1
@@ -15,8 +16,11 @@ for file in bin/nqueens bin/nqueens-server bin/nqueens-check-certificate \
     share/bash-completion/completions/nqueens-server \
     share/zsh/vendor-completions/_nqueens-server \
     share/doc/nqueens/README.md share/doc/nqueens/LICENSE share/doc/nqueens/copyright \
-    share/doc/nqueens/changelog.gz share/doc/nqueens/methods.md share/doc/nqueens/params.md \
-    share/doc/nqueens/examples/README.md share/doc/nqueens/examples/composition-8.q; do
+    share/doc/nqueens/changelog.gz share/doc/nqueens/docs/methods.md \
+    share/doc/nqueens/docs/params.md share/doc/nqueens/docs/guides/cli.md \
+    share/doc/nqueens/examples/README.md share/doc/nqueens/examples/composition-8.q \
+    share/doc/nqueens/html/index.html share/doc/nqueens/html/reference/cli.html \
+    share/doc/nqueens/html/reference/grpc-api.html; do
   [[ -e $prefix/$file ]] || { echo "not installed: $file"; exit 1; }
 done
 for program in nqueens nqueens-server nqueens-check-certificate; do

@@ -508,11 +508,11 @@ TEST(ServerBinaryTest, HelpListsEveryFlagDashedWithItsDefault) {
   }
 }
 
-// The flags' defaults are written once, in the option structs; the README's
-// tables of the server's flags are a view of them, checked here: every flag
-// --help lists is in them, and each row states its flags' defaults as they
-// are.
-TEST(ServerBinaryTest, TheReadmesFlagTablesStateEveryFlagWithItsDefault) {
+// The flags' defaults are written once, in the option structs; the tables of
+// the server's flags in the operations guide (docs/guides/operations.md) are
+// a view of them, checked here: every flag --help lists is in them, and each
+// row states its flags' defaults as they are.
+TEST(ServerBinaryTest, TheOperationsGuidesFlagTablesStateEveryFlagWithItsDefault) {
   Subprocess server({NQUEENS_SERVER_PATH, "--help"});
   const std::string help = server.ReadAll();
   ASSERT_EQ(server.Wait(), 0);
@@ -528,13 +528,13 @@ TEST(ServerBinaryTest, TheReadmesFlagTablesStateEveryFlagWithItsDefault) {
   }
   ASSERT_GT(defaults.size(), 20u);
 
-  std::ifstream file(NQUEENS_SOURCE_DIR "/README.md");
-  std::stringstream readme;
-  readme << file.rdbuf();
-  const std::string text = readme.str();
-  const size_t begin = text.find("\n### Flags\n");
+  std::ifstream file(NQUEENS_SOURCE_DIR "/docs/guides/operations.md");
+  std::stringstream guide;
+  guide << file.rdbuf();
+  const std::string text = guide.str();
+  const size_t begin = text.find("\n## Flags\n");
   ASSERT_NE(begin, std::string::npos);
-  const size_t end = text.find("\n### ", begin + 1);
+  const size_t end = text.find("\n## ", begin + 1);
   std::set<std::string> documented;
   for (const absl::string_view row :
        absl::StrSplit(absl::string_view(text).substr(begin, end - begin), '\n')) {
@@ -555,12 +555,13 @@ TEST(ServerBinaryTest, TheReadmesFlagTablesStateEveryFlagWithItsDefault) {
       EXPECT_TRUE(std::any_of(
           phrasings.begin(), phrasings.end(),
           [&](const std::string& phrasing) { return absl::StrContains(row, phrasing); }))
-          << flag << " defaults to " << value << ", which its README row does not say:\n"
+          << flag << " defaults to " << value
+          << ", which its row in the operations guide does not say:\n"
           << row;
     }
   }
   for (const auto& [flag, value] : defaults) {
-    EXPECT_TRUE(documented.count(flag) > 0) << flag << " is not in the README's tables";
+    EXPECT_TRUE(documented.count(flag) > 0) << flag << " is not in the operations guide's tables";
   }
 }
 
