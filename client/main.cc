@@ -56,8 +56,8 @@ ABSL_FLAG(uint32_t, symmetry, 0,
           "solve: map the result by symmetry S of the square, 0 (identity) .. 7");
 ABSL_FLAG(uint64_t, limit, 0, "enumerate: print at most this many boards (0: all)");
 ABSL_FLAG(std::string, certificate, "",
-          "complete: write the proof of an UNSOLVABLE answer to this file (boards of at most 64 "
-          "free rows; check it with nqueens-check-certificate BOARD FILE)");
+          "complete: write the proof of an UNSOLVABLE answer to this file (the search then "
+          "runs on one thread; check it with nqueens-check-certificate BOARD FILE)");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
           "give up after this long, e.g. 5s or 500ms (inf: never)");
 ABSL_FLAG(std::string, output, "", "write the board (or validate's report) to this file");

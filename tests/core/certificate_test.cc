@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "base/stop_poller.h"
 #include "checker/certificate_check.h"
 #include "exact/exact_search.h"
+#include "exact/free_board.h"
+#include "exact/search_engines.h"
 #include "gtest/gtest.h"
 #include "nqueens/solver.h"
 #include "test_boards.h"
@@ -51,6 +54,38 @@ TEST(CertificateTest, EveryProofChecks) {
   EXPECT_GT(checked, 20);
 }
 
+// Every mutant of a proof's tree (each node or leaf line dropped, repeated,
+// or with its last number one higher) is rejected; returns how many lines
+// were mutated.
+int ExpectEveryMutantRejected(const Columns& composition, const std::string& certificate) {
+  const std::vector<std::string> lines = absl::StrSplit(certificate, '\n');
+  const auto rejected = [&](const std::vector<std::string>& mutant, const std::string& how) {
+    EXPECT_FALSE(checker::CheckCertificate(composition, absl::StrJoin(mutant, "\n")).ok()) << how;
+  };
+  int mutated = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    // The tree's lines: a one-letter kind, then numbers.
+    if (lines[i].size() < 3 || lines[i][1] != ' ' ||
+        std::string("bpeh").find(lines[i][0]) == std::string::npos) {
+      continue;
+    }
+    const auto at = static_cast<std::ptrdiff_t>(i);
+    std::vector<std::string> cut = lines;
+    cut.erase(cut.begin() + at);
+    rejected(cut, "without line " + std::to_string(i + 1) + ": " + lines[i]);
+    std::vector<std::string> twice = lines;
+    twice.insert(twice.begin() + at, lines[i]);
+    rejected(twice, "with line " + std::to_string(i + 1) + " twice: " + lines[i]);
+    std::vector<std::string> changed = lines;
+    const size_t space = changed[i].rfind(' ');
+    changed[i] = changed[i].substr(0, space + 1) +
+                 std::to_string(std::stoull(changed[i].substr(space + 1)) + 1);
+    rejected(changed, "line " + std::to_string(i + 1) + " changed to " + changed[i]);
+    ++mutated;
+  }
+  return mutated;
+}
+
 TEST(CertificateTest, TheCheckerRejectsTamperedProofs) {
   // A proof with a branch: its tree has more than a leaf.
   std::vector<std::pair<Columns, std::string>> proofs = Certificates(100, 23, 40);
@@ -59,25 +94,7 @@ TEST(CertificateTest, TheCheckerRejectsTamperedProofs) {
   });
   ASSERT_NE(branching, proofs.end());
   const Columns& composition = branching->first;
-  const std::vector<std::string> lines = absl::StrSplit(branching->second, '\n');
-  int rejected = 0;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].empty()) continue;
-    // Without line i.
-    std::vector<std::string> cut = lines;
-    cut.erase(cut.begin() + static_cast<std::ptrdiff_t>(i));
-    EXPECT_FALSE(checker::CheckCertificate(composition, absl::StrJoin(cut, "\n")).ok()) << i;
-    // With the last number of line i one higher.
-    std::vector<std::string> changed = lines;
-    const size_t space = changed[i].rfind(' ');
-    if (space == std::string::npos) continue;
-    changed[i] = changed[i].substr(0, space + 1) +
-                 std::to_string(std::stoull(changed[i].substr(space + 1)) + 1);
-    EXPECT_FALSE(checker::CheckCertificate(composition, absl::StrJoin(changed, "\n")).ok())
-        << changed[i];
-    ++rejected;
-  }
-  EXPECT_GT(rejected, 3);
+  EXPECT_GT(ExpectEveryMutantRejected(composition, branching->second), 3);
   // The proof is not one for another board.
   Columns other = composition;
   for (uint32_t& column : other) {
@@ -110,20 +127,50 @@ TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
   EXPECT_FALSE(plain->certificate.has_value());
 }
 
-TEST(CertificateTest, BoardsOverSixtyFourFreeRowsSayWhyThereIsNone) {
-  // 76 free rows near the threshold (n ~ 0.35 d^2): many are unsolvable.
-  int unsolvable = 0;
+// Above 64 free rows the trail engine searches (and above 1,024 the large
+// one): their proofs check too, and so does every mutant's rejection.
+TEST(CertificateTest, BoardsOverSixtyFourFreeRowsGetProofsThatCheck) {
+  // 76 and 100 free rows near the threshold (n ~ 0.35 d^2): many are
+  // unsolvable.
+  int checked = 0, branching = 0;
+  for (const auto& [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{2000, 76}, {3500, 100}}) {
+    for (const auto& [composition, certificate] : Certificates(n, d, 8)) {
+      EXPECT_TRUE(checker::CheckCertificate(composition, certificate).ok())
+          << checker::CheckCertificate(composition, certificate);
+      ++checked;
+      // The first proof with a branch, mutated.
+      if (certificate.find("\nb ") != std::string::npos && branching++ == 0) {
+        EXPECT_GT(ExpectEveryMutantRejected(composition, certificate), 3);
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_GT(branching, 0);
+}
+
+// The large engine, which takes boards of more than 1,024 free rows, on
+// boards small enough to prove quickly: the same proofs.
+TEST(CertificateTest, TheLargeEngineWritesProofsThatCheck) {
+  int checked = 0;
   for (uint32_t seed = 1; seed <= 8; ++seed) {
     const Columns composition = test_boards::RandomComposition(2000, 2000 - 76, seed);
     StopPoller stop(kNever);
-    absl::StatusOr<ExactResult> result = ExactComplete(composition, {}, stop, {}, size_t{1} << 30);
-    ASSERT_TRUE(result.ok());
-    if (result->verdict != ExactVerdict::kUnsolvable) continue;
-    ++unsolvable;
-    EXPECT_FALSE(result->certificate.has_value());
-    EXPECT_NE(result->certificate_missing.find("at most 64 free rows"), std::string::npos);
+    absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+    ASSERT_TRUE(board.ok());
+    CertificateWriter writer(board->rows(), board->columns(), size_t{1} << 30);
+    const SearchOutcome outcome = RunLargeSearch(*board, UINT64_MAX, stop, seed, &writer);
+    if (outcome.solutions > 0) continue;
+    ASSERT_EQ(outcome.explored, 1.0);
+    std::optional<std::string> tree = writer.Finish();
+    ASSERT_TRUE(tree.has_value());
+    const std::string certificate =
+        CertificateHeader(composition.size(), composition.size() - board->size(), {}) + *tree +
+        std::string(kCertificateEnd);
+    EXPECT_TRUE(checker::CheckCertificate(composition, certificate).ok())
+        << checker::CheckCertificate(composition, certificate);
+    ++checked;
   }
-  EXPECT_GT(unsolvable, 0);
+  EXPECT_GT(checked, 0);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "exact/certificate.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
@@ -39,10 +40,14 @@ void CertificateWriter::Empty(bool row, uint32_t line) {
 }
 
 void CertificateWriter::Hall(uint64_t rows) {
-  Append("h ", absl::popcount(rows));
-  for (; rows != 0; rows &= rows - 1) {
-    Append(" ", rows_[static_cast<uint32_t>(absl::countr_zero(rows))]);
-  }
+  std::vector<uint32_t> listed;
+  for (; rows != 0; rows &= rows - 1) listed.push_back(absl::countr_zero(rows));
+  Hall(listed);
+}
+
+void CertificateWriter::Hall(absl::Span<const uint32_t> rows) {
+  Append("h ", rows.size());
+  for (const uint32_t a : rows) Append(" ", rows_[a]);
   Append("\n");
 }
 

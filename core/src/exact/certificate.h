@@ -1,7 +1,7 @@
 // The exact search's proof of UNSOLVABLE, written as it searches: its tree
 // in preorder, every leaf with the reason it is dead, in the text format that
 // the independent checker reads (checker/certificate_check.h documents it).
-// Written by the word engine (at most 64 free rows).
+// Written by every engine, for any number of free rows.
 #ifndef NQUEENS_EXACT_CERTIFICATE_H_
 #define NQUEENS_EXACT_CERTIFICATE_H_
 
@@ -31,8 +31,10 @@ class CertificateWriter {
   void Branch(bool by_row, uint32_t line, uint32_t children);
   void Place(uint32_t a, uint32_t b);
   void Empty(bool row, uint32_t line);
-  // Free rows (bit a: free row a) whose open cells lie in fewer columns.
+  // Free rows whose open cells lie in fewer columns: as a set (bit a: free
+  // row a), or listed.
   void Hall(uint64_t rows);
+  void Hall(absl::Span<const uint32_t> rows);
   // A leaf that another part's certificate proves (exact_split.h).
   void Other();
   // A subtree: another writer's tree (Finish()), whose lines name board

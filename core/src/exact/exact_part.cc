@@ -26,7 +26,7 @@ class PartCertificate {
       : part_(part),
         board_(board),
         max_bytes_(max_bytes),
-        writing_(max_bytes > 0 && board.size() <= kWordSearchMaxFreeRows),
+        writing_(max_bytes > 0),
         header_(writing_ ? CertificateHeader(n, n - board.size(), part) : ""),
         tree_max_bytes_(max_bytes - std::min(max_bytes, header_.size())) {}
 
@@ -54,10 +54,6 @@ class PartCertificate {
   // why there is none.
   void Finish(const ExactSplit& split, ExactResult& result) {
     if (max_bytes_ == 0) return;
-    if (board_.size() > kWordSearchMaxFreeRows) {
-      result.certificate_missing = TooManyRowsForCertificate(board_.size());
-      return;
-    }
     std::optional<std::string> tree;
     if (writing_) {
       tree = split.WriteTree(board_, tree_max_bytes_,

@@ -25,19 +25,19 @@ constexpr uint64_t kFirstRunBudget = 1024;
 constexpr uint64_t kParallelFromNodes = uint64_t{1} << 12;
 
 // The engine for `board`: the word engine where it fits, on several threads
-// for long runs unless it writes a certificate.
+// for long runs unless it writes a certificate (the sequential search's
+// tree, which each run writes anew).
 SearchOutcome RunSearch(const FreeBoard& board, absl::Span<const FreeQueen> prefix,
                         uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
                         const SubtreeSearch& how) {
+  if (how.certificate != nullptr) how.certificate->Restart();
   if (board.size() > kLineListsMaxFreeRows) {
-    return RunLargeSearchBelow(prefix, board, node_budget, stop, tie_seed);
+    return RunLargeSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
   if (board.size() > kWordSearchMaxFreeRows) {
-    return RunTrailSearchBelow(prefix, board, node_budget, stop, tie_seed);
+    return RunTrailSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
-  // A certificate is the sequential search's tree.
   if (how.threads.count <= 1 || node_budget < kParallelFromNodes || how.certificate != nullptr) {
-    if (how.certificate != nullptr) how.certificate->Restart();
     return RunWordSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
   const WordBoard word_board(board);
@@ -55,11 +55,6 @@ bool CopyPolled(absl::Span<const uint32_t> from, Columns& to, StopPoller& stop) 
 }
 
 }  // namespace
-
-std::string TooManyRowsForCertificate(uint32_t free_rows) {
-  return absl::StrCat("certificates are written for boards of at most ", kWordSearchMaxFreeRows,
-                      " free rows; this one has ", free_rows);
-}
 
 // The search's cost is heavy-tailed: most residual boards fall in about one
 // node per free row, a few get stuck deep in a hopeless subtree. So the
@@ -118,7 +113,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
                                           size_t certificate_max_bytes) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
-  const bool certifies = certificate_max_bytes > 0 && board->size() <= kWordSearchMaxFreeRows;
+  const bool certifies = certificate_max_bytes > 0;
   const std::string header =
       certifies ? CertificateHeader(composition.size(), composition.size() - board->size(), {})
                 : "";
@@ -135,10 +130,8 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
       !status.ok()) {
     return status;
   }
-  if (result.verdict != ExactVerdict::kUnsolvable || certificate_max_bytes == 0) return result;
-  if (!certifies) {
-    result.certificate_missing = TooManyRowsForCertificate(board->size());
-  } else if (std::optional<std::string> tree = certificate->Finish(); tree.has_value()) {
+  if (result.verdict != ExactVerdict::kUnsolvable || !certifies) return result;
+  if (std::optional<std::string> tree = certificate->Finish(); tree.has_value()) {
     result.certificate = absl::StrCat(header, *tree, kCertificateEnd);
   } else {
     result.certificate_missing = CertificateOutgrew(certificate_max_bytes);

@@ -81,10 +81,6 @@ absl::Status SearchSubtree(absl::Span<const uint32_t> composition, const FreeBoa
                            absl::Span<const FreeQueen> prefix, const ExactBudget& budget,
                            const SubtreeSearch& how, StopPoller& stop, ExactResult& result);
 
-// Why a board of `free_rows` rows, more than kWordSearchMaxFreeRows
-// (search_engines.h), gets no certificate.
-std::string TooManyRowsForCertificate(uint32_t free_rows);
-
 }  // namespace nqueens::internal
 
 #endif  // NQUEENS_EXACT_EXACT_SEARCH_H_

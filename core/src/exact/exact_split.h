@@ -44,8 +44,8 @@ class ExactSplit {
   // The top tree as a certificate's proof tree (certificate.h) of at most
   // `max_bytes`, nullopt when longer: in preorder, each dead node as its line
   // without open cells and each live node i of the split's level written by
-  // subtree(i, writer). `board` is the split's; at most 64 free rows (the
-  // tree's depth is the recursion's).
+  // subtree(i, writer). `board` is the split's (the tree's depth, a few
+  // levels, is the recursion's).
   std::optional<std::string> WriteTree(
       const FreeBoard& board, size_t max_bytes,
       const std::function<void(uint64_t node, CertificateWriter& writer)>& subtree) const;

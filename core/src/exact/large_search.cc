@@ -29,14 +29,11 @@ class LargeSearch : public UndoingSearch<LargeSearch, WideCells> {
  public:
   LargeSearch(const FreeBoard& board, uint64_t tie_seed);
 
-  uint32_t Branch(WideCell* children) {
-    const uint32_t count = ListBranchCells(children);
-    if (count == 0 ||
-        !matching_.Repair(open_, rows_, column_of_row_.data(), row_of_column_.data())) {
-      return 0;
-    }
-    return count;
+  // As the trail engine's.
+  bool Matched() {
+    return matching_.Repair(open_, rows_, column_of_row_.data(), row_of_column_.data());
   }
+  std::vector<uint32_t> HallRows() const { return matching_.HallRows(row_of_column_.data()); }
   void Place(WideCell cell);
   void Lift(WideCell cell);
   // A node costs O(d) steps.
@@ -164,8 +161,9 @@ void LargeSearch::Lift(WideCell cell) {
 }  // namespace
 
 SearchOutcome RunLargeSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
-                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed) {
-  return RunUndoingEngine<LargeSearch>(board, node_budget, stop, tie_seed, prefix);
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                                  CertificateWriter* certificate) {
+  return RunUndoingEngine<LargeSearch>(board, node_budget, stop, tie_seed, prefix, certificate);
 }
 
 }  // namespace nqueens::internal

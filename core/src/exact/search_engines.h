@@ -35,15 +35,17 @@ inline constexpr uint32_t kWordSearchMaxFreeRows = 64;
 // solution within `node_budget` nodes, polling `stop` (the caller reads its
 // status). Ties between lines and between cells go by a random order drawn
 // from `tie_seed`, so that restarts explore differently. The outcome counts
-// the subtree's nodes, its placement is the whole board's. The word engine
+// the subtree's nodes, its placement is the whole board's. Each engine
 // writes the subtree to `certificate` if one is given.
 SearchOutcome RunWordSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
                                  CertificateWriter* certificate = nullptr);
 SearchOutcome RunTrailSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
-                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed);
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                                  CertificateWriter* certificate = nullptr);
 SearchOutcome RunLargeSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
-                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed);
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                                  CertificateWriter* certificate = nullptr);
 
 // The same on the whole tree.
 inline SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
@@ -51,12 +53,12 @@ inline SearchOutcome RunWordSearch(const FreeBoard& board, uint64_t node_budget,
   return RunWordSearchBelow({}, board, node_budget, stop, tie_seed, certificate);
 }
 inline SearchOutcome RunTrailSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                                    uint64_t tie_seed) {
-  return RunTrailSearchBelow({}, board, node_budget, stop, tie_seed);
+                                    uint64_t tie_seed, CertificateWriter* certificate = nullptr) {
+  return RunTrailSearchBelow({}, board, node_budget, stop, tie_seed, certificate);
 }
 inline SearchOutcome RunLargeSearch(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                                    uint64_t tie_seed) {
-  return RunLargeSearchBelow({}, board, node_budget, stop, tie_seed);
+                                    uint64_t tie_seed, CertificateWriter* certificate = nullptr) {
+  return RunLargeSearchBelow({}, board, node_budget, stop, tie_seed, certificate);
 }
 
 }  // namespace nqueens::internal

@@ -158,10 +158,22 @@ class MatchingRepair {
               uint32_t* row_of_column) {
     for (uint32_t a : rows) {
       if (column_of_row[a] == kNone && !Augment(open, a, column_of_row, row_of_column)) {
+        unmatched_ = a;
         return false;
       }
     }
     return true;
+  }
+
+  // After Repair returned false, the rows that prove it, for a certificate:
+  // the row left unmatched and the holders of the columns its search
+  // reached. Those columns are all the rows' open columns, and one fewer
+  // than the rows, so Hall's condition fails for them.
+  std::vector<uint32_t> HallRows(const uint32_t* row_of_column) const {
+    std::vector<uint32_t> rows = {unmatched_};
+    ForEachBit(seen_.data(), static_cast<uint32_t>(seen_.size()),
+               [&](uint32_t b) { rows.push_back(row_of_column[b]); });
+    return rows;
   }
 
  private:
@@ -205,6 +217,7 @@ class MatchingRepair {
 
   std::vector<uint64_t> seen_;  // columns visited by one Augment
   std::vector<Step> path_;
+  uint32_t unmatched_ = kNone;  // the row the last failed Repair left
 };
 
 // The cells of a free board with line lists (at most 2^16 free rows), and of
@@ -236,6 +249,30 @@ class UndoingSearch {
 
   bool Solved() const { return rows_.empty(); }
 
+  // The node's children in the order to try them, and how many; 0 at a dead
+  // end: an unplaced row or column without open cells, or rows that cannot
+  // be matched to distinct open columns (Engine::Matched). With a
+  // certificate, writes the node: its branch, or the leaf's reason.
+  uint32_t Branch(Cell* cells) {
+    Engine& engine = static_cast<Engine&>(*this);
+    const std::optional<BranchLine> line =
+        ChooseBranchLine(rows_open_, rows_, columns_open_, columns_);
+    if (!line.has_value()) {
+      if (certificate_ != nullptr) WriteEmptyLine();
+      return 0;
+    }
+    const uint32_t count = ListBranchCells(*line, cells);
+    if (!engine.Matched()) {
+      if (certificate_ != nullptr) certificate_->Hall(engine.HallRows());
+      return 0;
+    }
+    if (certificate_ != nullptr) certificate_->Branch(line->by_row, line->index, count);
+    return count;
+  }
+
+  // Writes the tree this engine searches to `certificate` (null: none).
+  void Certify(CertificateWriter* certificate) { certificate_ = certificate; }
+
  protected:
   // Ties between lines (equally few open cells) and between cells (equal
   // damage) go by a random order drawn from `tie_seed`, so that restarts
@@ -251,24 +288,31 @@ class UndoingSearch {
     CountOpenCells(open_, board.size(), rows_open_, columns_open_);
   }
 
-  // Writes the cells to branch on to `cells`, in the order to try them, and
-  // returns how many; 0 at a dead end: an unplaced row or column without
-  // open cells.
-  uint32_t ListBranchCells(Cell* cells) {
-    const std::optional<BranchLine> line =
-        ChooseBranchLine(rows_open_, rows_, columns_open_, columns_);
-    if (!line.has_value()) return 0;
+  // Writes the cells of `line` to `cells`, in the order to try them, and
+  // returns how many.
+  uint32_t ListBranchCells(BranchLine line, Cell* cells) {
     uint32_t count = 0;
-    ForEachCellOf(*line, open_, rows_,
+    ForEachCellOf(line, open_, rows_,
                   [&](uint32_t a, uint32_t b) { cells[count++] = Cells::Make(a, b); });
     // A forced line needs no order.
     if (count > 1) {
       OrderCellsByDamage(
-          cells, cells + count, line->by_row, rows_open_, columns_open_, ranked_,
+          cells, cells + count, line.by_row, rows_open_, columns_open_, ranked_,
           [this](Cell cell) { return static_cast<const Engine*>(this)->Damage(cell); }, Cells::Row,
           Cells::Column);
     }
     return count;
+  }
+
+  // The leaf of a dead end where a line has no open cell: a row's, else a
+  // column's.
+  void WriteEmptyLine() {
+    const uint32_t row = rows_open_.Fewest(rows_);
+    if (rows_open_.open(row) == 0) {
+      certificate_->Empty(true, row);
+    } else {
+      certificate_->Empty(false, columns_open_.Fewest(columns_));
+    }
   }
 
   const FreeBoard& board_;
@@ -279,15 +323,18 @@ class UndoingSearch {
 
  private:
   std::vector<std::pair<uint64_t, Cell>> ranked_;  // scratch of OrderCellsByDamage
+  CertificateWriter* certificate_ = nullptr;
 };
 
 // Runs an engine built from (board, tie_seed) under the driver, below
-// `prefix`.
+// `prefix`, writing the subtree to `certificate` if one is given.
 template <typename Engine>
 SearchOutcome RunUndoingEngine(const FreeBoard& board, uint64_t node_budget, StopPoller& stop,
-                               uint64_t tie_seed, absl::Span<const FreeQueen> prefix) {
+                               uint64_t tie_seed, absl::Span<const FreeQueen> prefix,
+                               CertificateWriter* certificate) {
   Engine engine(board, tie_seed);
-  SearchDriver<typename Engine::Cell> driver(board.size(), stop);
+  engine.Certify(certificate);
+  SearchDriver<typename Engine::Cell> driver(board.size(), stop, certificate);
   for (const FreeQueen& queen : prefix) {
     engine.Place(Engine::CellAt(queen.a, queen.b));
     driver.PlacedAbove(queen.a, queen.b);

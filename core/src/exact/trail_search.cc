@@ -40,11 +40,10 @@ class TrailSearch : public UndoingSearch<TrailSearch, NarrowCells> {
  public:
   TrailSearch(const FreeBoard& board, uint64_t tie_seed);
 
-  uint32_t Branch(Cell* children) {
-    const uint32_t count = ListBranchCells(children);
-    if (count == 0 || !matching_.Repair(open_, rows_, column_of_row_, row_of_column_)) return 0;
-    return count;
-  }
+  // Whether the unplaced rows still match distinct open columns (the bound
+  // UndoingSearch::Branch cuts by), and the rows that fail it.
+  bool Matched() { return matching_.Repair(open_, rows_, column_of_row_, row_of_column_); }
+  std::vector<uint32_t> HallRows() const { return matching_.HallRows(row_of_column_); }
   // The queen on the cell: closes its row, column and diagonals.
   void Place(Cell cell);
   // Undoes the last Place.
@@ -140,8 +139,9 @@ void TrailSearch::Lift(Cell /*cell*/) {
 }  // namespace
 
 SearchOutcome RunTrailSearchBelow(absl::Span<const FreeQueen> prefix, const FreeBoard& board,
-                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed) {
-  return RunUndoingEngine<TrailSearch>(board, node_budget, stop, tie_seed, prefix);
+                                  uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
+                                  CertificateWriter* certificate) {
+  return RunUndoingEngine<TrailSearch>(board, node_budget, stop, tie_seed, prefix, certificate);
 }
 
 }  // namespace nqueens::internal
