@@ -101,7 +101,12 @@ class Checker {
   // `board` holds the composition's queens; `certificate` is the set's
   // certificate number `index`, read for `pass`.
   Checker(Board& board, absl::string_view certificate, size_t index, Pass pass, OtherLeaves& leaves)
-      : board_(board), rest_(certificate), index_(index), pass_(pass), leaves_(leaves) {
+      : board_(board),
+        rest_(certificate),
+        size_(certificate.size()),
+        index_(index),
+        pass_(pass),
+        leaves_(leaves) {
     // Only the composition's free lines can ever hold an open cell.
     for (uint64_t x = 1; x <= board.n(); ++x) {
       if (!board.RowTaken(x)) free_rows_.push_back(x);
@@ -115,15 +120,37 @@ class Checker {
     if (absl::Status s = Expect({"given", std::to_string(given)}); !s.ok()) return s;
     if (absl::Status s = PartLine(); !s.ok()) return s;
     if (absl::Status s = Expect({"proof"}); !s.ok()) return s;
+    in_tree_ = true;
     if (absl::Status s = Node(); !s.ok()) return s;
+    in_tree_ = false;
     if (absl::Status s = Expect({"end"}); !s.ok()) return s;
     if (!rest_.empty()) return Error("text after `end`");
     return absl::OkStatus();
   }
 
  private:
+  // Names the line by its number and byte offset, and, in the tree, the
+  // node by its path: the queens placed from the root down to it.
   absl::Status Error(absl::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat("certificate line ", line_, ": ", what));
+    return absl::InvalidArgumentError(
+        absl::StrCat("certificate line ", line_, " (byte ", line_offset_, PathText(), "): ", what));
+  }
+
+  // "; at the root", "; path (5, 2) (7, 5)": the first and last few queens
+  // of a long path.
+  std::string PathText() const {
+    if (!in_tree_) return "";
+    if (path_.empty()) return "; at the root";
+    constexpr size_t kEnds = 6;
+    std::string text = "; path";
+    for (size_t i = 0; i < path_.size(); ++i) {
+      if (path_.size() > 2 * kEnds && i == kEnds) {
+        absl::StrAppend(&text, " ... ", path_.size() - 2 * kEnds, " more ...");
+        i = path_.size() - kEnds;
+      }
+      absl::StrAppend(&text, " (", path_[i] >> 32, ", ", path_[i] & 0xffffffffu, ")");
+    }
+    return text;
   }
 
   // The next line's tokens; false at the end of the text (a final newline
@@ -131,6 +158,7 @@ class Checker {
   // hold tens of millions.
   bool Next(std::vector<absl::string_view>& tokens) {
     if (rest_.empty()) return false;
+    line_offset_ = size_ - rest_.size();
     const size_t end = rest_.find('\n');
     tokens = absl::StrSplit(rest_.substr(0, end), ' ');
     rest_ = end == absl::string_view::npos ? absl::string_view() : rest_.substr(end + 1);
@@ -290,7 +318,9 @@ class Checker {
   Board& board_;
   std::vector<uint64_t> free_rows_, free_columns_;  // ascending
   absl::string_view rest_;                          // the lines not read yet
-  size_t line_ = 0;                                 // of the last line read
+  const size_t size_;                               // of the whole text
+  size_t line_ = 0, line_offset_ = 0;               // of the last line read
+  bool in_tree_ = false;                            // between `proof` and `end`
   const size_t index_;
   const Pass pass_;
   OtherLeaves& leaves_;

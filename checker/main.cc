@@ -57,9 +57,10 @@ format (N alone on the first line, then one "row column" line per queen);
 '#' starts a comment. Boards have at most {max n} rows.
 
 exit status: 0 the certificates are a proof (a line on stdout says so), 1 they
-are not (stderr names the certificate, its line and what is wrong there), 2 a
-usage error or a file that cannot be read or is not a board (stderr names the
-file, its line and the limit).
+are not (stderr names the certificate, its first wrong line with its byte
+offset and the node's path from the root, and what is wrong there), 2 a usage
+error or a file that cannot be read or is not a board (stderr names the file,
+its line and the limit).
 
 flags:
 )";

@@ -48,12 +48,14 @@ expect 0 "$tmp/corner.cert proves that $tmp/corner.q has no completion" "$tmp/co
 printf '# the corner of 4 x 4\n4\n1 1  # row 1, column 1\n' > "$tmp/corner.sparse"
 expect 0 'proves that' "$tmp/corner.sparse" "$tmp/corner.cert"
 
-# Not a proof: the certificate's line and what is wrong there.
+# Not a proof: the certificate's line, its byte offset, the node's path
+# from the root (in the tree), and what is wrong there.
 printf '4\n' > "$tmp/empty.sparse"
-expect 1 "$tmp/corner.cert: not a proof: certificate line 3: expected \`given 0\`" \
+expect 1 "$tmp/corner.cert: not a proof: certificate line 3 (byte 26): expected \`given 0\`" \
   "$tmp/empty.sparse" "$tmp/corner.cert"
 sed '6d' "$tmp/corner.cert" > "$tmp/cut.cert"
-expect 1 "$tmp/cut.cert: not a proof: certificate line 6: expected \`p\`" "$tmp/corner.q" "$tmp/cut.cert"
+expect 1 "$tmp/cut.cert: not a proof: certificate line 6 (byte 48; at the root): expected \`p\`" \
+  "$tmp/corner.q" "$tmp/cut.cert"
 
 # The parts of one search: the certificates of both prove it together, each
 # with an `x` leaf where the other proves the subtree (row 2's two cells).
@@ -72,7 +74,7 @@ expect 1 "$tmp/part1.cert: not a proof: certificate line 8: $no_proof" \
   "$tmp/corner.q" "$tmp/part1.cert" "$tmp/part1.cert"
 # A wrong line in one of them names that one.
 sed 's/^e r 4$/e r 3/' "$tmp/part1.cert" > "$tmp/wrong1.cert"
-expect 1 "$tmp/wrong1.cert: not a proof: certificate line 12: not an unplaced line" \
+expect 1 "$tmp/wrong1.cert: not a proof: certificate line 12 (byte 85; path (2, 4) (3, 2)): not an unplaced line" \
   "$tmp/corner.q" "$tmp/part0.cert" "$tmp/wrong1.cert"
 expect 2 "cannot read $tmp/missing.cert: No such file or directory" \
   "$tmp/corner.q" "$tmp/part0.cert" "$tmp/missing.cert"

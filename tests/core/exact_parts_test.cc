@@ -492,7 +492,8 @@ TEST(ExactPartsTest, ACertificateChangedBetweenTheReadingsIsRejected) {
         return reads++ < 2 ? first[i] : second[i];
       });
   EXPECT_EQ(verdict.status.message(),
-            "certificate line 8: `x`: not there on the first reading (the certificate changed)");
+            "certificate line 8 (byte 63; path (2, 3)): `x`: not there on the first reading (the "
+            "certificate changed)");
   EXPECT_EQ(verdict.certificate, 1u);
 }
 
