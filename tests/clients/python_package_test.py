@@ -7,7 +7,7 @@ cases of tests/clients/python/ with that environment's Python, from a
 directory outside the repository, against servers on 127.0.0.1 port 0.
 
 Run by CTest:
-  python_package_test.py --server PATH --source-dir DIR [unittest arguments]
+  python_package_test.py --server PATH --checker PATH --source-dir DIR [unittest arguments]
 """
 import argparse
 import os
@@ -22,6 +22,8 @@ TOOLS = ["openssl"]  # what the cases run besides Python and the server
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="the nqueens-server binary")
+    parser.add_argument("--checker", required=True,
+                        help="the nqueens-check-certificate binary, which checks saved proofs")
     parser.add_argument("--source-dir", required=True, help="the repository's top directory")
     options, unittest_args = parser.parse_known_args()
     cases = os.path.join(options.source_dir, "tests", "clients", "python")
@@ -42,6 +44,7 @@ def main():
                        check=True, timeout=300)
         environment = dict(os.environ, PATH=f"{venv}/bin:{tools}",
                            NQUEENS_SERVER=os.path.abspath(options.server),
+                           NQUEENS_CHECKER=os.path.abspath(options.checker),
                            PYTHONDONTWRITEBYTECODE="1")  # no __pycache__ in the checkout
         environment.pop("PYTHONPATH", None)
         subprocess.run(["pip", "install", "--quiet", "--no-index", "--no-build-isolation",

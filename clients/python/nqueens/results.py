@@ -72,6 +72,26 @@ class Result:
     # prove the whole (nqueens-check-certificate BOARD CERT0 CERT1 ...).
     part_certificates: List[bytes] = dataclasses.field(default_factory=list)
 
+    def save_certificate(self, path: str) -> List[str]:
+        """Writes the proof of an OUTCOME_UNSOLVABLE answer to `path`, or
+        each part's to PATH.partI-of-K as the CLI's --certificate does; the
+        paths written, in order, for `nqueens-check-certificate BOARD PATH...`.
+        ValueError when there is none, saying why."""
+        if self.certificate:
+            files = [(path, self.certificate)]
+        elif self.part_certificates:
+            count = len(self.part_certificates)
+            files = [(f"{path}.part{index}-of-{count}", proof)
+                     for index, proof in enumerate(self.part_certificates)]
+        else:
+            raise ValueError("no certificate to save: " + (
+                self.certificate_missing or
+                "only an OUTCOME_UNSOLVABLE answer of complete(want_certificate=True) has one"))
+        for name, proof in files:
+            with open(name, "wb") as file:
+                file.write(proof)
+        return [name for name, _ in files]
+
 
 @dataclasses.dataclass(frozen=True)
 class Validation:

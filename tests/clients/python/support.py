@@ -9,6 +9,17 @@ import unittest
 from typing import Iterator, List, Sequence
 
 SERVER = os.environ.get("NQUEENS_SERVER", "")  # set by python_package_test.py
+CHECKER = os.environ.get("NQUEENS_CHECKER", "")  # nqueens-check-certificate, likewise
+
+
+def check_saved_proof(board: Sequence[int], paths: Sequence[str]) -> str:
+    """What nqueens-check-certificate, an independent program, says of the
+    proofs in `paths` for `board`; raises if it does not accept them."""
+    with tempfile.NamedTemporaryFile("w", suffix=".q") as file:
+        file.write(" ".join(map(str, board)) + "\n")
+        file.flush()
+        return subprocess.run([CHECKER, file.name, *paths], check=True, capture_output=True,
+                              text=True).stdout
 
 
 class Server:

@@ -1,12 +1,15 @@
 """Every RPC through nqueens.Client, the blocking client, answers checked by
 support.check_board."""
+import os
 import subprocess
 import sys
+import tempfile
 
 import grpc
 
 import nqueens
-from support import Server, ServerTestCase, TestCase, check_board, completions, every_nth
+from support import (Server, ServerTestCase, TestCase, check_board, check_saved_proof, completions,
+                     every_nth)
 
 BIG_N = 200_000  # above the unary limit (65,536 rows): streamed in chunks
 
@@ -86,7 +89,14 @@ class CallsTest(ServerTestCase):
         self.assertEqual(list(completions([1, 0, 0, 0])), [])
         result = self.client.complete([1, 0, 0, 0], want_certificate=True)
         self.assertEqual((result.outcome, result.board), ("OUTCOME_UNSOLVABLE", None))
-        self.assertTrue(result.certificate)
+        with tempfile.TemporaryDirectory() as directory:
+            paths = result.save_certificate(os.path.join(directory, "corner.cert"))
+            self.assertEqual(paths, [os.path.join(directory, "corner.cert")])
+            self.assertIn("has no completion", check_saved_proof([1, 0, 0, 0], paths))
+        # A solved board has none, and says so.
+        solved = self.client.complete([0, 0, 0, 0, 0, 0, 0, 1], want_certificate=True)
+        with self.assertRaisesRegex(ValueError, "only an OUTCOME_UNSOLVABLE answer"):
+            solved.save_certificate("never-written.cert")
 
     def test_numpy_boards(self):
         import numpy

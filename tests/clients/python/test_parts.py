@@ -2,6 +2,8 @@
 spread over every server behind a target (parts=K alone), against real
 servers, one of which is stopped in the middle of a job."""
 import asyncio
+import os
+import tempfile
 import threading
 import unittest
 
@@ -10,7 +12,7 @@ import grpc
 import nqueens
 import nqueens.aio
 from nqueens import spread
-from support import Server, TestCase, check_board, completions
+from support import Server, TestCase, check_board, check_saved_proof, completions
 
 # OEIS A000170, and the fundamental solutions (A002562).
 SOLUTIONS = {10: 724, 12: 14_200, 14: 365_596}
@@ -105,6 +107,11 @@ class TwoServersTest(TestCase):
         self.assertEqual(len(result.part_certificates), 3)
         self.assertTrue(all(result.part_certificates), result.part_certificates)
         self.assertEqual(result.certificate, b"")
+        with tempfile.TemporaryDirectory() as directory:
+            paths = result.save_certificate(os.path.join(directory, "dead.cert"))
+            self.assertEqual([os.path.basename(path) for path in paths],
+                             [f"dead.cert.part{index}-of-3" for index in range(3)])
+            self.assertIn("prove together", check_saved_proof(DEAD_END, paths))
         for index in range(3):
             part = self.single.complete(DEAD_END, "exact", parts=3, part_index=index)
             self.assertEqual(part.outcome, "OUTCOME_UNSOLVABLE")
