@@ -60,8 +60,8 @@ namespace nqueens::checker {
 // of each row's queen, 1-based, 0 for an empty row) has no completion;
 // otherwise INVALID_ARGUMENT naming the certificate's first wrong line, its
 // byte offset and, in the tree, the node's path from the root (the queens
-// placed down to it), and what is wrong there. A part's certificate alone is no proof (its first `x` leaf is
-// named).
+// placed down to it), and what is wrong there. A part's certificate alone is
+// no proof (its first `x` leaf is named).
 absl::Status CheckCertificate(const std::vector<uint32_t>& columns, absl::string_view certificate);
 
 // Certificate `index` of a set, 0 .. count - 1: its text, which must stay
