@@ -1,12 +1,14 @@
 // nqueens-check-certificate BOARD CERTIFICATE [CERTIFICATE...]: checks an
 // UNSOLVABLE certificate, or the certificates of the parts of one search
-// (format in certificate_check.h), against the composition they were
-// written for. See kAbout for the board formats and exit statuses.
+// (either format of docs/reference/certificates.md), against the composition
+// they were written for, reading each in chunks. See kAbout for the board
+// formats and exit statuses.
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -26,6 +28,9 @@
 
 ABSL_FLAG(bool, help, false, "print this help and exit (also -h)");
 ABSL_FLAG(bool, version, false, "print the version and exit");
+ABSL_FLAG(bool, text, false,
+          "print each certificate's tree in the text format on stdout as it is checked (a binary "
+          "certificate made readable; the text up to the first error, if any)");
 
 namespace {
 
@@ -46,6 +51,12 @@ completion. The checker shares no code with the search that wrote it: it
 replays the certificate's tree of cases and recomputes every open cell from
 the board.
 
+It reads both certificate formats and tells them apart by their first bytes:
+the binary one (the default of `nqueens complete`, compressed with zlib) and
+the text one (`--certificate-format text`, one record per line). It reads a
+certificate in chunks as it checks it: a proof of any size checks in memory
+that grows with the board, not with the proof.
+
 An exact search cut into parts (a Complete call's part_index and part_count)
 answers UNSOLVABLE with one certificate per part, each of which leaves the
 other parts' share to them: given them all, the checker proves the whole
@@ -57,10 +68,12 @@ format (N alone on the first line, then one "row column" line per queen);
 '#' starts a comment. Boards have at most {max n} rows.
 
 exit status: 0 the certificates are a proof (a line on stdout says so), 1 they
-are not (stderr names the certificate, its first wrong line with its byte
-offset and the node's path from the root, and what is wrong there), 2 a usage
-error or a file that cannot be read or is not a board (stderr names the file,
-its line and the limit).
+are not (stderr names the certificate and its first wrong item: in the text
+format its line and byte offset, in the binary one its byte offset in the
+inflated tree stream and the byte offset of the frame it came from, or its
+byte offset in the file outside the tree; the node's path from the root; and
+what is wrong there), 2 a usage error or a file that cannot be read or is not
+a board (stderr names the file, its line and the limit).
 
 flags:
 )";
@@ -69,6 +82,25 @@ int UsageError(absl::string_view message) {
   std::fprintf(stderr, "nqueens-check-certificate: %s (see nqueens-check-certificate --help)\n",
                std::string(message).c_str());
   return kExitUsage;
+}
+
+// A certificate's source: its file in chunks of kChunkBytes.
+constexpr size_t kChunkBytes = 1 << 20;
+absl::StatusOr<nqueens::checker::ByteSource> OpenCertificate(const std::string& path) {
+  std::shared_ptr<std::FILE> file(std::fopen(path.c_str(), "rb"), [](std::FILE* open) {
+    if (open != nullptr) std::fclose(open);
+  });
+  if (file == nullptr) {
+    return absl::NotFoundError(absl::StrCat("cannot read ", path, ": ", std::strerror(errno)));
+  }
+  auto chunk = std::make_shared<std::string>(kChunkBytes, '\0');
+  return [file, chunk, path]() -> absl::StatusOr<absl::string_view> {
+    const size_t size = std::fread(chunk->data(), 1, chunk->size(), file.get());
+    if (size == 0 && std::ferror(file.get())) {
+      return absl::DataLossError(absl::StrCat("cannot read ", path, ": ", std::strerror(errno)));
+    }
+    return absl::string_view(chunk->data(), size);
+  };
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
@@ -186,14 +218,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nqueens-check-certificate: %s\n", std::string(board.message()).c_str());
     return kExitUsage;
   }
-  std::string certificate;  // the one read last
+  nqueens::checker::CheckOptions options;
+  if (absl::GetFlag(FLAGS_text)) {
+    options.text = [](absl::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  }
   const nqueens::checker::SetVerdict verdict = nqueens::checker::CheckCertificateSet(
-      *columns, certificate_paths.size(), [&](size_t i) -> absl::StatusOr<absl::string_view> {
-        absl::StatusOr<std::string> text = ReadFile(certificate_paths[i]);
-        if (!text.ok()) return text.status();
-        certificate = *std::move(text);
-        return certificate;
-      });
+      *columns, certificate_paths.size(),
+      [&](size_t i) { return OpenCertificate(certificate_paths[i]); }, options);
   if (!verdict.status.ok()) {
     const std::string message(verdict.status.message());
     if (verdict.status.code() != absl::StatusCode::kInvalidArgument) {

@@ -19,6 +19,8 @@ build_packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libspdlog-dev
+  # The certificates' compression (core and checker).
+  zlib1g-dev
   # The server's token digests and TLS file checks.
   libssl-dev
   # The server's Prometheus metrics and the web server that serves them.

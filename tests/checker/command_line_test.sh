@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # command_line_test.sh CHECKER NQUEENS: nqueens-check-certificate takes
 # --help and --version as nqueens and nqueens-server do, accepts the
-# certificate `nqueens complete --certificate` writes, and the certificates of
-# a search's parts together, and says what is wrong otherwise: the exit status (0 a proof, 1 not a proof, 2 usage or input),
-# and on stderr the file, its line and the limit.
+# certificate `nqueens complete --certificate` writes, certificates in both
+# formats, and the certificates of a search's parts together, prints a
+# certificate's tree as text with --text, and says what is wrong otherwise:
+# the exit status (0 a proof, 1 not a proof, 2 usage or input), and on stderr
+# the file, its line or byte and the limit.
 set -euo pipefail
 checker=$1
 nqueens=$2
@@ -23,7 +25,8 @@ expect() {
 
 expect 0 'usage: nqueens-check-certificate [flags] BOARD CERTIFICATE [CERTIFICATE...]' --help
 expect 0 'usage: nqueens-check-certificate [flags] BOARD CERTIFICATE' -h
-for text in 'exit status: 0' '--help' '--version' 'at most 2147483647 rows'; do
+for text in 'exit status: 0' '--help' '--version' '--text' 'at most 2147483647 rows' \
+  'the binary one' 'the text one'; do
   expect 0 "$text" --help
 done
 # The version line is the other programs', with its own name.
@@ -44,18 +47,46 @@ status=0
 "$nqueens" --local --quiet complete "$tmp/corner.q" --certificate "$tmp/corner.cert" > /dev/null || status=$?
 ((status == 1)) || fail "nqueens complete: exit status $status, not 1 (UNSOLVABLE)"
 expect 0 "$tmp/corner.cert proves that $tmp/corner.q has no completion" "$tmp/corner.q" "$tmp/corner.cert"
+# In the text format too.
+status=0
+"$nqueens" --local --quiet complete "$tmp/corner.q" --certificate "$tmp/corner-text.cert" \
+  --certificate-format text > /dev/null || status=$?
+((status == 1)) || fail "nqueens complete --certificate-format text: exit status $status, not 1"
+expect 0 "$tmp/corner-text.cert proves that $tmp/corner.q has no completion" \
+  "$tmp/corner.q" "$tmp/corner-text.cert"
 # The same board in the sparse format, with comments.
 printf '# the corner of 4 x 4\n4\n1 1  # row 1, column 1\n' > "$tmp/corner.sparse"
 expect 0 'proves that' "$tmp/corner.sparse" "$tmp/corner.cert"
 
-# Not a proof: the certificate's line, its byte offset, the node's path
-# from the root (in the tree), and what is wrong there.
+# The same proof in the text format, and in the binary one (its tree stream,
+# a branch on row 3 whose two children each leave a row without an open cell,
+# in one zlib frame); --text prints the tree as text before the verdict.
+printf 'nqueens-certificate 1\nn 4\ngiven 1\nproof\nb r 3 2\np 3 2\ne r 4\np 3 4\ne r 2\nend\n' \
+  > "$tmp/corner.txt"
+expect 0 'proves that' "$tmp/corner.q" "$tmp/corner.txt"
+printf 'NQCERT\r\n\x02\x04\x01\x00\x00\x0d\x78\x9c\x63\x65\x64\x60\x60\x00\x00\x00\x22\x00\x07\x00' \
+  > "$tmp/corner.bin"
+expect 0 "$tmp/corner.bin proves that $tmp/corner.q has no completion" "$tmp/corner.q" "$tmp/corner.bin"
+"$checker" --text "$tmp/corner.q" "$tmp/corner.bin" > "$tmp/out"
+diff <(cat "$tmp/corner.txt"; echo "$tmp/corner.bin proves that $tmp/corner.q has no completion") \
+  "$tmp/out" || fail "checker --text: not the text format"
+
+# Not a proof: in the text format the certificate's line, its byte offset,
+# the node's path from the root (in the tree), and what is wrong there; in
+# the binary one the byte in the file or, in the tree, in the tree stream
+# and the frame's.
 printf '4\n' > "$tmp/empty.sparse"
-expect 1 "$tmp/corner.cert: not a proof: certificate line 3 (byte 26): expected \`given 0\`" \
-  "$tmp/empty.sparse" "$tmp/corner.cert"
-sed '6d' "$tmp/corner.cert" > "$tmp/cut.cert"
+expect 1 "$tmp/corner.txt: not a proof: certificate line 3 (byte 26): expected \`given 0\`" \
+  "$tmp/empty.sparse" "$tmp/corner.txt"
+sed '6d' "$tmp/corner.txt" > "$tmp/cut.cert"
 expect 1 "$tmp/cut.cert: not a proof: certificate line 6 (byte 48; at the root): expected \`p\`" \
   "$tmp/corner.q" "$tmp/cut.cert"
+expect 1 "$tmp/corner.bin: not a proof: certificate byte 10: given 1, not the composition's 0 queens" \
+  "$tmp/empty.sparse" "$tmp/corner.bin"
+head -c 24 "$tmp/corner.bin" > "$tmp/cut.bin"
+# Cut in the frame's checksum, after the tree.
+expect 1 "$tmp/cut.bin: not a proof: certificate tree byte 5: the certificate ends at byte 24, inside the frame of 13 bytes at byte 13" \
+  "$tmp/corner.q" "$tmp/cut.bin"
 
 # The parts of one search: the certificates of both prove it together, each
 # with an `x` leaf where the other proves the subtree (row 2's two cells).

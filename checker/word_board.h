@@ -1,0 +1,127 @@
+// The board of a composition with at most 64 free rows, as the tree walk
+// (tree_walk.h) sees it at one node: per depth, each free row's open free
+// columns in one word and each free column's open free rows in another. A
+// table built once per board holds, per free cell, the cells that a queen
+// there closes in every row and column, so that placing a queen is an
+// AND-NOT over 2d words and lifting it is free.
+#ifndef NQUEENS_CHECKER_WORD_BOARD_H_
+#define NQUEENS_CHECKER_WORD_BOARD_H_
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "checker/composition.h"
+#include "checker/tree_items.h"
+
+namespace nqueens::checker {
+
+class WordBoard {
+ public:
+  static constexpr uint32_t kMaxFreeRows = 64;
+
+  // composition.d() <= kMaxFreeRows. Builds the table: 2 d^3 words.
+  explicit WordBoard(const Composition& composition);
+
+  uint32_t d() const { return d_; }
+  // Lines are free indices below d.
+  bool Unplaced(bool row, uint32_t line) const {
+    return (unplaced_[depth_][row ? 0 : 1] >> line & 1) != 0;
+  }
+  bool Open(uint32_t a, uint32_t b) const { return (level_[a] >> b & 1) != 0; }
+  // The open cells of a line, by the other free index.
+  uint64_t OpenWord(bool row, uint32_t line) const { return level_[row ? line : d_ + line]; }
+  // Calls visit(a) for each unplaced row a, ascending.
+  template <typename Visit>
+  void ForEachUnplacedRow(Visit visit) const {
+    for (uint64_t rows = unplaced_[depth_][0]; rows != 0; rows &= rows - 1) {
+      visit(static_cast<uint32_t>(__builtin_ctzll(rows)));
+    }
+  }
+  uint32_t OpenCount(bool row, uint32_t line) const {
+    return static_cast<uint32_t>(__builtin_popcountll(level_[row ? line : d_ + line]));
+  }
+  // A queen on open cell (a, b).
+  void Place(uint32_t a, uint32_t b) {
+    const uint64_t* close = &close_[(size_t{a} * d_ + b) * stride_];
+    uint64_t* next = level_ + stride_;
+    for (uint32_t i = 0; i < stride_; ++i) next[i] = level_[i] & ~close[i];
+    unplaced_[depth_ + 1] = {unplaced_[depth_][0] & ~(uint64_t{1} << a),
+                             unplaced_[depth_][1] & ~(uint64_t{1} << b)};
+    totals_[depth_ + 1] = {totals_[depth_][0] - row_number_[a],
+                           totals_[depth_][1] - column_number_[b]};
+    ++depth_;
+    level_ = next;
+  }
+  // Lifts the queen placed last.
+  void Undo() {
+    --depth_;
+    level_ -= stride_;
+  }
+  // Lifts every queen.
+  void Reset() {
+    depth_ = 0;
+    level_ = levels_.data();
+  }
+  // The line a `branch` is on: the unplaced line with the fewest open cells,
+  // of lowest rank among rows and among columns, a row rather than a column;
+  // false when every line holds a queen. Unplaced rows and columns are as
+  // many: one loop keeps both minima, without a branch per line (which line
+  // wins is unpredictable).
+  bool Choose(const Ranks& ranks, bool* by_row, uint32_t* line) const {
+    uint64_t rows = unplaced_[depth_][0], columns = unplaced_[depth_][1];
+    if (rows == 0) return false;
+    uint32_t row = UINT32_MAX, column = UINT32_MAX;
+    for (; rows != 0; rows &= rows - 1, columns &= columns - 1) {
+      const uint32_t a = static_cast<uint32_t>(__builtin_ctzll(rows));
+      const uint32_t b = static_cast<uint32_t>(__builtin_ctzll(columns));
+      row = std::min(row, Key(level_[a], ranks.row_rank[a]));
+      column = std::min(column, Key(level_[d_ + b], ranks.column_rank[b]));
+    }
+    *by_row = row >> kRankBits <= column >> kRankBits;
+    *line = *by_row ? ranks.rows[row & kRankMask] : ranks.columns[column & kRankMask];
+    return true;
+  }
+  // An unplaced line without open cells, rows first: true and the line.
+  bool EmptyLine(bool* row, uint32_t* line) const;
+  // Whether the diagonal sums bound fails.
+  bool SumsFail() const;
+  // The free columns holding an open cell of these distinct unplaced rows.
+  uint32_t UnionColumns(const std::vector<uint32_t>& rows) const;
+
+ private:
+  // Flag the diagonals of the open cells by rank: on a square hole (the
+  // free rows consecutive, and the free columns too, where the search
+  // itself uses the bound) in two words each, else in sum_bits_ and
+  // difference_bits_ by each cell's ranks.
+  void FlagSquare(uint64_t sums[2], uint64_t differences[2]) const;
+  void FlagByRanks() const;
+
+  // A line's key for Choose: its open cells, then its rank.
+  static constexpr int kRankBits = 6;
+  static constexpr uint32_t kRankMask = (1u << kRankBits) - 1;
+  static uint32_t Key(uint64_t open, uint32_t rank) {
+    return static_cast<uint32_t>(__builtin_popcountll(open)) << kRankBits | rank;
+  }
+  uint32_t d_;
+  uint32_t stride_;               // words per depth: 2d
+  std::vector<uint64_t> close_;   // per cell a * d + b: 2d words, rows then columns
+  std::vector<uint64_t> levels_;  // per depth: 2d words, rows then columns
+  std::vector<std::array<uint64_t, 2>> unplaced_;  // per depth: the unplaced rows, columns
+  std::vector<std::array<int64_t, 2>> totals_;     // per depth: their board numbers' sums
+  uint64_t* level_;                                // the current depth's words
+  uint32_t depth_ = 0;
+  std::vector<int64_t> row_number_, column_number_;  // board coordinates
+  // The open cells' diagonals: per cell its diagonals' ranks among the
+  // free cells' distinct values.
+  std::vector<uint16_t> sum_rank_, difference_rank_;
+  std::vector<int64_t> sum_values_, difference_values_;
+  bool square_;
+  // Scratch of SumsFail.
+  mutable std::vector<uint64_t> sum_bits_, difference_bits_;
+};
+
+}  // namespace nqueens::checker
+
+#endif  // NQUEENS_CHECKER_WORD_BOARD_H_

@@ -1,0 +1,895 @@
+// The checker (checker/certificate_check.h) on certificates that this test
+// writes itself, independently of the core and of the checker: a brute-force
+// search over tiny boards writes their whole tree in both formats
+// (docs/reference/certificates.md), which the checker must accept on both
+// board representations, in frames cut anywhere and sources of any chunk
+// size; and altered (cut, flipped, children dropped or doubled, wrong
+// leaves), which it must refuse with INVALID_ARGUMENT naming the place.
+#include "checker/certificate_check.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace nqueens::checker {
+namespace {
+
+using Columns = std::vector<uint32_t>;
+using ::testing::HasSubstr;
+
+constexpr char kDead = 0, kHall = 1, kOther = 2, kRanked = 3, kBranch = 4, kRowBranch = 5,
+               kColumnBranch = 6;
+
+std::string Varint(uint64_t value) {
+  std::string bytes;
+  while (value >= 0x80) {
+    bytes.push_back(static_cast<char>((value & 0x7f) | 0x80));
+    value >>= 7;
+  }
+  bytes.push_back(static_cast<char>(value));
+  return bytes;
+}
+
+std::string Compressed(absl::string_view bytes) {
+  uLongf size = compressBound(bytes.size());
+  std::string out(size, '\0');
+  EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(out.data()), &size,
+                      reinterpret_cast<const Bytef*>(bytes.data()), bytes.size(), 9),
+            Z_OK);
+  out.resize(size);
+  return out;
+}
+
+std::string Frame(absl::string_view tree_bytes) {
+  const std::string zlib = Compressed(tree_bytes);
+  return Varint(zlib.size()) + zlib;
+}
+
+uint64_t Given(const Columns& composition) {
+  return composition.size() - std::count(composition.begin(), composition.end(), 0u);
+}
+
+std::string BinaryHeader(const Columns& composition, uint64_t part_index = 0,
+                         uint64_t part_count = 0) {
+  return absl::StrCat("NQCERT\r\n", Varint(2), Varint(composition.size()),
+                      Varint(Given(composition)), Varint(part_index), Varint(part_count));
+}
+
+// A binary certificate whose tree stream is `tree`, in one frame per piece
+// between the cuts (ascending offsets into the tree).
+std::string Binary(const Columns& composition, absl::string_view tree,
+                   const std::vector<size_t>& cuts = {}, uint64_t part_index = 0,
+                   uint64_t part_count = 0) {
+  std::string certificate = BinaryHeader(composition, part_index, part_count);
+  size_t start = 0;
+  for (const size_t cut : cuts) {
+    certificate += Frame(tree.substr(start, cut - start));
+    start = cut;
+  }
+  return certificate + Frame(tree.substr(start)) + Varint(0);
+}
+
+std::string TextHeader(const Columns& composition) {
+  return absl::StrCat("nqueens-certificate 1\nn ", composition.size(), "\ngiven ",
+                      Given(composition), "\nproof\n");
+}
+
+bool Attack(int64_t row_a, int64_t column_a, int64_t row_b, int64_t column_b) {
+  return row_a == row_b || column_a == column_b || row_a - row_b == column_a - column_b ||
+         row_a - row_b == column_b - column_a;
+}
+
+// Whether rows `row`.. of `columns` (0: empty) can be filled so that no two
+// queens attack each other (1-based columns, 0-based rows).
+bool Completes(Columns& columns, uint32_t row) {
+  const uint32_t n = static_cast<uint32_t>(columns.size());
+  if (row == n) return true;
+  if (columns[row] != 0) return Completes(columns, row + 1);
+  for (uint32_t column = 1; column <= n; ++column) {
+    bool open = true;
+    for (uint32_t other = 0; other < n && open; ++other) {
+      open = columns[other] == 0 || !Attack(other, columns[other], row, column);
+    }
+    if (!open) continue;
+    columns[row] = column;
+    const bool completes = Completes(columns, row + 1);
+    columns[row] = 0;
+    if (completes) return true;
+  }
+  return false;
+}
+
+// Whether no two queens of `columns` attack each other.
+bool Apart(const Columns& columns) {
+  for (uint32_t row = 0; row < columns.size(); ++row) {
+    for (uint32_t other = 0; other < row; ++other) {
+      if (columns[row] != 0 && columns[other] != 0 &&
+          Attack(other, columns[other], row, columns[row])) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Compositions of 4 to 10 rows without a completion: queens placed at random
+// where no other attacks them; square holes (queens in the first k rows and
+// the last k columns, leaving consecutive free rows and columns, where the
+// checker counts diagonals in its own way); and the empty boards of 2 and 3
+// rows.
+std::vector<Columns> UnsolvableBoards() {
+  std::vector<Columns> boards = {{0, 0}, {0, 0, 0}};
+  for (uint32_t n = 5; n <= 10; ++n) {
+    for (uint32_t k = 1; k <= 4; ++k) {
+      Columns corner(k);
+      for (uint32_t j = 0; j < k; ++j) corner[j] = n - k + 1 + j;
+      do {
+        Columns columns = corner;
+        columns.resize(n);
+        if (!Apart(columns) || Completes(columns, 0)) continue;
+        boards.push_back(columns);
+      } while (std::next_permutation(corner.begin(), corner.end()));
+    }
+  }
+  std::mt19937 random(56);
+  for (uint32_t n = 4; n <= 10; ++n) {
+    int found = 0;
+    for (int trial = 0; trial < 2000 && found < 5; ++trial) {
+      Columns columns(n);
+      const uint32_t queens = 1 + random() % std::min(n - 2, 4u);
+      for (uint32_t placed = 0; placed < queens; ++placed) {
+        const uint32_t row = random() % n, column = 1 + random() % n;
+        bool open = columns[row] == 0;
+        for (uint32_t other = 0; other < n && open; ++other) {
+          open = columns[other] == 0 || !Attack(other, columns[other], row, column);
+        }
+        if (open) columns[row] = column;
+      }
+      if (Completes(columns, 0)) continue;
+      boards.push_back(columns);
+      ++found;
+    }
+  }
+  return boards;
+}
+
+// How the encoder alters its `target`-th branch (in preorder).
+enum class Mutation { kNone, kDropChild, kDoubleChild, kDeadLeaf, kHallOfAll, kUnranked };
+
+struct EncoderOptions {
+  bool ranked = false;  // a `ranked` root and `branch` nodes, else explicit ones
+  bool hall = true;     // Hall leaves where some rows fail Hall's condition
+  uint32_t seed = 0;    // of the ranks
+  Mutation mutation = Mutation::kNone;
+  int target = 0;
+};
+
+// Writes the tree of a full search of a composition without a completion,
+// by brute force at every node, in the binary format and in the text one,
+// as the format describes them (leaves: an empty line, else the diagonal
+// sums, else Hall's condition; branches on the line with fewest open
+// cells).
+class Encoder {
+ public:
+  Encoder(const Columns& composition, const EncoderOptions& options) : options_(options) {
+    const uint32_t n = static_cast<uint32_t>(composition.size());
+    std::vector<bool> column_taken(n + 1);
+    for (uint32_t row = 1; row <= n; ++row) {
+      if (composition[row - 1] == 0) {
+        rows_.push_back(row);
+      } else {
+        queens_.emplace_back(row, composition[row - 1]);
+        column_taken[composition[row - 1]] = true;
+      }
+    }
+    for (uint32_t column = 1; column <= n; ++column) {
+      if (!column_taken[column]) columns_.push_back(column);
+    }
+    row_ranks_.resize(rows_.size());
+    column_ranks_.resize(columns_.size());
+    for (uint32_t x = 0; x < rows_.size(); ++x) row_ranks_[x] = column_ranks_[x] = x;
+    std::mt19937 random(options.seed);
+    std::shuffle(row_ranks_.begin(), row_ranks_.end(), random);
+    std::shuffle(column_ranks_.begin(), column_ranks_.end(), random);
+  }
+
+  // False when the search meets a completion.
+  bool Encode() {
+    if (options_.ranked) {
+      tree_.push_back(kRanked);
+      for (const uint32_t a : row_ranks_) tree_ += Varint(a);
+      for (const uint32_t b : column_ranks_) tree_ += Varint(b);
+    }
+    return Node(0);
+  }
+  const std::string& tree() const { return tree_; }
+  const std::string& text() const { return text_; }
+  int branches() const { return branches_; }
+
+ private:
+  struct Line {
+    bool by_row;
+    uint32_t x;
+    std::vector<uint32_t> open;  // the other free indices of its open cells
+  };
+
+  bool Open(uint32_t row, uint32_t column) const {
+    for (const auto& [queen_row, queen_column] : queens_) {
+      if (Attack(queen_row, queen_column, row, column)) return false;
+    }
+    return true;
+  }
+  bool Placed(bool by_row, uint32_t x) const {
+    for (const auto& [row, column] : queens_) {
+      if ((by_row ? row : column) == (by_row ? rows_[x] : columns_[x])) return true;
+    }
+    return false;
+  }
+  // The unplaced lines, rows then columns, in free index order.
+  std::vector<Line> Lines() const {
+    std::vector<Line> lines;
+    for (const bool by_row : {true, false}) {
+      for (uint32_t x = 0; x < rows_.size(); ++x) {
+        if (Placed(by_row, x)) continue;
+        Line line{by_row, x, {}};
+        for (uint32_t y = 0; y < rows_.size(); ++y) {
+          if (by_row ? Open(rows_[x], columns_[y]) : Open(rows_[y], columns_[x])) {
+            line.open.push_back(y);
+          }
+        }
+        lines.push_back(line);
+      }
+    }
+    return lines;
+  }
+
+  bool SumsFail(const std::vector<Line>& lines) const {
+    std::vector<int64_t> sums, differences;
+    int64_t rows = 0, columns = 0;
+    uint64_t q = 0;
+    for (const Line& line : lines) {
+      if (!line.by_row) {
+        columns += columns_[line.x];
+        continue;
+      }
+      ++q;
+      rows += rows_[line.x];
+      for (const uint32_t b : line.open) {
+        sums.push_back(int64_t{rows_[line.x]} + columns_[b]);
+        differences.push_back(int64_t{rows_[line.x]} - columns_[b]);
+      }
+    }
+    const auto outside = [q](std::vector<int64_t> values, int64_t total) {
+      std::sort(values.begin(), values.end());
+      values.erase(std::unique(values.begin(), values.end()), values.end());
+      if (values.size() < q) return true;
+      int64_t least = 0, greatest = 0;
+      for (uint64_t i = 0; i < q; ++i) {
+        least += values[i];
+        greatest += values[values.size() - 1 - i];
+      }
+      return total < least || total > greatest;
+    };
+    return outside(sums, rows + columns) || outside(differences, rows - columns);
+  }
+
+  // Rows failing Hall's condition, or none.
+  std::vector<uint32_t> HallRows(const std::vector<Line>& lines) const {
+    std::vector<const Line*> rows;
+    for (const Line& line : lines) {
+      if (line.by_row) rows.push_back(&line);
+    }
+    for (uint32_t set = 1; set < (1u << rows.size()); ++set) {
+      uint64_t columns = 0;
+      std::vector<uint32_t> chosen;
+      for (uint32_t i = 0; i < rows.size(); ++i) {
+        if ((set >> i & 1) == 0) continue;
+        chosen.push_back(rows[i]->x);
+        for (const uint32_t b : rows[i]->open) columns |= uint64_t{1} << b;
+      }
+      if (static_cast<size_t>(__builtin_popcountll(columns)) < chosen.size()) return chosen;
+    }
+    return {};
+  }
+
+  void Leaf(absl::string_view text) {
+    tree_.push_back(kDead);
+    absl::StrAppend(&text_, text, "\n");
+  }
+  // Binary: a bit per unplaced row, in order.
+  void Hall(const std::vector<uint32_t>& rows, const std::vector<Line>& lines) {
+    tree_.push_back(kHall);
+    std::string bits;
+    int unplaced = 0;
+    for (const Line& line : lines) {
+      if (!line.by_row) continue;
+      if (unplaced % 8 == 0) bits.push_back(0);
+      if (std::count(rows.begin(), rows.end(), line.x) != 0) bits.back() |= 1 << unplaced % 8;
+      ++unplaced;
+    }
+    tree_ += bits;
+    absl::StrAppend(&text_, "h ", rows.size());
+    for (const uint32_t a : rows) absl::StrAppend(&text_, " ", rows_[a]);
+    text_ += "\n";
+  }
+
+  // The line of the branch: with ranks, the rule's; else the first line with
+  // fewest open cells, rows first at even depths and columns at odd ones.
+  const Line& Choose(const std::vector<Line>& lines, size_t depth) const {
+    const Line* best = nullptr;
+    const auto rank = [&](const Line& line) {
+      const std::vector<uint32_t>& order = line.by_row ? row_ranks_ : column_ranks_;
+      return std::find(order.begin(), order.end(), line.x) - order.begin();
+    };
+    for (const Line& line : lines) {
+      if (best == nullptr || line.open.size() < best->open.size()) {
+        best = &line;
+        continue;
+      }
+      if (line.open.size() > best->open.size()) continue;
+      if (options_.ranked) {
+        if (line.by_row == best->by_row && rank(line) < rank(*best)) best = &line;
+      } else if (!line.by_row && depth % 2 == 1 && best->by_row) {
+        best = &line;
+      }
+    }
+    return *best;
+  }
+
+  bool Node(size_t depth) {
+    const std::vector<Line> lines = Lines();
+    if (lines.empty()) return false;
+    for (const Line& line : lines) {
+      if (line.open.empty()) {
+        Leaf(absl::StrCat("e ", line.by_row ? "r " : "c ",
+                          line.by_row ? rows_[line.x] : columns_[line.x]));
+        return true;
+      }
+    }
+    if (SumsFail(lines)) {
+      Leaf("s");
+      return true;
+    }
+    if (options_.hall) {
+      if (const std::vector<uint32_t> rows = HallRows(lines); !rows.empty()) {
+        Hall(rows, lines);
+        return true;
+      }
+    }
+    return Branch(Choose(lines, depth), lines, depth);
+  }
+
+  bool Branch(const Line& line, const std::vector<Line>& lines, size_t depth) {
+    const bool target = branches_++ == options_.target;
+    const Mutation mutation = target ? options_.mutation : Mutation::kNone;
+    if (mutation == Mutation::kDeadLeaf) {
+      tree_.push_back(kDead);
+      return true;
+    }
+    if (mutation == Mutation::kHallOfAll) {
+      std::vector<uint32_t> rows;
+      for (const Line& unplaced : lines) {
+        if (unplaced.by_row) rows.push_back(unplaced.x);
+      }
+      Hall(rows, lines);
+      return true;
+    }
+    if (options_.ranked || mutation == Mutation::kUnranked) {
+      tree_.push_back(kBranch);
+    } else {
+      tree_.push_back(static_cast<char>(line.by_row ? kRowBranch : kColumnBranch));
+      tree_ += Varint(line.x);
+    }
+    absl::StrAppend(&text_, "b ", line.by_row ? "r " : "c ",
+                    line.by_row ? rows_[line.x] : columns_[line.x], " ", line.open.size(), "\n");
+    // Children in descending order (any order is the format's), each but
+    // the last by its index among the cells left.
+    std::vector<uint32_t> children(line.open.rbegin(), line.open.rend());
+    std::vector<uint32_t> left = line.open;
+    if (mutation == Mutation::kDropChild) children.pop_back();
+    if (mutation == Mutation::kDoubleChild) children.push_back(children.front());
+    for (size_t i = 0; i < children.size(); ++i) {
+      const uint32_t other = children[i];
+      const uint32_t row = rows_[line.by_row ? line.x : other];
+      const uint32_t column = columns_[line.by_row ? other : line.x];
+      const auto cell = std::find(left.begin(), left.end(), other);
+      if (i + 1 < line.open.size()) tree_ += Varint(cell - left.begin());
+      if (cell != left.end()) left.erase(cell);
+      absl::StrAppend(&text_, "p ", row, " ", column, "\n");
+      queens_.emplace_back(row, column);
+      const bool closed = Node(depth + 1);
+      queens_.pop_back();
+      if (!closed) return false;
+    }
+    return true;
+  }
+
+  EncoderOptions options_;
+  std::vector<uint32_t> rows_, columns_;  // free lines, board coordinates
+  std::vector<std::pair<uint32_t, uint32_t>> queens_;
+  std::vector<uint32_t> row_ranks_, column_ranks_;  // free lines by rank
+  std::string tree_, text_;
+  int branches_ = 0;
+};
+
+// A source giving `bytes` in chunks of `chunk` bytes.
+ByteSource Chunks(absl::string_view bytes, size_t chunk) {
+  return [bytes, chunk, at = size_t{0}]() mutable -> absl::StatusOr<absl::string_view> {
+    const absl::string_view piece = bytes.substr(std::min(at, bytes.size()), chunk);
+    at += piece.size();
+    return piece;
+  };
+}
+
+absl::Status Check(const Columns& composition, absl::string_view certificate,
+                   bool wide_board = false, size_t chunk = 0) {
+  CheckOptions options;
+  options.wide_board = wide_board;
+  return CheckCertificateSet(
+             composition, 1,
+             [&](size_t) -> absl::StatusOr<ByteSource> {
+               return chunk == 0 ? SourceOf(certificate) : Chunks(certificate, chunk);
+             },
+             options)
+      .status;
+}
+
+// Checks on both board representations, which must agree to the message.
+absl::Status CheckBoth(const Columns& composition, absl::string_view certificate) {
+  const absl::Status word = Check(composition, certificate);
+  EXPECT_EQ(word, Check(composition, certificate, true));
+  return word;
+}
+
+std::string Encoded(const Columns& composition, const EncoderOptions& options) {
+  Encoder encoder(composition, options);
+  EXPECT_TRUE(encoder.Encode());
+  return Binary(composition, encoder.tree());
+}
+
+TEST(CertificateCheckTest, TheTestBoardsAreUnsolvable) {
+  const std::vector<Columns> boards = UnsolvableBoards();
+  EXPECT_GE(boards.size(), 20u);
+  for (Columns board : boards) EXPECT_FALSE(Completes(board, 0));
+}
+
+TEST(CertificateCheckTest, BinaryTreesOfEveryShapeCheck) {
+  for (const Columns& board : UnsolvableBoards()) {
+    for (const bool hall : {false, true}) {
+      for (const bool ranked : {false, true}) {
+        for (uint32_t seed = 0; seed < (ranked ? 3u : 1u); ++seed) {
+          const std::string certificate = Encoded(board, {ranked, hall, seed});
+          EXPECT_TRUE(CheckBoth(board, certificate).ok())
+              << CheckBoth(board, certificate) << " " << ::testing::PrintToString(board);
+        }
+      }
+    }
+  }
+}
+
+TEST(CertificateCheckTest, TheTextOfABinaryCertificateIsTheTextFormat) {
+  for (const Columns& board : UnsolvableBoards()) {
+    for (const bool ranked : {false, true}) {
+      Encoder encoder(board, {ranked, true, 7});
+      ASSERT_TRUE(encoder.Encode());
+      CheckOptions options;
+      std::string text;
+      options.text = [&text](absl::string_view piece) { absl::StrAppend(&text, piece); };
+      const std::string binary = Binary(board, encoder.tree());
+      ASSERT_TRUE(CheckCertificateSet(
+                      board, 1,
+                      [&](size_t) -> absl::StatusOr<ByteSource> { return SourceOf(binary); },
+                      options)
+                      .status.ok());
+      const std::string expected = TextHeader(board) + encoder.text() + "end\n";
+      EXPECT_EQ(text, expected);
+      EXPECT_TRUE(CheckBoth(board, expected).ok()) << CheckBoth(board, expected);
+    }
+  }
+}
+
+// The longest tree of the test boards, which the tests below cut and alter.
+std::pair<Columns, Encoder> LongestTree(const EncoderOptions& options) {
+  std::pair<Columns, Encoder> longest = {{}, Encoder({}, options)};
+  for (const Columns& board : UnsolvableBoards()) {
+    Encoder encoder(board, options);
+    EXPECT_TRUE(encoder.Encode());
+    if (encoder.tree().size() > longest.second.tree().size()) longest = {board, encoder};
+  }
+  return longest;
+}
+
+TEST(CertificateCheckTest, FramesEndAnywhere) {
+  const auto [board, encoder] = LongestTree({true, true, 1});
+  const std::string& tree = encoder.tree();
+  ASSERT_GT(tree.size(), 40u);
+  for (size_t cut = 0; cut <= tree.size(); ++cut) {
+    EXPECT_TRUE(CheckBoth(board, Binary(board, tree, {cut})).ok()) << cut;
+  }
+  std::vector<size_t> every_byte;
+  for (size_t cut = 1; cut < tree.size(); ++cut) every_byte.push_back(cut);
+  EXPECT_TRUE(CheckBoth(board, Binary(board, tree, every_byte)).ok());
+  // Frames that inflate to nothing, before and after the tree.
+  EXPECT_TRUE(CheckBoth(board, Binary(board, tree, {0, 0, tree.size(), tree.size()})).ok());
+}
+
+TEST(CertificateCheckTest, SourcesGiveChunksOfAnySize) {
+  const auto [board, encoder] = LongestTree({false, true, 0});
+  const std::string binary = Binary(board, encoder.tree());
+  const std::string text = TextHeader(board) + encoder.text() + "end\n";
+  for (const size_t chunk : {1, 2, 3, 7, 64}) {
+    EXPECT_TRUE(Check(board, binary, false, chunk).ok()) << chunk;
+    EXPECT_TRUE(Check(board, text, true, chunk).ok()) << chunk;
+  }
+}
+
+TEST(CertificateCheckTest, ASourcesErrorIsTheVerdict) {
+  const auto [board, encoder] = LongestTree({false, true, 0});
+  const std::string binary = Binary(board, encoder.tree());
+  int calls = 0;
+  const SetVerdict verdict =
+      CheckCertificateSet(board, 1, [&](size_t) -> absl::StatusOr<ByteSource> {
+        return [&]() -> absl::StatusOr<absl::string_view> {
+          if (++calls == 3) return absl::DataLossError("disk on fire");
+          return absl::string_view(binary).substr((calls - 1) * 10, 10);
+        };
+      });
+  EXPECT_EQ(verdict.status, absl::DataLossError("disk on fire"));
+}
+
+TEST(CertificateCheckTest, EveryCutIsRefused) {
+  const auto [board, encoder] = LongestTree({true, true, 2});
+  const std::string binary = Binary(board, encoder.tree(), {encoder.tree().size() / 2});
+  for (size_t size = 0; size < binary.size(); ++size) {
+    const absl::Status status = CheckBoth(board, binary.substr(0, size));
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << size << " " << status;
+  }
+  const std::string text = TextHeader(board) + encoder.text() + "end\n";
+  // Without its final newline, the text is whole.
+  for (size_t size = 0; size + 1 < text.size(); ++size) {
+    EXPECT_EQ(CheckBoth(board, text.substr(0, size)).code(), absl::StatusCode::kInvalidArgument)
+        << size;
+  }
+}
+
+TEST(CertificateCheckTest, EveryFlippedByteIsRefused) {
+  const auto [board, encoder] = LongestTree({false, true, 0});
+  const std::string binary = Binary(board, encoder.tree(), {encoder.tree().size() / 3});
+  for (size_t i = 0; i < binary.size(); ++i) {
+    std::string flipped = binary;
+    flipped[i] = static_cast<char>(flipped[i] ^ 0xff);
+    const absl::Status status = CheckBoth(board, flipped);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << i << " " << status;
+  }
+}
+
+TEST(CertificateCheckTest, EveryAlteredBranchIsRefused) {
+  for (const bool ranked : {false, true}) {
+    const auto [board, encoder] = LongestTree({ranked, false, 3});
+    ASSERT_GT(encoder.branches(), 5);
+    for (const Mutation mutation :
+         {Mutation::kDropChild, Mutation::kDoubleChild, Mutation::kDeadLeaf, Mutation::kHallOfAll,
+          Mutation::kUnranked}) {
+      if (ranked && mutation == Mutation::kUnranked) continue;
+      for (int target = 0; target < encoder.branches(); ++target) {
+        Encoder altered(board, {ranked, false, 3, mutation, target});
+        altered.Encode();
+        const absl::Status status = CheckBoth(board, Binary(board, altered.tree()));
+        EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument)
+            << static_cast<int>(mutation) << " at branch " << target << ": " << status;
+      }
+    }
+  }
+}
+
+// The corner of a 4 x 4 board: row 3 (free row 1) has two open cells,
+// columns 2 and 4 (free columns 0 and 2), each leaving an unplaced row
+// without one. Its first child names its cell by index 0 of the two; the
+// last, the one left, by nothing.
+const Columns kCorner = {1, 0, 0, 0};
+const std::string kCornerTree = {kRowBranch, 1, 0, kDead, kDead};
+
+// The size of the binary header of kCorner: the offset of its first frame.
+constexpr size_t kCornerHeader = 13;
+
+TEST(CertificateCheckTest, ErrorsNameTheTreeByteTheFrameAndThePath) {
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, kCornerTree)).ok());
+  // Row 3's second child, column 4, made a Hall leaf of row 4 alone (the
+  // second of the unplaced rows 2 and 4), which has an open cell there; in
+  // a second frame.
+  std::string tree = kCornerTree.substr(0, 4) + std::string{kHall, 2};
+  const size_t second_frame = kCornerHeader + Frame(tree.substr(0, 3)).size();
+  EXPECT_EQ(CheckBoth(kCorner, Binary(kCorner, tree, {3})).message(),
+            absl::StrCat("certificate tree byte 4 (frame at byte ", second_frame,
+                         "; path (3, 4)): the rows have open cells in 1 columns"));
+  tree = {kRowBranch, 1, 2};
+  EXPECT_EQ(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+            "certificate tree byte 2 (frame at byte 13; at the root): child 2 of the 2 cells left");
+  tree = {kRowBranch, 1};
+  EXPECT_EQ(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+            "certificate tree byte 2 (frame at byte 13; at the root): the tree stream ends inside "
+            "a node");
+  tree = {kDead};
+  EXPECT_EQ(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+            "certificate tree byte 0 (frame at byte 13; at the root): not a dead leaf: every "
+            "unplaced line has an open cell and the diagonal sums fit");
+  tree = kCornerTree + std::string{kDead};
+  EXPECT_EQ(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+            "certificate tree byte 5: bytes after the tree's last node");
+  tree = {kBranch};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+              HasSubstr("a `branch` outside any `ranked` node"));
+  tree = {7};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+              HasSubstr("tag 7 is no node's (0 to 6)"));
+  tree = {kColumnBranch, 3};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+              HasSubstr("the branch's line is not an unplaced one"));
+  // Hall leaves: a bit for each of the root's 3 unplaced rows, at least one.
+  tree = {kHall, 8};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+              HasSubstr("a Hall leaf with bits past the node's 3 unplaced rows"));
+  tree = {kHall, 0};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
+              HasSubstr("a Hall leaf of no row"));
+  // The text format names cells: one twice, one closed.
+  const std::string text = TextHeader(kCorner) + "b r 3 2\np 3 2\ne r 4\np 3 2\ne r 4\nend\n";
+  EXPECT_EQ(CheckBoth(kCorner, text).message(),
+            "certificate line 8 (byte 60; at the root): the cell is placed twice");
+  EXPECT_EQ(CheckBoth(kCorner, TextHeader(kCorner) + "b r 3 2\np 3 3\n").message(),
+            "certificate line 6 (byte 48; at the root): the queen is not on an open cell");
+}
+
+TEST(CertificateCheckTest, TheHeaderAndTheFramesAreChecked) {
+  const std::string header = BinaryHeader(kCorner);
+  ASSERT_EQ(header.size(), kCornerHeader);
+  const std::string frame = Frame(kCornerTree);
+  const auto message = [](absl::string_view certificate) {
+    return std::string(CheckBoth(kCorner, certificate).message());
+  };
+  EXPECT_EQ(message("NQCERT\n"),
+            "certificate byte 0: expected the binary format's magic \"NQCERT\\r\\n\"");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(3))),
+            "certificate byte 8: version 3: this checker reads 2");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(2), Varint(5))),
+            "certificate byte 9: n 5, not the board's 4");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(2), Varint(4), Varint(0))),
+            "certificate byte 10: given 0, not the composition's 1 queens");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(2), Varint(4), Varint(1), Varint(2),
+                                 Varint(2), frame, Varint(0))),
+            "certificate byte 12: part 2 of 2: expected 0 <= part_index < part_count >= 2, or "
+            "part 0 of 0 or 1");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", std::string(10, '\xff'), "\x01")),
+            "certificate byte 8: the header's version has over 64 bits");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(2), Varint(4))),
+            "certificate byte 10: the certificate ends inside its header, at its given");
+  const size_t end = header.size() + frame.size();
+  EXPECT_THAT(message(header + frame), HasSubstr(absl::StrCat("the certificate ends at byte ", end,
+                                                              " without its end marker")));
+  EXPECT_THAT(message(header + frame + Varint(0) + "x"),
+              HasSubstr(absl::StrCat("bytes after the end marker, from byte ", end + 1)));
+  // A frame longer than the certificate (nothing is allocated by a length;
+  // its zlib stream lacks its checksum, after the tree), one shorter than
+  // its zlib stream and one longer.
+  const std::string zlib = frame.substr(1);
+  const std::string huge = Varint(uint64_t{1} << 62);
+  EXPECT_EQ(
+      message(header + huge + zlib.substr(0, zlib.size() - 1)),
+      absl::StrCat("certificate tree byte ", kCornerTree.size(), ": the certificate ends at byte ",
+                   header.size() + huge.size() + zlib.size() - 1,
+                   ", inside the frame of 4611686018427387904 bytes at byte 13"));
+  EXPECT_THAT(
+      message(header + huge + zlib + Varint(0)),
+      HasSubstr(absl::StrCat("the zlib stream of the frame at byte 13 ends ",
+                             (uint64_t{1} << 62) - zlib.size(), " bytes before the frame")));
+  EXPECT_THAT(
+      message(header + Varint(zlib.size() - 1) + zlib.substr(0, zlib.size() - 1) + Varint(0)),
+      HasSubstr("ends inside its zlib stream"));
+  EXPECT_THAT(message(header + Varint(zlib.size() + 1) + zlib + std::string(1, '\0') + Varint(0)),
+              HasSubstr("the zlib stream of the frame at byte 13 ends 1 bytes before the frame"));
+  std::string corrupt = zlib;
+  corrupt.back() = static_cast<char>(corrupt.back() ^ 1);
+  EXPECT_THAT(
+      message(header + Varint(corrupt.size()) + corrupt + Varint(0)),
+      HasSubstr("the zlib stream of the frame at byte 13 is corrupt (incorrect data check)"));
+  EXPECT_THAT(message(header + Varint(2) + std::string(2, '\0') + Varint(0)),
+              HasSubstr("the zlib stream of the frame at byte 13 is corrupt (unknown compression "
+                        "method)"));
+  EXPECT_THAT(message(header + std::string(10, '\xff') + "\x01"),
+              HasSubstr("the frame length at byte 13 has over 64 bits"));
+  EXPECT_THAT(message(header + Frame(std::string{kRowBranch} + std::string(10, '\xff') + "\x01") +
+                      Varint(0)),
+              HasSubstr("a varint of over 64 bits"));
+}
+
+TEST(CertificateCheckTest, RanksAreEachLineOnce) {
+  // All lines have two open cells: the rule takes row 2, the row of rank 0.
+  const std::string ranks = {kRanked, 0, 1, 2, 0, 1, 2};
+  const std::string row_2 = {kBranch, 0, kDead, kDead};
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, ranks + row_2)).ok());
+  const std::string twice = {kRanked, 0, 1, 1, 0, 1, 2, kDead};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, twice)).message(),
+              HasSubstr("the ranked rows are not each free row once"));
+  const std::string beyond = {kRanked, 0, 1, 2, 0, 1, 3, kDead};
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, beyond)).message(),
+              HasSubstr("the ranked columns are not each free column once"));
+  std::string nested;
+  for (int i = 0; i < 65; ++i) nested += ranks;
+  EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, nested + row_2)).message(),
+              HasSubstr("more than 64 `ranked` nodes on one path"));
+  nested.resize(64 * ranks.size());
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, nested + row_2)).ok());
+  // Ranks that put row 4 first: the rule branches on it, whose two
+  // children are dead too.
+  CheckOptions options;
+  std::string text;
+  options.text = [&text](absl::string_view piece) { absl::StrAppend(&text, piece); };
+  const std::string row_4_first = Binary(kCorner, std::string{kRanked, 2, 1, 0, 0, 1, 2} + row_2);
+  EXPECT_TRUE(CheckCertificateSet(
+                  kCorner, 1,
+                  [&](size_t) -> absl::StatusOr<ByteSource> { return SourceOf(row_4_first); },
+                  options)
+                  .status.ok());
+  EXPECT_THAT(text, HasSubstr("proof\nb r 4 2\np 4 2\n"));
+}
+
+TEST(CertificateCheckTest, TheTextFormatHasTheSumsLeaf) {
+  // Two free rows whose open cells, (2, 2) and (3, 1), share their sum
+  // diagonal: two queens cannot stand on one.
+  const Columns sums_fail = {4, 0, 0, 3};
+  EXPECT_TRUE(CheckBoth(sums_fail, TextHeader(sums_fail) + "s\nend\n").ok());
+  EXPECT_TRUE(CheckBoth(sums_fail, Binary(sums_fail, std::string(1, kDead))).ok());
+  EXPECT_EQ(CheckBoth(kCorner, TextHeader(kCorner) + "s\nend\n").message(),
+            "certificate line 5 (byte 40; at the root): the diagonal sums fit");
+  EXPECT_EQ(CheckBoth(kCorner, TextHeader(kCorner) + "q\nend\n").message(),
+            "certificate line 5 (byte 40; at the root): expected a node: `b`, `e`, `h` or `s`");
+}
+
+// Row 3's two children, one in each part: part 0 proves the first and
+// leaves the second to part 1, which leaves the first to part 0.
+TEST(CertificateCheckTest, PartsProveTogetherInEitherFormat) {
+  const std::string part0 = Binary(kCorner, std::string{kRowBranch, 1, 0, kDead, kOther}, {}, 0, 2);
+  const std::string part1 = Binary(kCorner, std::string{kRowBranch, 1, 0, kOther, kDead}, {}, 1, 2);
+  const std::string text1 = absl::StrCat(
+      "nqueens-certificate 1\nn 4\ngiven 1\npart 1 2\nproof\nb r 3 2\np 3 2\nx\np 3 4\ne r "
+      "2\nend\n");
+  for (const bool wide : {false, true}) {
+    CheckOptions options;
+    options.wide_board = wide;
+    const auto check = [&](std::vector<std::string> set) {
+      return CheckCertificateSet(
+          kCorner, set.size(),
+          [set](size_t i) -> absl::StatusOr<ByteSource> {
+            // The set's copy lives as long as the opener.
+            return SourceOf(set[i]);
+          },
+          options);
+    };
+    EXPECT_TRUE(check({part0, part1}).status.ok()) << check({part0, part1}).status;
+    EXPECT_TRUE(check({part0, text1}).status.ok()) << check({part0, text1}).status;
+    const SetVerdict alone = check({part0});
+    EXPECT_EQ(alone.status.message(),
+              "certificate tree byte 4: `other`: no other certificate of the set proves this "
+              "subtree");
+    EXPECT_EQ(check({part0, part0}).certificate, 0u);
+    EXPECT_EQ(check({text1, part1}).status.message(),
+              "certificate line 8: `x`: no other certificate of the set proves this subtree");
+  }
+  EXPECT_THAT(
+      CheckBoth(kCorner, Binary(kCorner, std::string{kRowBranch, 1, 0, kDead, kOther})).message(),
+      HasSubstr("an `other` leaf in the certificate of a whole search"));
+}
+
+// A composition of 104 rows with 67 free ones, which leaves row 1 without
+// an open cell (its cells' diagonals all hold queens).
+const Columns kWide = [] {
+  Columns columns = {0,  82, 12, 20, 9,  94, 36, 85, 68, 63, 0,  84, 19, 90, 0, 41,
+                     0,  45, 69, 21, 38, 50, 37, 34, 25, 66, 53, 70, 74, 0,  0, 35,
+                     48, 65, 67, 0,  39, 49, 93, 61, 64, 47, 0,  0,  52, 44};
+  columns.resize(104);
+  return columns;
+}();
+
+TEST(CertificateCheckTest, BoardsOfMoreThan64FreeRows) {
+  EXPECT_EQ(kWide.size() - Given(kWide), 67u);
+  EXPECT_TRUE(Check(kWide, Binary(kWide, std::string(1, kDead))).ok());
+  EXPECT_TRUE(Check(kWide, TextHeader(kWide) + "e r 1\nend\n").ok());
+  // Row 1 alone, the first of 67 unplaced rows.
+  std::string hall = {kHall, 1};
+  hall.resize(1 + (67 + 7) / 8);
+  EXPECT_TRUE(Check(kWide, Binary(kWide, hall)).ok());
+  // A branch on row 11 (free row 1), each child dead for row 1.
+  std::string tree = {kRowBranch, 1};
+  uint32_t children = 0;
+  uint32_t free_column = 0;
+  for (uint32_t column = 1; column <= kWide.size(); ++column) {
+    if (std::count(kWide.begin(), kWide.end(), column) != 0) continue;
+    bool open = true;
+    for (uint32_t row = 0; row < kWide.size() && open; ++row) {
+      open = kWide[row] == 0 || !Attack(row + 1, kWide[row], 11, column);
+    }
+    // Each child the first of the cells left, but the last.
+    if (open) {
+      if (children > 0) tree += std::string{0, kDead};
+      ++children;
+    }
+    ++free_column;
+  }
+  tree += std::string{kDead};
+  EXPECT_EQ(free_column, 67u);
+  EXPECT_GT(children, 1u);
+  EXPECT_TRUE(Check(kWide, Binary(kWide, tree)).ok()) << Check(kWide, Binary(kWide, tree));
+  // Ranks: the rule branches on row 1, which has no child.
+  std::string ranked(1, kRanked);
+  for (int kind = 0; kind < 2; ++kind) {
+    for (uint32_t x = 0; x < 67; ++x) ranked += Varint(x);
+  }
+  EXPECT_TRUE(Check(kWide, Binary(kWide, ranked + std::string(1, kBranch))).ok());
+  // Row 1 has no child: a node after its branch is one too many.
+  EXPECT_THAT(Check(kWide, Binary(kWide, std::string{kRowBranch, 0, kDead})).message(),
+              HasSubstr("bytes after the tree's last node"));
+}
+
+// A full composition (a solution) has no unplaced line: no leaf and no
+// branch proves it.
+TEST(CertificateCheckTest, NoCertificateOfAFullBoardChecks) {
+  const Columns full = {2, 4, 1, 3};
+  for (const std::string& tree :
+       {std::string{kDead}, std::string{kRanked, kBranch}, std::string{kHall}}) {
+    EXPECT_EQ(CheckBoth(full, Binary(full, tree)).code(), absl::StatusCode::kInvalidArgument);
+  }
+  EXPECT_THAT(CheckBoth(full, Binary(full, std::string{kRanked, kBranch})).message(),
+              HasSubstr("a branch where every line holds a queen"));
+  EXPECT_THAT(CheckBoth(full, TextHeader(full) + "s\nend\n").message(),
+              HasSubstr("the diagonal sums fit"));
+}
+
+// n-queens solutions by the explicit construction (n % 6 is not 2 or 3):
+// the even columns, then the odd ones.
+Columns Solution(uint32_t n) {
+  Columns columns;
+  for (uint32_t column = 2; column <= n; column += 2) columns.push_back(column);
+  for (uint32_t column = 1; column <= n; column += 2) columns.push_back(column);
+  return columns;
+}
+
+TEST(CertificateCheckTest, APathAsDeepAsTheBoardIsWalkedWithoutRecursion) {
+  for (const uint32_t n : {64u, 4000u}) {
+    const Columns solution = Solution(n);
+    // Each row's queen by its index among the row's open cells.
+    std::vector<bool> column_used(n + 1), down(2 * n + 1), up(2 * n + 1);
+    std::string tree;
+    for (uint32_t row = 1; row <= n; ++row) {
+      uint32_t index = 0, open = 0;
+      for (uint32_t column = 1; column <= n; ++column) {
+        if (column_used[column] || down[row + n - column] || up[row + column]) continue;
+        ++open;
+        if (column < solution[row - 1]) ++index;
+      }
+      tree += std::string(1, kRowBranch) + Varint(row - 1) + (open > 1 ? Varint(index) : "");
+      const uint32_t column = solution[row - 1];
+      column_used[column] = down[row + n - column] = up[row + column] = true;
+    }
+    tree.push_back(kDead);
+    const absl::Status status = Check(Columns(n), Binary(Columns(n), tree), n > 64);
+    EXPECT_THAT(status.message(), HasSubstr(absl::StrCat(" ... ", n - 12, " more ... ")));
+    EXPECT_THAT(status.message(),
+                HasSubstr(absl::StrCat("(", n, ", ", solution[n - 1], ")): not a dead leaf")));
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::checker
