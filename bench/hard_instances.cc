@@ -345,7 +345,7 @@ Run ExactSearchWithCertificates(const Columns& input, uint64_t) {
   const absl::Time start = absl::Now();
   absl::StatusOr<nqueens::internal::ExactResult> result =
       nqueens::internal::ExactComplete(input, {absl::GetFlag(FLAGS_large_exact_nodes)}, stop, {},
-                                       /*certificate_max_bytes=*/size_t{1} << 32);
+                                       {nqueens::CertificateFormat::kBinary, size_t{1} << 32});
   run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
   if (!result.ok()) {
     run.timed_out = true;

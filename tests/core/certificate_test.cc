@@ -1,10 +1,14 @@
-// UNSOLVABLE certificates, checked by the independent checker (checker/),
-// which must also reject every tampered one.
+// UNSOLVABLE certificates of every engine, in both formats, on one thread
+// and two, checked by the independent checker (checker/), which must also
+// reject every tampered one.
 #include "exact/certificate.h"
+
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -12,9 +16,13 @@
 #include "absl/strings/str_split.h"
 #include "base/stop_poller.h"
 #include "checker/certificate_check.h"
+#include "compositions.h"
 #include "exact/exact_search.h"
 #include "exact/free_board.h"
+#include "exact/line_ranks.h"
+#include "exact/parallel_search.h"
 #include "exact/search_engines.h"
+#include "exact/word_search.h"
 #include "gtest/gtest.h"
 #include "nqueens/solver.h"
 #include "test_boards.h"
@@ -23,52 +31,213 @@ namespace nqueens::internal {
 namespace {
 
 const StopCondition kNever;
+constexpr CertificateFormat kBinary = CertificateFormat::kBinary;
+constexpr CertificateFormat kText = CertificateFormat::kText;
+
+struct Proof {
+  Columns composition;
+  std::string certificate;
+};
+
+// The exact search's certificate of `composition`, if it has no completion.
+std::optional<std::string> Prove(const Columns& composition, CertificateFormat format,
+                                 int threads = 1) {
+  StopPoller stop(kNever);
+  SearchThreads search_threads;
+  search_threads.count = threads;
+  absl::StatusOr<ExactResult> result =
+      ExactComplete(composition, {}, stop, search_threads, {format, size_t{1} << 30});
+  EXPECT_TRUE(result.ok()) << result.status();
+  if (!result.ok() || result->verdict != ExactVerdict::kUnsolvable) return std::nullopt;
+  EXPECT_TRUE(result->certificate.has_value()) << result->certificate_missing;
+  return result->certificate;
+}
 
 // The certificates of the unsolvable ones among random compositions near the
-// completion threshold (n ~ 0.19 d^2).
-std::vector<std::pair<Columns, std::string>> Certificates(uint32_t n, uint32_t free_rows,
-                                                          uint32_t count) {
-  std::vector<std::pair<Columns, std::string>> proofs;
+// completion threshold (n ~ 0.19 d^2 for the word engine, 0.35 d^2 above 64
+// free rows).
+std::vector<Proof> RandomProofs(uint32_t n, uint32_t free_rows, uint32_t count,
+                                CertificateFormat format) {
+  std::vector<Proof> proofs;
   for (uint32_t seed = 1; seed <= count; ++seed) {
-    const Columns composition = test_boards::RandomComposition(n, n - free_rows, seed);
-    StopPoller stop(kNever);
-    absl::StatusOr<ExactResult> result = ExactComplete(composition, {}, stop, {}, size_t{1} << 30);
-    EXPECT_TRUE(result.ok()) << result.status();
-    if (!result.ok() || result->verdict != ExactVerdict::kUnsolvable) continue;
-    EXPECT_TRUE(result->certificate.has_value()) << result->certificate_missing;
-    if (result->certificate.has_value()) proofs.emplace_back(composition, *result->certificate);
+    Columns composition = test_boards::RandomComposition(n, n - free_rows, seed);
+    if (std::optional<std::string> proof = Prove(composition, format); proof.has_value()) {
+      proofs.push_back({std::move(composition), *std::move(proof)});
+    }
   }
   return proofs;
 }
 
-TEST(CertificateTest, EveryProofChecks) {
+// Excluded Diagonals boards of Gent et al. (m x m, one diagonal excluded per
+// row), the square holes on which the search also cuts by the diagonal sums.
+std::vector<Columns> ExcludedDiagonalsBoards(uint32_t m, uint32_t count) {
+  bench::Random random(m);
+  std::vector<Columns> boards;
+  while (boards.size() < count) {
+    const std::vector<bench::Diagonal> excluded = bench::ExcludedDiagonals(m, m, 4, random);
+    if (excluded.size() == m) boards.push_back(bench::ExcludedDiagonalsAsCompletion(m, excluded));
+  }
+  return boards;
+}
+
+void AppendVarint(std::string& out, uint64_t value) {
+  for (; value >= 0x80; value >>= 7) out.push_back(static_cast<char>(value | 0x80));
+  out.push_back(static_cast<char>(value));
+}
+
+// A binary certificate's tree stream, its frames inflated (the format of
+// docs/reference/certificates.md, decoded here without the checker).
+class BinaryCertificate {
+ public:
+  explicit BinaryCertificate(const std::string& bytes) {
+    size_t at = 8;  // the magic
+    for (int field = 0; field < 5; ++field) Varint(bytes, at);
+    header_ = bytes.substr(0, at);
+    for (uint64_t length; (length = Varint(bytes, at)) != 0; at += length) {
+      z_stream stream{};
+      inflateInit(&stream);
+      stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + at));
+      stream.avail_in = static_cast<uInt>(length);
+      char out[4096];
+      int status = Z_OK;
+      while (status == Z_OK) {
+        stream.next_out = reinterpret_cast<Bytef*>(out);
+        stream.avail_out = sizeof(out);
+        status = inflate(&stream, Z_NO_FLUSH);
+        tree_.append(out, sizeof(out) - stream.avail_out);
+      }
+      EXPECT_EQ(status, Z_STREAM_END);
+      inflateEnd(&stream);
+    }
+  }
+
+  const std::string& tree() const { return tree_; }
+
+  // A certificate of `tree` in one frame.
+  std::string WithTree(const std::string& tree) const {
+    uLongf length = compressBound(tree.size());
+    std::string frame(length, '\0');
+    compress2(reinterpret_cast<Bytef*>(frame.data()), &length,
+              reinterpret_cast<const Bytef*>(tree.data()), tree.size(), Z_BEST_SPEED);
+    std::string bytes = header_;
+    AppendVarint(bytes, length);
+    return bytes + frame.substr(0, length) + std::string(1, '\0');
+  }
+
+ private:
+  static uint64_t Varint(const std::string& bytes, size_t& at) {
+    uint64_t value = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<uint8_t>(bytes.at(at++));
+      value |= uint64_t{byte & 0x7fu} << shift;
+      if (byte < 0x80) return value;
+    }
+  }
+
+  std::string header_, tree_;
+};
+
+bool Checks(const Columns& composition, const std::string& certificate) {
+  return checker::CheckCertificate(composition, certificate).ok();
+}
+
+TEST(CertificateTest, EveryProofChecksInBothFormats) {
   int checked = 0;
-  for (const auto& [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{50, 16}, {100, 23}}) {
-    for (const auto& [composition, certificate] : Certificates(n, d, 40)) {
-      EXPECT_TRUE(checker::CheckCertificate(composition, certificate).ok())
-          << checker::CheckCertificate(composition, certificate) << "\n"
-          << certificate;
-      ++checked;
+  for (const CertificateFormat format : {kBinary, kText}) {
+    for (const auto& [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{50, 16}, {100, 23}}) {
+      for (const Proof& proof : RandomProofs(n, d, 30, format)) {
+        EXPECT_TRUE(Checks(proof.composition, proof.certificate))
+            << checker::CheckCertificate(proof.composition, proof.certificate);
+        ++checked;
+      }
     }
   }
   EXPECT_GT(checked, 20);
 }
 
-// Every mutant of a proof's tree (each node or leaf line dropped, repeated,
-// or with its last number one higher) is rejected; returns how many lines
-// were mutated.
-int ExpectEveryMutantRejected(const Columns& composition, const std::string& certificate) {
+// On square holes the search cuts by the diagonal sums, on one thread and
+// on two.
+TEST(CertificateTest, ExcludedDiagonalsProofsCheckOnOneThreadAndTwo) {
+  int proved = 0;
+  for (const Columns& board : ExcludedDiagonalsBoards(16, 6)) {
+    for (const CertificateFormat format : {kBinary, kText}) {
+      for (const int threads : {1, 2}) {
+        const std::optional<std::string> proof = Prove(board, format, threads);
+        if (!proof.has_value()) continue;
+        ++proved;
+        EXPECT_TRUE(Checks(board, *proof)) << checker::CheckCertificate(board, *proof);
+      }
+    }
+  }
+  EXPECT_GT(proved, 0);
+}
+
+// The tree the search writes on two threads (its top, then each subtree by
+// the thread that searched it) is the one it writes on one: the same
+// stream, once inflated.
+TEST(CertificateTest, TwoThreadsWriteTheTreeOneWrites) {
+  int compared = 0;
+  for (const Columns& board : ExcludedDiagonalsBoards(16, 6)) {
+    StopPoller stop(kNever);
+    absl::StatusOr<FreeBoard> free_board = FreeBoard::Build(board, stop);
+    ASSERT_TRUE(free_board.ok());
+    const std::string header =
+        CertificateHeader(kBinary, board.size(), board.size() - free_board->size(), {});
+    const auto prove = [&](int threads) -> std::optional<std::string> {
+      CertificateWriter writer(kBinary, free_board->rows(), free_board->columns(), size_t{1} << 30);
+      const BoardRanks ranks = DrawBoardRanks(*free_board, 7);
+      writer.Ranked(ranks.rows, ranks.columns);
+      SearchThreads search_threads;
+      search_threads.count = threads;
+      const WordBoard word_board(*free_board);
+      const SearchOutcome outcome =
+          threads == 1
+              ? RunWordSearch(*free_board, UINT64_MAX, stop, 7, &writer)
+              : RunParallelWordSearch(word_board, UINT64_MAX, stop, 7, search_threads, {}, &writer);
+      if (outcome.solutions > 0) return std::nullopt;
+      return header + writer.Finish().value() + CertificateEnd(kBinary);
+    };
+    const std::optional<std::string> one = prove(1);
+    if (!one.has_value()) continue;
+    const std::optional<std::string> two = prove(2);
+    ASSERT_TRUE(two.has_value());
+    EXPECT_TRUE(Checks(board, *two)) << checker::CheckCertificate(board, *two);
+    EXPECT_EQ(BinaryCertificate(*one).tree(), BinaryCertificate(*two).tree());
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
+}
+
+// Every cut of a binary proof's tree stream (each proper prefix: a tree
+// missing its last nodes) and the stream with a byte more are rejected;
+// returns how many cuts were tried. (A byte changed in the middle can make
+// another proof of the same board, the children in another order: the text
+// format's mutants below change whole nodes.)
+int ExpectEveryBinaryCutRejected(const Columns& composition, const std::string& certificate) {
+  const BinaryCertificate binary(certificate);
+  const std::string& tree = binary.tree();
+  EXPECT_TRUE(Checks(composition, binary.WithTree(tree)));
+  for (size_t size = 0; size < tree.size(); ++size) {
+    EXPECT_FALSE(Checks(composition, binary.WithTree(tree.substr(0, size)))) << size << " bytes";
+  }
+  EXPECT_FALSE(Checks(composition, binary.WithTree(tree + std::string(1, '\0'))));
+  return static_cast<int>(tree.size());
+}
+
+// Every mutant of a text proof's tree (each node or leaf line dropped,
+// repeated, or with its last number one higher) is rejected; returns how
+// many lines were mutated.
+int ExpectEveryTextMutantRejected(const Columns& composition, const std::string& certificate) {
   const std::vector<std::string> lines = absl::StrSplit(certificate, '\n');
   const auto rejected = [&](const std::vector<std::string>& mutant, const std::string& how) {
-    EXPECT_FALSE(checker::CheckCertificate(composition, absl::StrJoin(mutant, "\n")).ok()) << how;
+    EXPECT_FALSE(Checks(composition, absl::StrJoin(mutant, "\n"))) << how;
   };
   int mutated = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
-    // The tree's lines: a one-letter kind, then numbers.
-    if (lines[i].size() < 3 || lines[i][1] != ' ' ||
-        std::string("bpeh").find(lines[i][0]) == std::string::npos) {
-      continue;
-    }
+    // The tree's lines: a one-letter kind, then numbers (none for `s`).
+    const bool numbers = lines[i].size() >= 3 && lines[i][1] == ' ' &&
+                         std::string("bpeh").find(lines[i][0]) != std::string::npos;
+    if (!numbers && lines[i] != "s") continue;
     const auto at = static_cast<std::ptrdiff_t>(i);
     std::vector<std::string> cut = lines;
     cut.erase(cut.begin() + at);
@@ -76,6 +245,7 @@ int ExpectEveryMutantRejected(const Columns& composition, const std::string& cer
     std::vector<std::string> twice = lines;
     twice.insert(twice.begin() + at, lines[i]);
     rejected(twice, "with line " + std::to_string(i + 1) + " twice: " + lines[i]);
+    if (!numbers) continue;
     std::vector<std::string> changed = lines;
     const size_t space = changed[i].rfind(' ');
     changed[i] = changed[i].substr(0, space + 1) +
@@ -86,24 +256,40 @@ int ExpectEveryMutantRejected(const Columns& composition, const std::string& cer
   return mutated;
 }
 
+// The first of `proofs` whose tree has a branch, by its text twin's.
+const Proof* Branching(const std::vector<Proof>& proofs) {
+  for (const Proof& proof : proofs) {
+    const std::optional<std::string> text = Prove(proof.composition, kText);
+    if (text.has_value() && text->find("\nb ") != std::string::npos) return &proof;
+  }
+  return nullptr;
+}
+
 TEST(CertificateTest, TheCheckerRejectsTamperedProofs) {
-  // A proof with a branch: its tree has more than a leaf.
-  std::vector<std::pair<Columns, std::string>> proofs = Certificates(100, 23, 40);
-  const auto branching = std::find_if(proofs.begin(), proofs.end(), [](const auto& proof) {
-    return proof.second.find("\nb ") != std::string::npos;
-  });
-  ASSERT_NE(branching, proofs.end());
-  const Columns& composition = branching->first;
-  EXPECT_GT(ExpectEveryMutantRejected(composition, branching->second), 3);
+  const std::vector<Proof> proofs = RandomProofs(100, 23, 30, kBinary);
+  const Proof* branching = Branching(proofs);
+  ASSERT_NE(branching, nullptr);
+  const Columns& composition = branching->composition;
+  EXPECT_GT(ExpectEveryBinaryCutRejected(composition, branching->certificate), 3);
+  EXPECT_GT(ExpectEveryTextMutantRejected(composition, *Prove(composition, kText)), 3);
   // The proof is not one for another board.
   Columns other = composition;
-  for (uint32_t& column : other) {
-    if (column != kEmptyRow) {
-      column = kEmptyRow;
-      break;
+  *std::find_if(other.begin(), other.end(), [](uint32_t c) { return c != kEmptyRow; }) = kEmptyRow;
+  EXPECT_FALSE(Checks(other, branching->certificate));
+}
+
+// With the diagonal sums' leaves: every node of a short proof changed.
+TEST(CertificateTest, ExcludedDiagonalsMutantsAreRejected) {
+  for (const Columns& board : ExcludedDiagonalsBoards(12, 8)) {
+    const std::optional<std::string> text = Prove(board, kText);
+    if (!text.has_value() || text->size() > 4000 || text->find("\ns\n") == std::string::npos) {
+      continue;
     }
+    EXPECT_GT(ExpectEveryTextMutantRejected(board, *text), 3);
+    EXPECT_GT(ExpectEveryBinaryCutRejected(board, *Prove(board, kBinary)), 3);
+    return;
   }
-  EXPECT_FALSE(checker::CheckCertificate(other, branching->second).ok());
+  ADD_FAILURE() << "no short Excluded Diagonals proof with a diagonal sums leaf among the boards";
 }
 
 TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
@@ -114,7 +300,13 @@ TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
   ASSERT_TRUE(two.ok());
   ASSERT_EQ(two->outcome, Outcome::kUnsolvable);
   ASSERT_TRUE(two->certificate.has_value());
-  EXPECT_TRUE(checker::CheckCertificate(Columns(2, kEmptyRow), *two->certificate).ok());
+  EXPECT_EQ(two->certificate->substr(0, 8), "NQCERT\r\n");
+  EXPECT_TRUE(Checks(Columns(2, kEmptyRow), *two->certificate));
+  options.certificate_format = kText;
+  absl::StatusOr<CompletionResult> text = Complete(Columns(2, kEmptyRow), options);
+  ASSERT_TRUE(text.ok() && text->certificate.has_value());
+  EXPECT_EQ(text->certificate->substr(0, 22), "nqueens-certificate 1\n");
+  EXPECT_TRUE(Checks(Columns(2, kEmptyRow), *text->certificate));
   // Too long for its limit: why there is none.
   options.certificate_max_bytes = 10;
   absl::StatusOr<CompletionResult> small = Complete(Columns(2, kEmptyRow), options);
@@ -127,25 +319,33 @@ TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {
   EXPECT_FALSE(plain->certificate.has_value());
 }
 
-// Above 64 free rows the trail engine searches (and above 1,024 the large
-// one): their proofs check too, and so does every mutant's rejection.
+// Above 64 free rows the trail engine searches: random compositions of 76
+// and 100 free rows near the threshold, many unsolvable, and a board of
+// 2,400 rows whose first row is blocked by construction.
 TEST(CertificateTest, BoardsOverSixtyFourFreeRowsGetProofsThatCheck) {
-  // 76 and 100 free rows near the threshold (n ~ 0.35 d^2): many are
-  // unsolvable.
-  int checked = 0, branching = 0;
-  for (const auto& [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{2000, 76}, {3500, 100}}) {
-    for (const auto& [composition, certificate] : Certificates(n, d, 8)) {
-      EXPECT_TRUE(checker::CheckCertificate(composition, certificate).ok())
-          << checker::CheckCertificate(composition, certificate);
-      ++checked;
-      // The first proof with a branch, mutated.
-      if (certificate.find("\nb ") != std::string::npos && branching++ == 0) {
-        EXPECT_GT(ExpectEveryMutantRejected(composition, certificate), 3);
+  int checked = 0, mutated = 0;
+  std::vector<Proof> binary;
+  for (const CertificateFormat format : {kBinary, kText}) {
+    for (const auto& [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{2000, 76}, {3500, 100}}) {
+      for (Proof& proof : RandomProofs(n, d, 5, format)) {
+        EXPECT_TRUE(Checks(proof.composition, proof.certificate))
+            << checker::CheckCertificate(proof.composition, proof.certificate);
+        ++checked;
+        if (format == kBinary) binary.push_back(std::move(proof));
       }
     }
   }
+  if (const Proof* branching = Branching(binary); branching != nullptr) {
+    mutated = ExpectEveryBinaryCutRejected(branching->composition, branching->certificate);
+    mutated += ExpectEveryTextMutantRejected(branching->composition,
+                                             *Prove(branching->composition, kText));
+  }
+  const Columns blocked = test_boards::RowOneBlocked(2400);
+  const std::optional<std::string> dead = Prove(blocked, kBinary);
+  ASSERT_TRUE(dead.has_value());
+  EXPECT_TRUE(Checks(blocked, *dead)) << checker::CheckCertificate(blocked, *dead);
   EXPECT_GT(checked, 0);
-  EXPECT_GT(branching, 0);
+  EXPECT_GT(mutated, 3);
 }
 
 // The large engine, which takes boards of more than 1,024 free rows, on
@@ -157,18 +357,22 @@ TEST(CertificateTest, TheLargeEngineWritesProofsThatCheck) {
     StopPoller stop(kNever);
     absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
     ASSERT_TRUE(board.ok());
-    CertificateWriter writer(board->rows(), board->columns(), size_t{1} << 30);
-    const SearchOutcome outcome = RunLargeSearch(*board, UINT64_MAX, stop, seed, &writer);
-    if (outcome.solutions > 0) continue;
-    ASSERT_EQ(outcome.explored, 1.0);
-    std::optional<std::string> tree = writer.Finish();
-    ASSERT_TRUE(tree.has_value());
-    const std::string certificate =
-        CertificateHeader(composition.size(), composition.size() - board->size(), {}) + *tree +
-        std::string(kCertificateEnd);
-    EXPECT_TRUE(checker::CheckCertificate(composition, certificate).ok())
-        << checker::CheckCertificate(composition, certificate);
-    ++checked;
+    for (const CertificateFormat format : {kBinary, kText}) {
+      CertificateWriter writer(format, board->rows(), board->columns(), size_t{1} << 30);
+      const BoardRanks ranks = DrawBoardRanks(*board, seed);
+      writer.Ranked(ranks.rows, ranks.columns);
+      const SearchOutcome outcome = RunLargeSearch(*board, UINT64_MAX, stop, seed, &writer);
+      if (outcome.solutions > 0) break;
+      ASSERT_EQ(outcome.explored, 1.0);
+      std::optional<std::string> tree = writer.Finish();
+      ASSERT_TRUE(tree.has_value());
+      const std::string certificate =
+          CertificateHeader(format, composition.size(), composition.size() - board->size(), {}) +
+          *tree + CertificateEnd(format);
+      EXPECT_TRUE(Checks(composition, certificate))
+          << checker::CheckCertificate(composition, certificate);
+      ++checked;
+    }
   }
   EXPECT_GT(checked, 0);
 }

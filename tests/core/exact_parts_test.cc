@@ -142,13 +142,16 @@ std::string Describe(const std::vector<Node>& nodes) {
   });
 }
 
-// Method EXACT on `composition`, whole or one part.
+// Method EXACT on `composition`, whole or one part; a certificate in the
+// text format, whose lines the tests below read.
 CompletionResult CompleteExactly(const Columns& composition, PartSelector part,
-                                 bool want_certificate = false, int threads = 1) {
+                                 bool want_certificate = false, int threads = 1,
+                                 CertificateFormat format = CertificateFormat::kText) {
   CompleteOptions options;
   options.complete_method = CompleteMethod::kExact;
   options.part = part;
   options.want_certificate = want_certificate;
+  options.certificate_format = format;
   options.threads.count = threads;
   absl::StatusOr<CompletionResult> result = Complete(composition, options);
   EXPECT_TRUE(result.ok()) << result.status();
@@ -382,16 +385,19 @@ std::vector<Columns> HardSubBoards(absl::Span<const uint64_t> nodes) {
 
 // The certificates of the 3 parts of each of `boards`, which must all be
 // UNSOLVABLE.
-std::vector<std::vector<std::string>> PartCertificates(const std::vector<Columns>& boards) {
+std::vector<std::vector<std::string>> PartCertificates(
+    const std::vector<Columns>& boards, CertificateFormat format = CertificateFormat::kText) {
   std::vector<std::vector<std::string>> sets;
   for (const Columns& composition : boards) {
     sets.emplace_back();
     for (uint64_t index = 0; index < 3; ++index) {
-      const CompletionResult part = CompleteExactly(composition, {index, 3}, true);
+      const CompletionResult part = CompleteExactly(composition, {index, 3}, true, 1, format);
       EXPECT_EQ(part.outcome, Outcome::kUnsolvable);
       EXPECT_TRUE(part.certificate.has_value()) << part.certificate_missing;
       sets.back().push_back(part.certificate.value_or(""));
-      EXPECT_NE(sets.back().back().find("\nx\n"), std::string::npos);
+      if (format == CertificateFormat::kText) {
+        EXPECT_NE(sets.back().back().find("\nx\n"), std::string::npos);
+      }
     }
   }
   return sets;
@@ -429,6 +435,24 @@ TEST(ExactPartsTest, PartCertificatesProveTheWholeOnlyTogether) {
                              ": `x`: no other certificate of the set proves this subtree"));
     }
   }
+}
+
+// The binary format's part certificates too, on two threads: together they
+// prove the whole, two of them do not, and they mix with the text format's.
+TEST(ExactPartsTest, BinaryPartCertificatesProveTheWholeOnlyTogether) {
+  const Columns composition = HardSubBoard(kShortProofNodes[0]);
+  std::vector<std::string> binary;
+  for (uint64_t index = 0; index < 3; ++index) {
+    const CompletionResult part =
+        CompleteExactly(composition, {index, 3}, true, 2, CertificateFormat::kBinary);
+    ASSERT_TRUE(part.certificate.has_value()) << part.certificate_missing;
+    binary.push_back(*part.certificate);
+  }
+  EXPECT_TRUE(CheckSet(composition, binary).status.ok()) << CheckSet(composition, binary).status;
+  EXPECT_FALSE(CheckSet(composition, {binary[0], binary[1]}).status.ok());
+  std::vector<std::string> mixed = binary;
+  mixed[1] = PartCertificates({composition}).front()[1];
+  EXPECT_TRUE(CheckSet(composition, mixed).status.ok()) << CheckSet(composition, mixed).status;
 }
 
 // Lines of the header, the top tree and the start of the first proof below
@@ -470,7 +494,8 @@ TEST(ExactPartsTest, AnXLeafNeedsAPartLine) {
   std::vector<std::string> set = PartCertificates({composition}).front();
   set[0] = absl::StrReplaceAll(set[0], {{"part 0 3\n", ""}});
   const checker::SetVerdict verdict = CheckSet(composition, set);
-  EXPECT_NE(verdict.status.message().find("expected a node: `b`, `e` or `h`"), std::string::npos)
+  EXPECT_NE(verdict.status.message().find("expected a node: `b`, `e`, `h` or `s`"),
+            std::string::npos)
       << verdict.status;
   EXPECT_EQ(verdict.certificate, 0u);
 }

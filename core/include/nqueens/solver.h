@@ -60,6 +60,13 @@ enum class CompleteMethod {
 
 const char* CompleteMethodName(CompleteMethod method);  // "PIPELINE", ...
 
+// How an UNSOLVABLE answer's certificate is written
+// (docs/reference/certificates.md).
+enum class CertificateFormat {
+  kBinary,  // compact: compressed, the search's branching implied
+  kText,    // one record per line, for reading
+};
+
 // A method's names, for callers that list or parse them: `name` as
 // stats.method and the service's enums spell it, `cli_name` as the CLI's
 // --method does.
@@ -100,12 +107,12 @@ struct CompleteOptions : CallOptions {
 
   CompleteMethod complete_method = CompleteMethod::kPipeline;
   // An UNSOLVABLE answer comes with a certificate, the search tree that
-  // proves it (format and checker: checker/), for boards of at most 64 free
-  // rows. The search then runs on one thread.
+  // proves it (docs/reference/certificates.md; checker: checker/), for any
+  // board the exact search decides, on as many threads as without one.
   bool want_certificate = false;
+  CertificateFormat certificate_format = CertificateFormat::kBinary;
   // Certificates longer than this are dropped (certificate_missing says so):
-  // 256 MiB is about 20 million search nodes, far more than any Excluded
-  // Diagonals proof up to m = 21 takes (docs/hard-instances.md).
+  // 256 MiB of the binary format is about a billion search nodes.
   size_t certificate_max_bytes = size_t{256} << 20;
   // CompleteMethod::kExact only (INVALID_ARGUMENT otherwise): search one
   // part of the exact search's tree (nqueens/parts.h). kUnsolvable then

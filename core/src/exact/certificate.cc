@@ -1,70 +1,322 @@
 #include "exact/certificate.h"
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <utility>
-#include <vector>
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace nqueens::internal {
+namespace {
 
-CertificateWriter::CertificateWriter(absl::Span<const uint32_t> rows,
+// The binary format's tags (docs/reference/certificates.md).
+enum Tag : uint8_t {
+  kDead = 0,
+  kHall = 1,
+  kOther = 2,
+  kRanked = 3,
+  kBranch = 4,
+  kBranchOnRow = 5,
+  kBranchOnColumn = 6,
+};
+
+// Raw bytes per compressed frame: large enough that a frame's header and
+// zlib's own (a dozen bytes) do not count, small enough to keep the raw
+// buffer in cache.
+constexpr size_t kFrameBytes = size_t{1} << 20;
+
+void AppendVarint(std::string& out, uint64_t value) {
+  for (; value >= 0x80; value >>= 7) out.push_back(static_cast<char>(value | 0x80));
+  out.push_back(static_cast<char>(value));
+}
+
+// Appends `raw` to `out` as a frame; false when zlib runs out of memory.
+// Huffman coding alone: the tree stream has few repeated strings for
+// zlib's matches to find, and without them it compresses both smaller and
+// faster (docs/benchmarks.md, "Certificates").
+bool AppendFrame(absl::string_view raw, std::string& out) {
+  z_stream stream{};
+  if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, MAX_WBITS, 8, Z_HUFFMAN_ONLY) != Z_OK) {
+    return false;
+  }
+  std::string frame(deflateBound(&stream, raw.size()), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  stream.avail_in = static_cast<uInt>(raw.size());
+  stream.next_out = reinterpret_cast<Bytef*>(frame.data());
+  stream.avail_out = static_cast<uInt>(frame.size());
+  const bool done = deflate(&stream, Z_FINISH) == Z_STREAM_END;
+  const size_t length = stream.total_out;
+  deflateEnd(&stream);
+  if (!done) return false;
+  AppendVarint(out, length);
+  out.append(frame, 0, length);
+  return true;
+}
+
+// Free lines in rank order, rank 0 first: the inverse of `ranks`.
+std::vector<uint32_t> LinesByRank(absl::Span<const uint32_t> ranks) {
+  std::vector<uint32_t> lines(ranks.size());
+  for (uint32_t x = 0; x < ranks.size(); ++x) lines[ranks[x]] = x;
+  return lines;
+}
+
+}  // namespace
+
+CertificateWriter::CertificateWriter(CertificateFormat format, absl::Span<const uint32_t> rows,
                                      absl::Span<const uint32_t> columns, size_t max_bytes)
-    : rows_(rows), columns_(columns), max_bytes_(max_bytes) {}
+    : format_(format),
+      rows_(rows),
+      columns_(columns),
+      max_bytes_(max_bytes),
+      word_lines_(rows.size() <= 64),
+      pieces_(1) {}
 
 void CertificateWriter::Restart() {
-  text_.clear();
   overflowed_ = false;
+  std::string().swap(raw_);
+  pieces_.assign(1, std::string());
+  bytes_ = 0;
+  branches_.clear();
+  cells_left_.clear();
+}
+
+void CertificateWriter::Varint(uint64_t value) {
+  if (value < 0x80) {  // most are: a child's index, a Hall leaf's gap
+    raw_.push_back(static_cast<char>(value));
+    return;
+  }
+  AppendVarint(raw_, value);
 }
 
 template <typename... Pieces>
-void CertificateWriter::Append(const Pieces&... pieces) {
-  if (overflowed_) return;
-  absl::StrAppend(&text_, pieces...);
-  if (text_.size() > max_bytes_) {
-    overflowed_ = true;
-    std::string().swap(text_);
-  }
+void CertificateWriter::Text(const Pieces&... pieces) {
+  absl::StrAppend(&raw_, pieces...);
+}
+
+void CertificateWriter::Ranked(absl::Span<const uint32_t> row_ranks,
+                               absl::Span<const uint32_t> column_ranks) {
+  ranked_ = true;
+  if (overflowed_ || format_ == CertificateFormat::kText) return;
+  Tag(kRanked);
+  for (const uint32_t a : LinesByRank(row_ranks)) Varint(a);
+  for (const uint32_t b : LinesByRank(column_ranks)) Varint(b);
 }
 
 void CertificateWriter::Branch(bool by_row, uint32_t line, uint32_t children) {
-  Append("b ", by_row ? "r " : "c ", by_row ? rows_[line] : columns_[line], " ", children, "\n");
+  if (overflowed_) return;
+  if (format_ == CertificateFormat::kText) {
+    Text("b ", by_row ? "r " : "c ", by_row ? rows_[line] : columns_[line], " ", children, "\n");
+  } else if (ranked_) {
+    Tag(kBranch);
+  } else {
+    Tag(by_row ? kBranchOnRow : kBranchOnColumn);
+    Varint(line);
+  }
+  if (children == 0) {  // a leaf
+    MaybeFlush();
+    return;
+  }
+  // Field by field: a temporary's store and reload stalled on this, the
+  // writer's busiest line.
+  OpenBranch& branch = branches_.emplace_back();
+  branch.cells_left = 0;
+  branch.first = cells_left_.size();
+  branch.children_left = children;
+  branch.by_row = by_row;
+}
+
+void CertificateWriter::Child(uint32_t a, uint32_t b) {
+  if (overflowed_ || format_ == CertificateFormat::kText) return;
+  OpenBranch& branch = branches_.back();
+  const uint32_t other = branch.by_row ? b : a;
+  if (word_lines_) {
+    branch.cells_left |= uint64_t{1} << other;
+    return;
+  }
+  // Lines have few open cells where the search branches: insertion is cheap.
+  cells_left_.insert(std::upper_bound(cells_left_.begin() + branch.first, cells_left_.end(), other),
+                     other);
+}
+
+uint32_t CertificateWriter::TakeCell(OpenBranch& branch, uint32_t other) {
+  if (word_lines_) {
+    const uint64_t bit = uint64_t{1} << other;
+    branch.cells_left &= ~bit;
+    return absl::popcount(branch.cells_left & (bit - 1));
+  }
+  const auto left = cells_left_.begin() + branch.first;
+  const auto cell = std::lower_bound(left, left + branch.children_left, other);
+  cells_left_.erase(cell);
+  return cell - left;
 }
 
 void CertificateWriter::Place(uint32_t a, uint32_t b) {
-  Append("p ", rows_[a], " ", columns_[b], "\n");
+  if (overflowed_) return;
+  OpenBranch& branch = branches_.back();
+  if (format_ == CertificateFormat::kText) {
+    Text("p ", rows_[a], " ", columns_[b], "\n");
+  } else {
+    const uint32_t index = TakeCell(branch, branch.by_row ? b : a);
+    if (branch.children_left > 1) Varint(index);  // the last one left needs none
+  }
+  // The last child's subtree needs nothing of its branch.
+  if (--branch.children_left == 0) branches_.pop_back();
 }
 
 void CertificateWriter::Empty(bool row, uint32_t line) {
-  Append("e ", row ? "r " : "c ", row ? rows_[line] : columns_[line], "\n");
+  if (overflowed_) return;
+  if (format_ == CertificateFormat::kText) {
+    Text("e ", row ? "r " : "c ", row ? rows_[line] : columns_[line], "\n");
+  } else {
+    Tag(kDead);
+  }
+  MaybeFlush();
 }
 
-void CertificateWriter::Hall(uint64_t rows) {
-  std::vector<uint32_t> listed;
-  for (; rows != 0; rows &= rows - 1) listed.push_back(absl::countr_zero(rows));
-  Hall(listed);
+void CertificateWriter::DiagonalSums() {
+  if (overflowed_) return;
+  if (format_ == CertificateFormat::kText) {
+    Text("s\n");
+  } else {
+    Tag(kDead);
+  }
+  MaybeFlush();
 }
 
-void CertificateWriter::Hall(absl::Span<const uint32_t> rows) {
-  Append("h ", rows.size());
-  for (const uint32_t a : rows) Append(" ", rows_[a]);
-  Append("\n");
+void CertificateWriter::Hall(uint64_t rows, uint64_t unplaced) {
+  if (format_ == CertificateFormat::kText) {
+    std::vector<uint32_t> listed;
+    for (; rows != 0; rows &= rows - 1) listed.push_back(absl::countr_zero(rows));
+    Hall(listed, {});
+    return;
+  }
+  // A leaf in four of the word engine's: written without lists.
+  if (overflowed_) return;
+  Tag(kHall);
+  // The rows' bits gathered at their places among the unplaced (without a
+  // branch per row: whether a row is in is a coin toss to the processor).
+  uint64_t bits = 0;
+  int count = 0;
+  for (; unplaced != 0; unplaced &= unplaced - 1, ++count) {
+    bits |= uint64_t{(rows & unplaced & -unplaced) != 0} << count;
+  }
+  for (int byte = 0; byte * 8 < count; ++byte) raw_.push_back(static_cast<char>(bits >> 8 * byte));
+  MaybeFlush();
 }
 
-void CertificateWriter::Other() { Append("x\n"); }
+void CertificateWriter::Hall(absl::Span<const uint32_t> rows, absl::Span<const uint32_t> unplaced) {
+  if (overflowed_) return;
+  if (format_ == CertificateFormat::kText) {
+    Text("h ", rows.size());
+    for (const uint32_t a : rows) Text(" ", rows_[a]);
+    Text("\n");
+  } else {
+    std::vector<uint32_t> ascending(unplaced.begin(), unplaced.end());
+    std::sort(ascending.begin(), ascending.end());
+    std::string bits((ascending.size() + 7) / 8, '\0');
+    for (const uint32_t a : rows) {
+      const size_t i = std::lower_bound(ascending.begin(), ascending.end(), a) - ascending.begin();
+      bits[i / 8] = static_cast<char>(bits[i / 8] | 1 << (i % 8));
+    }
+    Tag(kHall);
+    raw_ += bits;
+  }
+  MaybeFlush();
+}
 
-void CertificateWriter::Embed(absl::string_view tree) { Append(tree); }
+void CertificateWriter::Other() {
+  if (overflowed_) return;
+  if (format_ == CertificateFormat::kText) {
+    Text("x\n");
+  } else {
+    Tag(kOther);
+  }
+  MaybeFlush();
+}
+
+size_t CertificateWriter::Slot() {
+  Flush();
+  const size_t slot = pieces_.size();
+  pieces_.emplace_back();  // the slot
+  pieces_.emplace_back();  // what follows it
+  return slot;
+}
+
+void CertificateWriter::FillSlot(size_t slot, std::optional<std::string> subtree) {
+  if (overflowed_) return;
+  if (!subtree.has_value()) {
+    Count(max_bytes_ + 1);
+    return;
+  }
+  Count(subtree->size());
+  if (!overflowed_) pieces_[slot] = *std::move(subtree);
+}
+
+CertificateWriter CertificateWriter::SlotWriter() const {
+  CertificateWriter writer(format_, rows_, columns_, max_bytes_);
+  writer.ranked_ = ranked_;
+  return writer;
+}
 
 std::optional<std::string> CertificateWriter::Finish() {
+  Flush();
   if (overflowed_) return std::nullopt;
-  return std::move(text_);
+  std::string tree;
+  tree.reserve(bytes_);
+  for (std::string& piece : pieces_) {
+    tree += piece;
+    std::string().swap(piece);
+  }
+  return tree;
 }
 
-std::string CertificateHeader(uint64_t n, uint64_t given, const PartSelector& part) {
+void CertificateWriter::MaybeFlush() {
+  if (raw_.size() >= kFrameBytes) Flush();
+}
+
+void CertificateWriter::Flush() {
+  if (overflowed_ || raw_.empty()) return;
+  std::string& piece = pieces_.back();
+  const size_t before = piece.size();
+  if (format_ == CertificateFormat::kText) {
+    piece += raw_;
+  } else if (!AppendFrame(raw_, piece)) {
+    Count(max_bytes_ + 1);  // zlib ran out of memory: no certificate either
+    return;
+  }
+  raw_.clear();
+  Count(piece.size() - before);
+}
+
+void CertificateWriter::Count(size_t bytes) {
+  bytes_ += bytes;
+  if (bytes_ <= max_bytes_) return;
+  overflowed_ = true;
+  std::string().swap(raw_);
+  pieces_.assign(1, std::string());
+  branches_.clear();
+}
+
+std::string CertificateHeader(CertificateFormat format, uint64_t n, uint64_t given,
+                              const PartSelector& part) {
+  if (format == CertificateFormat::kBinary) {
+    std::string header = "NQCERT\r\n";
+    for (const uint64_t value : {uint64_t{2}, n, given, part.index, part.count}) {
+      AppendVarint(header, value);
+    }
+    return header;
+  }
   const std::string part_line =
       part.whole() ? "" : absl::StrCat("part ", part.index, " ", part.count, "\n");
   return absl::StrCat("nqueens-certificate 1\nn ", n, "\ngiven ", given, "\n", part_line,
                       "proof\n");
+}
+
+std::string CertificateEnd(CertificateFormat format) {
+  return format == CertificateFormat::kBinary ? std::string(1, '\0') : "end\n";
 }
 
 std::string CertificateOutgrew(size_t max_bytes) {

@@ -1,7 +1,9 @@
 // The exact search's proof of UNSOLVABLE, written as it searches: its tree
-// in preorder, every leaf with the reason it is dead, in the text format that
-// the independent checker reads (checker/certificate_check.h documents it).
-// Written by every engine, for any number of free rows.
+// in preorder, every leaf with the reason it is dead, in either format of
+// docs/reference/certificates.md (the independent checker, checker/, reads
+// both). Written by every engine, for any number of free rows, on one thread
+// or many: a search on several threads writes each subtree with its own
+// writer and joins them into the tree's slots.
 #ifndef NQUEENS_EXACT_CERTIFICATE_H_
 #define NQUEENS_EXACT_CERTIFICATE_H_
 
@@ -9,59 +11,112 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "nqueens/parts.h"
+#include "nqueens/solver.h"
 
 namespace nqueens::internal {
 
-// Writes a proof tree, the part of a certificate between `proof` and `end`.
+// The certificate a search is asked for: none when max_bytes is 0.
+struct CertificateWanted {
+  CertificateFormat format = CertificateFormat::kBinary;
+  size_t max_bytes = 0;
+};
+
+// Writes a proof tree, the part of a certificate between its header and its
+// end (CertificateHeader, CertificateEnd).
 class CertificateWriter {
  public:
   // Lines are free indices: free row a is board row rows[a], free column b
   // board column columns[b] (FreeBoard::rows(), columns(); both must outlive
   // the writer). A tree longer than `max_bytes` is dropped (the verdict
   // stands).
-  CertificateWriter(absl::Span<const uint32_t> rows, absl::Span<const uint32_t> columns,
-                    size_t max_bytes);
+  CertificateWriter(CertificateFormat format, absl::Span<const uint32_t> rows,
+                    absl::Span<const uint32_t> columns, size_t max_bytes);
 
-  // Starts over, for a new run of the search.
+  // Starts over, for a new run of the search (the ranks stay in force).
   void Restart();
+  // The subtree that follows branches on the line that these ranks choose
+  // (rank of free row a: row_ranks[a]; line_ranks.h); the binary format then
+  // writes no branch's line. RankedAbove: an enclosing tree said so already.
+  void Ranked(absl::Span<const uint32_t> row_ranks, absl::Span<const uint32_t> column_ranks);
+  void RankedAbove() { ranked_ = true; }
+
+  // A branch on a line; before its first Place, each of its cells (a, b)
+  // once, through Child (they may not be placed in the order they come).
   void Branch(bool by_row, uint32_t line, uint32_t children);
+  void Child(uint32_t a, uint32_t b);
   void Place(uint32_t a, uint32_t b);
+  // Dead leaves: an unplaced line without open cells; the diagonal sums.
   void Empty(bool row, uint32_t line);
-  // Free rows whose open cells lie in fewer columns: as a set (bit a: free
-  // row a), or listed.
-  void Hall(uint64_t rows);
-  void Hall(absl::Span<const uint32_t> rows);
+  void DiagonalSums();
+  // Free rows whose open cells lie in fewer columns, of the node's unplaced
+  // ones: as sets (bit a: free row a), or listed.
+  void Hall(uint64_t rows, uint64_t unplaced);
+  void Hall(absl::Span<const uint32_t> rows, absl::Span<const uint32_t> unplaced);
   // A leaf that another part's certificate proves (exact_split.h).
   void Other();
-  // A subtree: another writer's tree (Finish()), whose lines name board
-  // coordinates already.
-  void Embed(absl::string_view tree);
+  // A subtree written elsewhere (a writer of the same format, within this
+  // one's ranks) goes here: its number, for FillSlot.
+  size_t Slot();
+  // Slot `slot`'s subtree: that writer's Finish(), or nullopt when it
+  // outgrew its limit (then so does this tree).
+  void FillSlot(size_t slot, std::optional<std::string> subtree);
+  void Embed(std::optional<std::string> subtree) { FillSlot(Slot(), std::move(subtree)); }
+  // A writer of a subtree for one of this one's slots.
+  CertificateWriter SlotWriter() const;
 
   // The tree of a search that ended without a solution; nullopt when it
   // outgrew max_bytes.
   std::optional<std::string> Finish();
-  // The bytes written so far.
-  size_t size() const { return text_.size(); }
 
  private:
-  template <typename... Pieces>
-  void Append(const Pieces&... pieces);
+  // A branch whose children are still being placed (until its last one).
+  // The binary format's are the other coordinates of its cells not placed
+  // yet: the bits of `cells_left` on boards of at most 64 free rows, else
+  // ascending in cells_left_[first, first + children_left), the end of
+  // cells_left_ for the innermost branch.
+  struct OpenBranch {
+    uint64_t cells_left;
+    size_t first;
+    uint32_t children_left;
+    bool by_row;
+  };
+  // Of a child of the open branch: its index among the cells left, which
+  // it takes.
+  uint32_t TakeCell(OpenBranch& branch, uint32_t other);
 
+  void Tag(uint8_t tag) { raw_.push_back(static_cast<char>(tag)); }
+  void Varint(uint64_t value);
+  template <typename... Pieces>
+  void Text(const Pieces&... pieces);
+  // Moves the raw bytes into the tree: one compressed frame when binary;
+  // MaybeFlush once they fill a frame.
+  void Flush();
+  void MaybeFlush();
+  void Count(size_t bytes);
+
+  const CertificateFormat format_;
   const absl::Span<const uint32_t> rows_, columns_;
   const size_t max_bytes_;
-  std::string text_;
+  const bool word_lines_;  // at most 64 free rows: OpenBranch::cells_left
+  bool ranked_ = false;
   bool overflowed_ = false;
+  std::string raw_;                  // written since the last Flush
+  std::vector<std::string> pieces_;  // the tree so far; a slot is an empty piece
+  size_t bytes_ = 0;                 // in pieces_ and raw_
+  std::vector<OpenBranch> branches_;
+  std::vector<uint32_t> cells_left_;
 };
 
-// A certificate's lines before its tree: of the whole search of a composition
-// with `given` queens on the n x n board, or of one part of it.
-std::string CertificateHeader(uint64_t n, uint64_t given, const PartSelector& part);
-// Its line after the tree.
-inline constexpr absl::string_view kCertificateEnd = "end\n";
+// A certificate's bytes before its tree: of the whole search of a
+// composition with `given` queens on the n x n board, or of one part of it.
+std::string CertificateHeader(CertificateFormat format, uint64_t n, uint64_t given,
+                              const PartSelector& part);
+// Its bytes after the tree.
+std::string CertificateEnd(CertificateFormat format);
 
 // Why a certificate of at most max_bytes is missing: it outgrew them.
 std::string CertificateOutgrew(size_t max_bytes);

@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "exact/certificate.h"
 #include "exact/exact_split.h"
 #include "exact/free_board.h"
@@ -21,19 +20,21 @@ namespace {
 class PartCertificate {
  public:
   // For the part of the composition of `board` (n x n); none is written
-  // when max_bytes is 0.
-  PartCertificate(const PartSelector& part, const FreeBoard& board, uint64_t n, size_t max_bytes)
+  // when wanted.max_bytes is 0.
+  PartCertificate(const PartSelector& part, const FreeBoard& board, uint64_t n,
+                  const CertificateWanted& wanted)
       : part_(part),
         board_(board),
-        max_bytes_(max_bytes),
-        writing_(max_bytes > 0),
-        header_(writing_ ? CertificateHeader(n, n - board.size(), part) : ""),
-        tree_max_bytes_(max_bytes - std::min(max_bytes, header_.size())) {}
+        format_(wanted.format),
+        max_bytes_(wanted.max_bytes),
+        writing_(max_bytes_ > 0),
+        header_(writing_ ? CertificateHeader(format_, n, n - board.size(), part) : ""),
+        tree_max_bytes_(max_bytes_ - std::min(max_bytes_, header_.size())) {}
 
   // The writer of the next node's proof, or null when none is written.
   CertificateWriter* Writer() {
     if (!writing_) return nullptr;
-    writer_.emplace(board_.rows(), board_.columns(), tree_max_bytes_ - proof_bytes_);
+    writer_.emplace(format_, board_.rows(), board_.columns(), tree_max_bytes_ - proof_bytes_);
     return &*writer_;
   }
 
@@ -56,28 +57,29 @@ class PartCertificate {
     if (max_bytes_ == 0) return;
     std::optional<std::string> tree;
     if (writing_) {
-      tree = split.WriteTree(board_, tree_max_bytes_,
+      tree = split.WriteTree(board_, format_, tree_max_bytes_,
                              [this](uint64_t node, CertificateWriter& writer) {
                                if (node % part_.count != part_.index) {
                                  writer.Other();
                                  return;
                                }
                                // Each proof goes as the certificate grows, which halves the peak.
-                               std::string& proof = proofs_[node / part_.count];
-                               writer.Embed(proof);
-                               std::string().swap(proof);
+                               writer.Embed(std::move(proofs_[node / part_.count]));
                              });
     }
     if (!tree.has_value()) {
       result.certificate_missing = CertificateOutgrew(max_bytes_);
       return;
     }
-    result.certificate = absl::StrCat(header_, *tree, kCertificateEnd);
+    tree->insert(0, header_);
+    *tree += CertificateEnd(format_);
+    result.certificate = std::move(tree);
   }
 
  private:
   const PartSelector part_;
   const FreeBoard& board_;
+  const CertificateFormat format_;
   const size_t max_bytes_;
   bool writing_;
   const std::string header_;
@@ -100,13 +102,13 @@ uint64_t PartNodes(uint64_t nodes, const PartSelector& part) {
 absl::StatusOr<ExactResult> ExactCompletePart(absl::Span<const uint32_t> composition,
                                               const PartSelector& part, const ExactBudget& budget,
                                               StopPoller& stop, const SearchThreads& threads,
-                                              size_t certificate_max_bytes) {
+                                              const CertificateWanted& wanted) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
   absl::StatusOr<ExactSplit> split = ExactSplit::Make(*board, part.count, stop);
   if (!split.ok()) return split.status();
   const uint64_t nodes = PartNodes(split->node_count(), part);
-  PartCertificate certificate(part, *board, composition.size(), certificate_max_bytes);
+  PartCertificate certificate(part, *board, composition.size(), wanted);
   SubtreeSearch how;
   how.threads = threads;
   // All parts' restarts together spend what the whole's would.

@@ -28,7 +28,7 @@ namespace nqueens::internal {
 absl::StatusOr<ExactResult> ExactCompletePart(absl::Span<const uint32_t> composition,
                                               const PartSelector& part, const ExactBudget& budget,
                                               StopPoller& stop, const SearchThreads& threads = {},
-                                              size_t certificate_max_bytes = 0);
+                                              const CertificateWanted& certificate = {});
 
 }  // namespace nqueens::internal
 

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "base/huge_pages.h"
 #include "exact/certificate.h"
 #include "exact/free_board.h"
+#include "exact/line_ranks.h"
 #include "exact/parallel_search.h"
 #include "exact/search_engines.h"
 
@@ -25,23 +27,28 @@ constexpr uint64_t kFirstRunBudget = 1024;
 constexpr uint64_t kParallelFromNodes = uint64_t{1} << 12;
 
 // The engine for `board`: the word engine where it fits, on several threads
-// for long runs unless it writes a certificate (the sequential search's
-// tree, which each run writes anew).
+// for long runs. Each run writes its certificate anew, from the ranks of its
+// tie-breaks, which choose its branching lines.
 SearchOutcome RunSearch(const FreeBoard& board, absl::Span<const FreeQueen> prefix,
                         uint64_t node_budget, StopPoller& stop, uint64_t tie_seed,
                         const SubtreeSearch& how) {
-  if (how.certificate != nullptr) how.certificate->Restart();
+  if (how.certificate != nullptr) {
+    how.certificate->Restart();
+    const BoardRanks ranks = DrawBoardRanks(board, tie_seed);
+    how.certificate->Ranked(ranks.rows, ranks.columns);
+  }
   if (board.size() > kLineListsMaxFreeRows) {
     return RunLargeSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
   if (board.size() > kWordSearchMaxFreeRows) {
     return RunTrailSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
-  if (how.threads.count <= 1 || node_budget < kParallelFromNodes || how.certificate != nullptr) {
+  if (how.threads.count <= 1 || node_budget < kParallelFromNodes) {
     return RunWordSearchBelow(prefix, board, node_budget, stop, tie_seed, how.certificate);
   }
   const WordBoard word_board(board);
-  return RunParallelWordSearch(word_board, node_budget, stop, tie_seed, how.threads, prefix);
+  return RunParallelWordSearch(word_board, node_budget, stop, tie_seed, how.threads, prefix,
+                               how.certificate);
 }
 
 // Copies `from` into `to` in polled stretches (the solved board: 4 GB at
@@ -110,17 +117,17 @@ absl::Status SearchSubtree(absl::Span<const uint32_t> composition, const FreeBoa
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           const ExactBudget& budget, StopPoller& stop,
                                           const SearchThreads& threads,
-                                          size_t certificate_max_bytes) {
+                                          const CertificateWanted& wanted) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
-  const bool certifies = certificate_max_bytes > 0;
-  const std::string header =
-      certifies ? CertificateHeader(composition.size(), composition.size() - board->size(), {})
-                : "";
+  const bool certifies = wanted.max_bytes > 0;
+  const std::string header = certifies ? CertificateHeader(wanted.format, composition.size(),
+                                                           composition.size() - board->size(), {})
+                                       : "";
   std::optional<CertificateWriter> certificate;
   if (certifies) {
-    certificate.emplace(board->rows(), board->columns(),
-                        certificate_max_bytes - std::min(certificate_max_bytes, header.size()));
+    certificate.emplace(wanted.format, board->rows(), board->columns(),
+                        wanted.max_bytes - std::min(wanted.max_bytes, header.size()));
   }
   SubtreeSearch how;
   how.threads = threads;
@@ -132,9 +139,12 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
   }
   if (result.verdict != ExactVerdict::kUnsolvable || !certifies) return result;
   if (std::optional<std::string> tree = certificate->Finish(); tree.has_value()) {
-    result.certificate = absl::StrCat(header, *tree, kCertificateEnd);
+    // In place: a proof may take a good part of the memory.
+    tree->insert(0, header);
+    *tree += CertificateEnd(wanted.format);
+    result.certificate = std::move(tree);
   } else {
-    result.certificate_missing = CertificateOutgrew(certificate_max_bytes);
+    result.certificate_missing = CertificateOutgrew(wanted.max_bytes);
   }
   return result;
 }

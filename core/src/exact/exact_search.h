@@ -30,8 +30,8 @@ struct ExactResult {
   uint64_t runs = 0;   // the first and its restarts
   // The share of the last run's tree searched (SearchOutcome::explored).
   double explored = 0;
-  // kUnsolvable when certificate_max_bytes > 0 (then the search runs on one
-  // thread): the proof (certificate.h) if it fits, or why there is none.
+  // kUnsolvable when a certificate was wanted: the proof (certificate.h) if
+  // it fits, or why there is none.
   std::optional<std::string> certificate;
   std::string certificate_missing;
 };
@@ -46,7 +46,7 @@ struct ExactResult {
 absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition,
                                           const ExactBudget& budget, StopPoller& stop,
                                           const SearchThreads& threads = {},
-                                          size_t certificate_max_bytes = 0);
+                                          const CertificateWanted& certificate = {});
 
 // A run given this many nodes is the last of ExactComplete's restarts: it
 // goes on until the search's own budget ends. Restarts rescue satisfiable
@@ -61,8 +61,7 @@ inline constexpr uint64_t kLastRunFromNodes = uint64_t{1} << 20;
 // How SearchSubtree searches.
 struct SubtreeSearch {
   SearchThreads threads;
-  // Gets the subtree's proof (null: none); the search then runs on one
-  // thread. For boards of at most kWordSearchMaxFreeRows free rows.
+  // Gets the subtree's proof (null: none).
   CertificateWriter* certificate = nullptr;
   // Restarts end with the run of this many nodes or more: the searches of
   // many subtrees share out kLastRunFromNodes, so that their restarts

@@ -183,9 +183,9 @@ std::vector<FreeQueen> ExactSplit::Prefix(uint64_t node) const {
 }
 
 std::optional<std::string> ExactSplit::WriteTree(
-    const FreeBoard& board, size_t max_bytes,
+    const FreeBoard& board, CertificateFormat format, size_t max_bytes,
     const std::function<void(uint64_t node, CertificateWriter& writer)>& subtree) const {
-  CertificateWriter writer(board.rows(), board.columns(), max_bytes);
+  CertificateWriter writer(format, board.rows(), board.columns(), max_bytes);
   uint64_t next_live = 0;
   WriteNode(0, 0, writer, subtree, next_live);
   return writer.Finish();
@@ -203,6 +203,9 @@ void ExactSplit::WriteNode(size_t level, uint32_t index, CertificateWriter& writ
     subtree(next_live++, writer);
   } else {
     writer.Branch(node.by_row, node.line, node.open);
+    for (uint32_t child = node.first_child; child < node.first_child + node.open; ++child) {
+      writer.Child(levels_[level + 1][child].a, levels_[level + 1][child].b);
+    }
     for (uint32_t child = node.first_child; child < node.first_child + node.open; ++child) {
       writer.Place(levels_[level + 1][child].a, levels_[level + 1][child].b);
       WriteNode(level + 1, child, writer, subtree, next_live);

@@ -28,4 +28,12 @@ std::vector<uint32_t> DrawLineRanks(const FreeBoard& board, bool rows, Rng& rng)
   return ranks;
 }
 
+BoardRanks DrawBoardRanks(const FreeBoard& board, uint64_t tie_seed) {
+  Rng rng(tie_seed);
+  BoardRanks ranks;
+  ranks.rows = DrawLineRanks(board, true, rng);
+  ranks.columns = DrawLineRanks(board, false, rng);
+  return ranks;
+}
+
 }  // namespace nqueens::internal

@@ -22,6 +22,13 @@ namespace nqueens::internal {
 // ranks").
 std::vector<uint32_t> DrawLineRanks(const FreeBoard& board, bool rows, Rng& rng);
 
+// The ranks of both kinds of lines, as every engine draws them from
+// `tie_seed`: the rows' first.
+struct BoardRanks {
+  std::vector<uint32_t> rows, columns;
+};
+BoardRanks DrawBoardRanks(const FreeBoard& board, uint64_t tie_seed);
+
 }  // namespace nqueens::internal
 
 #endif  // NQUEENS_EXACT_LINE_RANKS_H_

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -56,6 +58,25 @@ std::vector<Subtree> Subtrees(WordSearch& top, Prefix root, uint32_t size, size_
   return level;
 }
 
+// Writes the top of the tree below `prefix` down to `depth` (that of the
+// subtrees), each subtree a slot of `certificate`: the slots, in the
+// subtrees' order.
+void WriteTop(WordSearch& search, Prefix& prefix, size_t depth, CertificateWriter& certificate,
+              std::vector<size_t>& slots) {
+  if (prefix.size() == depth) {
+    slots.push_back(certificate.Slot());
+    return;
+  }
+  const std::vector<WordCell> children = search.Children(prefix);  // which writes the node
+  for (const WordCell child : children) certificate.Child(child >> 8, child & 0xff);
+  for (const WordCell child : children) {
+    certificate.Place(child >> 8, child & 0xff);
+    prefix.push_back(child);
+    WriteTop(search, prefix, depth, certificate, slots);
+    prefix.pop_back();
+  }
+}
+
 // The subtrees' outcomes added up, by whichever thread searched them.
 class SubtreeOutcomes {
  public:
@@ -84,17 +105,29 @@ class SubtreeOutcomes {
   SearchOutcome total_ ABSL_GUARDED_BY(mutex_);
 };
 
-// One thread's search of subtrees: its own stop, engine and node allowance.
+// One thread's search of subtrees: its own stop, engine, node allowance and,
+// when the search writes a certificate, writer of the subtrees' proofs.
 struct SubtreeSearcher {
   SubtreeSearcher(const WordBoard& board, StopCondition stop_condition, uint64_t tie_seed,
-                  uint64_t node_budget, std::atomic<uint64_t>* nodes_used)
+                  uint64_t node_budget, std::atomic<uint64_t>* nodes_used,
+                  const CertificateWriter* top)
       : condition(std::move(stop_condition)),
         stop(condition),
-        search(board, stop, tie_seed),
+        writer(top == nullptr ? std::nullopt : std::optional(top->SlotWriter())),
+        search(board, stop, tie_seed, {writer.has_value() ? &*writer : nullptr}),
         allowance(node_budget, nodes_used) {}
+
+  // Searches `subtree`, and keeps its proof in `proof` when writing one.
+  SearchOutcome Search(const Subtree& subtree, std::optional<std::string>& proof) {
+    if (writer.has_value()) writer->Restart();
+    SearchOutcome outcome = search.Search(subtree.prefix, allowance);
+    if (writer.has_value()) proof = writer->Finish();
+    return outcome;
+  }
 
   const StopCondition condition;  // `stop` refers to it
   StopPoller stop;
+  std::optional<CertificateWriter> writer;
   WordSearch search;
   NodeAllowance allowance;
 };
@@ -103,13 +136,22 @@ struct SubtreeSearcher {
 
 SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget, StopPoller& stop,
                                     uint64_t tie_seed, const SearchThreads& threads,
-                                    absl::Span<const FreeQueen> prefix) {
+                                    absl::Span<const FreeQueen> prefix,
+                                    CertificateWriter* certificate) {
   SearchOutcome top_outcome;
   WordSearch top(board, stop, tie_seed);
   std::vector<Subtree> subtrees =
       Subtrees(top, WordCells(prefix), board.size(),
                kSubtreesPerThread * std::max(threads.count, 1), node_budget, top_outcome);
   if (top_outcome.budget_exhausted || stop.CheckNow()) return top_outcome;
+  std::vector<size_t> slots;
+  if (certificate != nullptr) {
+    WordSearch top_writer(board, stop, tie_seed, {certificate});
+    Prefix root = WordCells(prefix);
+    const size_t depth = subtrees.empty() ? board.size() + 1 : subtrees.front().prefix.size();
+    WriteTop(top_writer, root, depth, *certificate, slots);
+  }
+  std::vector<std::optional<std::string>> proofs(subtrees.size());
   std::atomic<bool> abandoned{false};
   std::atomic<uint64_t> nodes_used{top_outcome.nodes};
   SubtreeOutcomes outcomes;
@@ -122,16 +164,17 @@ SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget
     condition.cancelled = [&abandoned, &stop, on_caller] {
       return abandoned.load() || (on_caller && stop.CheckNow());
     };
-    auto searcher =
-        std::make_shared<SubtreeSearcher>(board, condition, tie_seed, node_budget, &nodes_used);
+    auto searcher = std::make_shared<SubtreeSearcher>(board, condition, tie_seed, node_budget,
+                                                      &nodes_used, certificate);
     return [&, searcher](size_t index) {
-      SearchOutcome outcome = searcher->search.Search(subtrees[index].prefix, searcher->allowance);
+      SearchOutcome outcome = searcher->Search(subtrees[index], proofs[index]);
       return outcomes.Add(std::move(outcome), subtrees[index].share, !searcher->stop.status().ok());
     };
   };
   job.keep_going = [&stop] { return !stop.CheckNow(); };
   RunParts(job, threads, abandoned);
   SearchOutcome outcome = outcomes.Take();
+  for (size_t i = 0; i < slots.size(); ++i) certificate->FillSlot(slots[i], std::move(proofs[i]));
   outcome.nodes += top_outcome.nodes;
   // The shares are products of fractions: a whole tree may add up to a hair
   // off 1.

@@ -4,6 +4,9 @@
 // subtrees in that order until none is left, a solution is found, the shared
 // node budget is spent or the caller stops. The tree is the sequential
 // search's, so an exhausted tree is the same proof and visits the same nodes.
+// A certificate is written as the sequential search writes it: the top by the
+// calling thread, each subtree by the thread that searched it, into a slot of
+// the top (certificate.h), compressed there.
 #ifndef NQUEENS_EXACT_PARALLEL_SEARCH_H_
 #define NQUEENS_EXACT_PARALLEL_SEARCH_H_
 
@@ -11,6 +14,7 @@
 
 #include "absl/types/span.h"
 #include "base/stop_poller.h"
+#include "exact/certificate.h"
 #include "exact/search_engines.h"
 #include "exact/word_search.h"
 #include "nqueens/solver.h"
@@ -24,7 +28,8 @@ namespace nqueens::internal {
 // any more; the caller reads `stop`'s status.
 SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget, StopPoller& stop,
                                     uint64_t tie_seed, const SearchThreads& threads,
-                                    absl::Span<const FreeQueen> prefix = {});
+                                    absl::Span<const FreeQueen> prefix = {},
+                                    CertificateWriter* certificate = nullptr);
 
 }  // namespace nqueens::internal
 

@@ -136,6 +136,7 @@ class SearchDriver {
         }
         if (cells_.size() < frame.first + free_rows_) cells_.resize(frame.first + free_rows_);
         frame.count = engine.Branch(cells_.data() + frame.first);
+        if (certificate_ != nullptr) ListChildren<Engine>(frame);
         frame.next = 0;
         entering = false;
       }
@@ -158,6 +159,15 @@ class SearchDriver {
       frames_[k + 1].share = frame.share / frame.count;
       ++k;
       entering = true;
+    }
+  }
+
+  // Tells the certificate the cells of the branch just written.
+  template <typename Engine>
+  void ListChildren(const Frame& frame) {
+    for (uint32_t i = 0; i < frame.count; ++i) {
+      const Cell cell = cells_[frame.first + i];
+      certificate_->Child(Engine::Row(cell), Engine::Column(cell));
     }
   }
 

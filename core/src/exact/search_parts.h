@@ -263,7 +263,9 @@ class UndoingSearch {
     }
     const uint32_t count = ListBranchCells(*line, cells);
     if (!engine.Matched()) {
-      if (certificate_ != nullptr) certificate_->Hall(engine.HallRows());
+      if (certificate_ != nullptr) {
+        certificate_->Hall(engine.HallRows(), absl::MakeConstSpan(rows_.begin(), rows_.end()));
+      }
       return 0;
     }
     if (certificate_ != nullptr) certificate_->Branch(line->by_row, line->index, count);

@@ -316,8 +316,10 @@ std::vector<WordCell> WordSearch::Children(absl::Span<const WordCell> prefix) {
 template <bool kVector>
 uint32_t WordSearch::BranchCells(uint32_t k, uint32_t* cells) {
   Depth& depth = path_[k];
-  // The certificate's checker knows the matching bound only.
-  if (diagonal_sums_ && certificate_ == nullptr && !DiagonalSumsFit<kVector>(depth)) return 0;
+  if (diagonal_sums_ && !DiagonalSumsFit<kVector>(depth)) {
+    if (certificate_ != nullptr) certificate_->DiagonalSums();
+    return 0;
+  }
   // A line without open cells fails the matching too (every unplaced
   // column needs a row), so the matching finds every dead end.
   uint64_t hall_rows = 0;
@@ -327,7 +329,7 @@ uint32_t WordSearch::BranchCells(uint32_t k, uint32_t* cells) {
     if (empty_row) {
       certificate_->Empty(true, LowestBit(hall_rows));
     } else {
-      certificate_->Hall(hall_rows);
+      certificate_->Hall(hall_rows, depth.rows);
     }
     return 0;
   }

@@ -197,13 +197,14 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
   }
   const internal::ExactBudget budget =
       internal::ExactBudgetFor(options.params, options.stop, absl::Now());
-  const size_t certificate_max_bytes = options.want_certificate ? options.certificate_max_bytes : 0;
+  internal::CertificateWanted certificate;
+  certificate.format = options.certificate_format;
+  certificate.max_bytes = options.want_certificate ? options.certificate_max_bytes : 0;
   absl::StatusOr<internal::ExactResult> exact =
       options.part.whole()
-          ? internal::ExactComplete(state.columns(), budget, stop, options.threads,
-                                    certificate_max_bytes)
+          ? internal::ExactComplete(state.columns(), budget, stop, options.threads, certificate)
           : internal::ExactCompletePart(state.columns(), options.part, budget, stop,
-                                        options.threads, certificate_max_bytes);
+                                        options.threads, certificate);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   stats.exact_runs = exact->runs;
