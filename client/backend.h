@@ -39,6 +39,7 @@ struct RunOptions {
   uint32_t symmetry = 0;         // solve: image of the result
   CompleteMethod complete_method = CompleteMethod::kPipeline;
   bool want_certificate = false;  // complete: an UNSOLVABLE answer's proof
+  CertificateFormat certificate_format = CertificateFormat::kBinary;
   // count, enumerate and complete --method exact: one part of the search
   // (nqueens/parts.h); the whole by default.
   PartSelector part;

@@ -52,6 +52,7 @@ CompleteOptions ToCompleteOptions(const RunOptions& options, int threads) {
   CompleteOptions complete(ToCallOptions(options, threads));
   complete.complete_method = options.complete_method;
   complete.want_certificate = options.want_certificate;
+  complete.certificate_format = options.certificate_format;
   complete.part = options.part;
   return complete;
 }

@@ -56,8 +56,11 @@ ABSL_FLAG(uint32_t, symmetry, 0,
           "solve: map the result by symmetry S of the square, 0 (identity) .. 7");
 ABSL_FLAG(uint64_t, limit, 0, "enumerate: print at most this many boards (0: all)");
 ABSL_FLAG(std::string, certificate, "",
-          "complete: write the proof of an UNSOLVABLE answer to this file (the search then "
-          "runs on one thread; check it with nqueens-check-certificate BOARD FILE)");
+          "complete: write the proof of an UNSOLVABLE answer to this file (check it with "
+          "nqueens-check-certificate BOARD FILE)");
+ABSL_FLAG(std::string, certificate_format, "binary",
+          "complete --certificate: binary (compact, compressed) or text (one record per line, "
+          "for reading); docs/reference/certificates.md describes both");
 ABSL_FLAG(absl::Duration, deadline, absl::InfiniteDuration(),
           "give up after this long, e.g. 5s or 500ms (inf: never)");
 ABSL_FLAG(std::string, output, "", "write the board (or validate's report) to this file");
@@ -152,7 +155,8 @@ constexpr CommandEntry kCommands[] = {
      "method variant symmetry output_format picture"},
     {"complete", RunComplete, "FILE",
      "extend the composition in FILE (\"-\" for stdin) to a solution",
-     "method format output_format picture certificate batch parts part_index window job_file"},
+     "method format output_format picture certificate certificate_format batch parts part_index "
+     "window job_file"},
     {"validate", RunValidate, "FILE", "check the board in FILE for attacking queens",
      "format picture"},
     {"count", RunCount, "N|FILE",
@@ -301,7 +305,7 @@ absl::Status CheckFlagsApply(const CommandEntry& command, const std::set<std::st
         "--variant picks one of the explicit formulas: it needs --method formula");
   }
   if (absl::GetFlag(FLAGS_batch)) {
-    for (const char* flag : {"picture", "certificate", "output_format"}) {
+    for (const char* flag : {"picture", "certificate", "certificate_format", "output_format"}) {
       if (given.count(flag) == 0) continue;
       return absl::InvalidArgumentError(absl::StrCat(
           Dashed(flag), " does not apply to complete --batch, whose answers are JSON lines"));
@@ -415,6 +419,26 @@ absl::Status CheckWritable(const char* flag, const std::string& path) {
   return absl::OkStatus();
 }
 
+// --certificate and --certificate-format into `options`; `given`: the flags
+// on the command line.
+absl::Status CertificateFromFlags(const std::set<std::string>& given, CommandOptions& options) {
+  options.certificate_path = absl::GetFlag(FLAGS_certificate);
+  options.run.want_certificate = !options.certificate_path.empty();
+  const std::string format = absl::GetFlag(FLAGS_certificate_format);
+  if (format == "binary") {
+    options.run.certificate_format = CertificateFormat::kBinary;
+  } else if (format == "text") {
+    options.run.certificate_format = CertificateFormat::kText;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--certificate-format must be binary or text, not \"", format, "\""));
+  }
+  if (given.count("certificate_format") != 0 && options.certificate_path.empty()) {
+    return absl::InvalidArgumentError("--certificate-format needs --certificate FILE");
+  }
+  return absl::OkStatus();
+}
+
 // --parts and --part-index into `options`, and whether --window and
 // --job-file (which MakeBackend reads) go with them. `given`: the flags on
 // the command line (from the environment, --window and --job-file apply to
@@ -487,8 +511,9 @@ absl::StatusOr<CommandOptions> OptionsFromFlags(const std::string& command,
         absl::StrCat("--symmetry must be 0..", kSymmetryCount - 1, ", not ", options.run.symmetry));
   }
   options.limit = absl::GetFlag(FLAGS_limit);
-  options.certificate_path = absl::GetFlag(FLAGS_certificate);
-  options.run.want_certificate = !options.certificate_path.empty();
+  if (absl::Status certificate = CertificateFromFlags(given, options); !certificate.ok()) {
+    return certificate;
+  }
   absl::StatusOr<BoardFormat> input = ParseBoardFormat(absl::GetFlag(FLAGS_format));
   absl::StatusOr<BoardFormat> output = ParseBoardFormat(absl::GetFlag(FLAGS_output_format));
   if (!input.ok()) return input.status();
@@ -600,6 +625,7 @@ command_line::CompletionWords CompletionWordsOfTheCli() {
   }
   words.flag_values = {{"--method", methods},
                        {"--format", BoardFormatNames()},
+                       {"--certificate-format", {"binary", "text"}},
                        {"--output-format", BoardFormatNames()}};
   return words;
 }

@@ -19,6 +19,7 @@
 #include "client/progress.h"
 #include "client/security.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
+#include "wire/certificate_chunks.h"
 #include "wire/chunk_message.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
@@ -59,27 +60,17 @@ absl::StatusOr<CompletionResult> ResultFromProto(v1::Outcome outcome, const v1::
   return result;
 }
 
-// An UNSOLVABLE answer's certificate (CompleteResponse, ResultHeader).
-template <typename Message>
-void TakeCertificate(const Message& message, CompletionResult& result) {
-  if (!message.certificate().empty()) result.certificate = message.certificate();
-  result.certificate_missing = message.certificate_missing();
-}
-
-// The result of a unary call (SolveResponse, CompleteResponse).
+// The result of a unary call (SolveResponse, CompleteResponse), which never
+// asks for a certificate: CompleteStream brings one.
 template <typename Response>
 absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response, uint64_t n) {
-  absl::StatusOr<CompletionResult> result =
-      ResultFromProto(response.outcome(), response.stats(), n,
-                      Columns(response.columns().begin(), response.columns().end()));
-  if constexpr (std::is_same_v<Response, v1::CompleteResponse>) {
-    if (result.ok()) TakeCertificate(response, *result);
-  }
-  return result;
+  return ResultFromProto(response.outcome(), response.stats(), n,
+                         Columns(response.columns().begin(), response.columns().end()));
 }
 
 // Collects a result stream: one ResultHeader, then, when the outcome is
-// SOLVED, the board in chunks.
+// SOLVED, the board in chunks, or a certificate the header announces but
+// does not hold, in chunks.
 class ResultCollector {
  public:
   // The board is assembled in `storage`'s memory when it has room: the
@@ -110,13 +101,18 @@ class ResultCollector {
     Add(message);
   }
 
-  // The rows received so far.
-  uint64_t rows() const { return board_ ? board_->rows() : 0; }
+  // What the stream brings after its header, in `unit`s: the board's rows or
+  // the certificate's bytes; how many of them came so far.
+  uint64_t total() const { return certificate_ ? header_->certificate_size() : n_; }
+  const char* unit() const { return certificate_ ? "bytes" : "rows"; }
+  uint64_t received() const {
+    return certificate_ ? certificate_->received() : board_ ? board_->rows() : 0;
+  }
 
  private:
   template <typename Response>
   void Add(const Response& message) {
-    if (!error_.ok()) return;
+    if (!error_.ok() || TakeCertificateChunk(message)) return;
     if (message.has_header() && header_) {
       error_ = MalformedResult("a second result header");
     } else if (message.has_header()) {
@@ -125,6 +121,9 @@ class ResultCollector {
         board_.emplace(n_, std::move(storage_));
         // n is our own request's: one allocation, no regrowth copies.
         board_->ReserveAllRows();
+      }
+      if (header_->certificate().empty() && header_->certificate_size() > 0) {
+        certificate_.emplace(header_->certificate_size());
       }
     } else if (!board_) {
       error_ = MalformedResult("a board chunk without a SOLVED header");
@@ -145,16 +144,41 @@ class ResultCollector {
     }
     absl::StatusOr<CompletionResult> result =
         ResultFromProto(header_->outcome(), header_->stats(), n_, std::move(columns));
-    if (result.ok()) TakeCertificate(*header_, *result);
+    if (!result.ok()) return result;
+    result->certificate_missing = header_->certificate_missing();
+    if (!header_->certificate().empty()) result->certificate = header_->certificate();
+    if (certificate_) {
+      absl::StatusOr<std::string> certificate = std::move(*certificate_).Finish();
+      if (!certificate.ok()) return MalformedResult(certificate.status().message());
+      result->certificate = *std::move(certificate);
+    }
     return result;
   }
 
  private:
+  // Whether `message` is a certificate chunk, which it takes (a
+  // SolveStreamResponse never is).
+  template <typename Response>
+  bool TakeCertificateChunk(const Response& message) {
+    if constexpr (std::is_same_v<Response, v1::CompleteStreamResponse>) {
+      if (!message.has_certificate()) return false;
+      if (!certificate_) {
+        error_ = MalformedResult("a certificate chunk that no result header announced");
+      } else if (absl::Status added = certificate_->Add(message.certificate()); !added.ok()) {
+        error_ = MalformedResult(added.message());
+      }
+      return true;
+    } else {
+      return false;
+    }
+  }
+
   uint64_t n_;
   Columns storage_;
   absl::Status error_;
   std::optional<v1::ResultHeader> header_;
   std::optional<wire::ChunkAssembler> board_;
+  std::optional<wire::CertificateAssembler> certificate_;
 };
 
 // --- From the core's types to the wire. ---
@@ -308,12 +332,13 @@ class RemoteBackend : public Backend {
       return form;
     }
     CallContext context(options, security_.token);
-    if (composition.n <= kStreamingThreshold) {
+    // A certificate may be longer than one message: the stream brings it
+    // in chunks.
+    if (composition.n <= kStreamingThreshold && !options.want_certificate) {
       v1::CompleteRequest request;
       SetBoard(composition, request);
       SetRunOptions(options, request);
       request.set_method(wire::CompleteMethodToProto(options.complete_method));
-      request.set_want_certificate(options.want_certificate);
       SetPart(options.part, request);
       v1::CompleteResponse response;
       const grpc::Status status =
@@ -325,6 +350,8 @@ class RemoteBackend : public Backend {
     SetRunOptions(options, *header.mutable_header());
     header.mutable_header()->set_method(wire::CompleteMethodToProto(options.complete_method));
     header.mutable_header()->set_want_certificate(options.want_certificate);
+    header.mutable_header()->set_certificate_format(
+        wire::CertificateFormatToProto(options.certificate_format));
     SetPart(options.part, *header.mutable_header());
     std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>> stream(
         grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
@@ -434,10 +461,11 @@ class RemoteBackend : public Backend {
     const bool received = WhileSolving(options, [&] { return stream.Read(&message); });
     if (received) {
       collector.Add<Response>(message);
-      ProgressPhase downloading(options.progress, "downloading", n, "rows");
+      ProgressPhase downloading(options.progress, "downloading", collector.total(),
+                                collector.unit());
       while (stream.Read(&message)) {
         collector.Add<Response>(message);
-        downloading.AdvanceTo(collector.rows());
+        downloading.AdvanceTo(collector.received());
       }
     }
     const grpc::Status status = stream.Finish();

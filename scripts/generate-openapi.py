@@ -85,7 +85,9 @@ proto3 JSON mapping, as protobuf's own parser and printer write it:
   (the message lists the names).
 - **NDJSON streaming**: with `Accept: application/x-ndjson`, `/v1/enumerate`
   sends one board a line and `/v1/count` each progress message and then the
-  result, a `CountResponse` a line, as they come. The status is that of the
+  result, a `CountResponse` a line, as they come; `/v1/complete-stream`
+  always answers so, a `CompleteStreamResponse` a line (the result header,
+  then the board or a long certificate in chunks). The status is that of the
   first line; a failure after it is a last line `{"error": Error}`.
 - **CORS** is off unless the server runs with `--http-cors-origin ORIGIN`.
   Then a preflight (`OPTIONS`) from a page of that one origin gets 204 with
@@ -138,6 +140,13 @@ SHAPES = {
                "ask for NDJSON). With `Accept: application/x-ndjson` the boards come "
                "one a line as the search finds them, without that bound; a failure "
                "after the first line is a last line `{\"error\": Error}`.",
+    "kMessages": "The answer is always NDJSON (`application/x-ndjson`), every message a "
+                 "line as it is sent: the `header`, then the board's `chunk`s when "
+                 "OUTCOME_SOLVED, or the `certificate` in chunks when it is longer than "
+                 "one (their `data`, joined, is the certificate's base64); a failure after "
+                 "the first line is a last line `{\"error\": Error}`. The request is the "
+                 "stream's first message alone: its `header`, with the composition as "
+                 "`queens`.",
 }
 
 
@@ -317,6 +326,8 @@ def rpc_route(proto: proto_text.ProtoFile, errors: dict, path: str, rpc: str,
         result = next(f for f in answers.fields if f.name == "result")
         content = {JSON: {"schema": ref(result.type)},
                    NDJSON: {"schema": {"oneOf": [ref(response), ref("ErrorLine")]}}}
+    elif shape == "kMessages":
+        content = {NDJSON: {"schema": {"oneOf": [ref(response), ref("ErrorLine")]}}}
     else:
         boards = next(f for f in answers.fields if f.repeated)
         content = {JSON: {"schema": ref(response)},

@@ -127,7 +127,7 @@ class CallReactor : public Base {
     job.run = nullptr;
     if (!result.ok()) return End(call_.Explain(result.status()));
     auto writer = std::make_shared<ResultStreamWriter<Response>>(
-        job.n, *std::move(result), job.chunk_size, call_.lowered_limits());
+        job.n, *std::move(result), job.chunk_size, call_.lowered_limits(), job.chunk_certificate);
     next_message_ = [writer] { return writer->Next(); };
     WriteNext();
   }

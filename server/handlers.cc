@@ -4,6 +4,8 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -113,10 +115,56 @@ absl::Status CheckExactFreeRows(const CompleteOptions& options, uint64_t free_ro
                                                    allowed, " (--max-exact-free-rows)"));
 }
 
+// How long a call's certificate may be (the core's certificate_max_bytes),
+// and the limit that a certificate_missing the core wrote for it names.
+struct CertificateRoom {
+  uint64_t bytes = 0;
+  std::string limit;
+};
+
+// A certificate carried whole in one `message`: at most kMaxCertificateBytes,
+// as API 1.0 sent it; over HTTP, what the gateway takes in one message.
+// `longer`: where a longer one goes.
+CertificateRoom OneMessageRoom(const Call& call, absl::string_view message,
+                               absl::string_view longer) {
+  uint64_t bytes = wire::kMaxCertificateBytes;
+  if (call.OverHttp()) {
+    const uint64_t received = call.ClientReceiveBytes();
+    bytes = std::min(bytes, received - std::min(received, wire::kResponseOverheadBytes));
+  }
+  return {bytes, absl::StrCat("one ", message, " carries at most ", HumanBytes(bytes),
+                              " of certificate: ", longer)};
+}
+
+// Where a Complete call's certificate goes: its unary answer, or over
+// CompleteStream the result header (certificate_format unset, as API 1.0
+// sent it) or the chunks after it, which the server's memory bounds alone.
+template <typename Request>
+CertificateRoom RoomFor(const Call& call, const Request& request) {
+  if constexpr (std::is_same_v<Request, v1::CompleteRequest>) {
+    return OneMessageRoom(call, call.OverHttp() ? "HTTP answer" : "CompleteResponse",
+                          call.OverHttp() ? "POST /v1/complete-stream streams a longer one"
+                                          : "CompleteStream streams a longer one");
+  } else if (request.certificate_format() == v1::CERTIFICATE_FORMAT_UNSPECIFIED) {
+    return OneMessageRoom(call, "ResultHeader",
+                          "with certificate_format set, a longer one follows it in chunks");
+  } else {
+    const uint64_t bytes = call.service().CallCapacity();
+    return {bytes, absl::StrCat("this server holds a certificate in the ", HumanBytes(bytes),
+                                " its memory budget leaves for a call (--memory-budget)")};
+  }
+}
+
+// A certificate the core dropped for want of `room` says which limit it met.
+void NameCertificateLimit(const CertificateRoom& room, CompletionResult& result) {
+  if (result.certificate_missing.empty()) return;
+  absl::StrAppend(&result.certificate_missing, "; ", room.limit);
+}
+
 // The core's Complete, which checks the composition as it places it (an
 // attacking pair is INVALID_ARGUMENT naming the rows).
 absl::StatusOr<CompletionResult> RunComplete(
-    Call& call, Columns board, const CompleteOptions& options,
+    Call& call, Columns board, const CompleteOptions& options, const CertificateRoom& room,
     std::optional<IncomingComposition> incoming = std::nullopt) {
   const uint64_t queens = CountQueens(board);
   call.set_queens_given(queens);
@@ -126,7 +174,9 @@ absl::StatusOr<CompletionResult> RunComplete(
   absl::StatusOr<CompletionResult> result =
       incoming.has_value() ? nqueens::Complete(std::move(board), *std::move(incoming), options)
                            : nqueens::Complete(std::move(board), options);
-  if (result.ok()) call.set_result(*result);
+  if (!result.ok()) return result;
+  call.set_result(*result);
+  NameCertificateLimit(room, *result);
   return result;
 }
 
@@ -179,31 +229,36 @@ absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
 }
 
 // The core's options for a Complete request (a unary one, a stream header
-// or a batch item): the call's (or the item's) `call_options` and the
-// request's own.
+// or a batch item): the call's (or the item's) `call_options`, the
+// request's own, and the certificate's room.
 template <typename Request>
 absl::StatusOr<CompleteOptions> CompleteOptionsFrom(
-    const Request& request, const std::function<absl::StatusOr<CallOptions>()>& call_options) {
+    const Request& request, const CertificateRoom& room,
+    const std::function<absl::StatusOr<CallOptions>()>& call_options) {
   absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
   if (!method.ok()) return method.status();
+  absl::StatusOr<CertificateFormat> format =
+      wire::CertificateFormatFromProto(request.certificate_format());
+  if (!format.ok()) return format.status();
   absl::StatusOr<CallOptions> shared = call_options();
   if (!shared.ok()) return shared.status();
   CompleteOptions options(*std::move(shared));
   options.complete_method = *method;
   options.want_certificate = request.want_certificate();
+  options.certificate_format = *format;
+  options.certificate_max_bytes = room.bytes;
   absl::StatusOr<PartSelector> part =
       wire::PartFromProto(request.part_index(), request.part_count());
   if (!part.ok()) return part.status();
   options.part = *part;
-  // It must fit in one response message, with room for the rest.
-  options.certificate_max_bytes = wire::kMaxCertificateBytes;
   return options;
 }
 
 template <typename Request>
-absl::StatusOr<CompleteOptions> CompleteOptionsFor(Call& call, const Request& request) {
+absl::StatusOr<CompleteOptions> CompleteOptionsFor(Call& call, const Request& request,
+                                                   const CertificateRoom& room) {
   return CompleteOptionsFrom(
-      request, [&] { return call.CallOptionsFor(SeedOf(request), request.limits()); });
+      request, room, [&] { return call.CallOptionsFor(SeedOf(request), request.limits()); });
 }
 
 // The work a request asks for, by the memory it takes.
@@ -258,13 +313,14 @@ absl::StatusOr<ResponseJob> PrepareComplete(Call& call, grpc::ByteBuffer& bytes)
   return ResponseJob{
       n,
       [&call, request = *std::move(request), n]() -> absl::StatusOr<grpc::ByteBuffer> {
-        absl::StatusOr<CompleteOptions> options = CompleteOptionsFor(call, *request);
+        const CertificateRoom room = RoomFor(call, *request);
+        absl::StatusOr<CompleteOptions> options = CompleteOptionsFor(call, *request, room);
         if (!options.ok()) return options.status();
         absl::StatusOr<Columns> board =
             wire::BoardFromRequest(n, request->columns(), request->queens());
         if (!board.ok()) return board.status();
-        return OneMessage<v1::CompleteResponse>(call, n,
-                                                RunComplete(call, *std::move(board), *options));
+        return OneMessage<v1::CompleteResponse>(
+            call, n, RunComplete(call, *std::move(board), *options, room));
       },
       n <= kQuickSearchMaxRows};
 }
@@ -281,13 +337,17 @@ absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
                                                      call.service().options.max_n, " (--max-n)"));
   }
   std::vector<std::string> lowered;
-  absl::StatusOr<CompleteOptions> options = CompleteOptionsFrom(
-      request, [&] { return call.ItemOptionsFor(SeedOf(request), request.limits(), lowered); });
+  const CertificateRoom room =
+      OneMessageRoom(call, "CompleteBatchAnswer", "CompleteStream streams a longer one");
+  absl::StatusOr<CompleteOptions> options = CompleteOptionsFrom(request, room, [&] {
+    return call.ItemOptionsFor(SeedOf(request), request.limits(), lowered);
+  });
   if (!options.ok()) return options.status();
   absl::StatusOr<Columns> board = wire::BoardFromRequest(n, request.columns(), request.queens());
   if (!board.ok()) return board.status();
   absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), *options);
   if (!result.ok()) return result.status();
+  NameCertificateLimit(room, *result);
   v1::CompleteResponse response;
   SetResultHeader(n, *result, lowered, &response);
   response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
@@ -419,13 +479,15 @@ ResultJob CompleteStreamJob(Call& call, const v1::CompleteStreamHeader& header, 
                             std::optional<IncomingComposition> incoming) {
   // Held by pointer: a std::function's callable must be copyable.
   auto placed = std::make_shared<std::optional<IncomingComposition>>(std::move(incoming));
-  return ResultJob{
-      header.n(), header.chunk_size(),
-      [&call, board = std::move(board), placed,
-       options = CompleteOptionsFor(call, header)]() mutable -> absl::StatusOr<CompletionResult> {
-        if (!options.ok()) return options.status();
-        return RunComplete(call, std::move(board), *options, std::move(*placed));
-      }};
+  CertificateRoom room = RoomFor(call, header);
+  absl::StatusOr<CompleteOptions> options = CompleteOptionsFor(call, header, room);
+  return ResultJob{header.n(), header.chunk_size(),
+                   [&call, board = std::move(board), placed, options = std::move(options),
+                    room = std::move(room)]() mutable -> absl::StatusOr<CompletionResult> {
+                     if (!options.ok()) return options.status();
+                     return RunComplete(call, std::move(board), *options, room, std::move(*placed));
+                   },
+                   header.certificate_format() != v1::CERTIFICATE_FORMAT_UNSPECIFIED};
 }
 
 }  // namespace nqueens::server

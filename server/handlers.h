@@ -36,6 +36,9 @@ struct ResultJob {
   uint64_t n = 0;
   uint32_t chunk_size = 0;
   std::function<absl::StatusOr<CompletionResult>()> run;
+  // A certificate longer than one chunk follows the header in chunks
+  // (CompleteStream with a certificate_format): else it is in the header.
+  bool chunk_certificate = false;
 };
 
 // Count's work: the count, reporting progress as it goes.

@@ -26,6 +26,7 @@
 #include "server/memory_estimate.h"
 #include "server/pages_ahead.h"
 #include "server/parsed_size.h"
+#include "wire/certificate_chunks.h"
 #include "wire/chunk_message.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
@@ -227,10 +228,12 @@ class RequestStreamReader {
 };
 
 // Everything of a completion result but the board (which a stream sends
-// apart), for a response or a stream's result header.
+// apart), for a response or a stream's result header; the certificate's
+// bytes too unless they follow in chunks (`certificate_follows`).
 template <typename Message>
 void SetResultHeader(uint64_t n, const CompletionResult& result,
-                     const std::vector<std::string>& lowered_limits, Message* message) {
+                     const std::vector<std::string>& lowered_limits, Message* message,
+                     bool certificate_follows = false) {
   message->set_n(n);
   message->set_outcome(wire::OutcomeToProto(result.outcome));
   *message->mutable_stats() = wire::StatsToProto(result.stats);
@@ -238,31 +241,42 @@ void SetResultHeader(uint64_t n, const CompletionResult& result,
     message->mutable_stats()->add_lowered_limits(limit);
   // Solve's answers carry no certificate.
   if constexpr (!std::is_same_v<Message, v1::SolveResponse>) {
-    if (result.certificate.has_value()) message->set_certificate(*result.certificate);
+    if (result.certificate.has_value() && !certificate_follows) {
+      message->set_certificate(*result.certificate);
+    }
     message->set_certificate_missing(result.certificate_missing);
+  }
+  if constexpr (std::is_same_v<Message, v1::ResultHeader>) {
+    message->set_certificate_size(result.certificate.has_value() ? result.certificate->size() : 0);
   }
 }
 
 // A result as response messages: the header, then the board in chunks (none
-// unless solved).
+// unless solved), or with `chunk_certificate` a certificate longer than one
+// chunk in CertificateChunks (CompleteStreamResponse only).
 template <typename Response>
 class ResultStreamWriter {
  public:
   ResultStreamWriter(uint64_t n, CompletionResult result, uint32_t chunk_size,
-                     const std::vector<std::string>& lowered_limits)
+                     const std::vector<std::string>& lowered_limits, bool chunk_certificate)
       : n_(n),
         result_(std::move(result)),
         chunk_size_(wire::EffectiveChunkSize(chunk_size)),
-        lowered_limits_(lowered_limits) {}
+        lowered_limits_(lowered_limits),
+        certificate_chunk_bytes_(wire::CertificateChunkBytes(chunk_size)),
+        certificate_in_chunks_(chunk_certificate && result_.certificate.has_value() &&
+                               result_.certificate->size() > certificate_chunk_bytes_) {}
 
   // The next message, serialized; nullopt after the last.
   std::optional<grpc::ByteBuffer> Next() {
     if (!header_sent_) {
       header_sent_ = true;
       Response message;
-      SetResultHeader(n_, result_, lowered_limits_, message.mutable_header());
+      SetResultHeader(n_, result_, lowered_limits_, message.mutable_header(),
+                      certificate_in_chunks_);
       return SerializeMessage(message);
     }
+    if (certificate_in_chunks_) return NextCertificateChunk();
     if (offset_ >= result_.columns.size()) return std::nullopt;
     const absl::Span<const uint32_t> part =
         absl::MakeConstSpan(result_.columns).subspan(offset_, chunk_size_);
@@ -272,12 +286,29 @@ class ResultStreamWriter {
   }
 
  private:
+  std::optional<grpc::ByteBuffer> NextCertificateChunk() {
+    if constexpr (std::is_same_v<Response, v1::CompleteStreamResponse>) {
+      const std::string& certificate = *result_.certificate;
+      if (offset_ >= certificate.size()) return std::nullopt;
+      const size_t size = std::min<size_t>(certificate_chunk_bytes_, certificate.size() - offset_);
+      Response message;
+      message.mutable_certificate()->set_offset(offset_);
+      message.mutable_certificate()->set_data(certificate.data() + offset_, size);
+      offset_ += size;
+      return SerializeMessage(message);
+    } else {
+      return std::nullopt;  // Solve's results carry no certificate
+    }
+  }
+
   const uint64_t n_;
   const CompletionResult result_;
   const uint32_t chunk_size_;
   const std::vector<std::string> lowered_limits_;
+  const uint64_t certificate_chunk_bytes_;
+  const bool certificate_in_chunks_;
   bool header_sent_ = false;
-  size_t offset_ = 0;
+  size_t offset_ = 0;  // of the board, or of the certificate in chunks
 };
 
 }  // namespace nqueens::server

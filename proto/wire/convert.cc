@@ -104,9 +104,15 @@ std::string EnumValues(const google::protobuf::EnumDescriptor& type) {
   return values;
 }
 
-absl::Status UnknownMethod(int number, const google::protobuf::EnumDescriptor& type) {
+// INVALID_ARGUMENT: `field` (as the .proto spells it) holds `number`.
+absl::Status UnknownValue(absl::string_view field, int number,
+                          const google::protobuf::EnumDescriptor& type) {
   return absl::InvalidArgumentError(
-      absl::StrCat("method ", number, " is not one of ", EnumValues(type)));
+      absl::StrCat(field, " ", number, " is not one of ", EnumValues(type)));
+}
+
+absl::Status UnknownMethod(int number, const google::protobuf::EnumDescriptor& type) {
+  return UnknownValue("method", number, type);
 }
 
 // The proto's name of a core method: its enum's prefix and the core's name
@@ -146,6 +152,23 @@ absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method
 v1::CompleteMethod CompleteMethodToProto(CompleteMethod method) {
   return ProtoByName<v1::CompleteMethod>(*v1::CompleteMethod_descriptor(), "COMPLETE_METHOD_",
                                          CompleteMethodName(method));
+}
+
+absl::StatusOr<CertificateFormat> CertificateFormatFromProto(v1::CertificateFormat format) {
+  switch (format) {
+    case v1::CERTIFICATE_FORMAT_UNSPECIFIED:
+    case v1::CERTIFICATE_FORMAT_TEXT:
+      return CertificateFormat::kText;
+    case v1::CERTIFICATE_FORMAT_BINARY:
+      return CertificateFormat::kBinary;
+    default:
+      return UnknownValue("certificate_format", format, *v1::CertificateFormat_descriptor());
+  }
+}
+
+v1::CertificateFormat CertificateFormatToProto(CertificateFormat format) {
+  return format == CertificateFormat::kBinary ? v1::CERTIFICATE_FORMAT_BINARY
+                                              : v1::CERTIFICATE_FORMAT_TEXT;
 }
 
 absl::StatusOr<PartSelector> PartFromProto(uint64_t part_index, uint64_t part_count) {

@@ -51,6 +51,10 @@ absl::StatusOr<SolveMethod> MethodFromProto(v1::Method method);
 v1::Method MethodToProto(SolveMethod method);
 absl::StatusOr<CompleteMethod> CompleteMethodFromProto(v1::CompleteMethod method);
 v1::CompleteMethod CompleteMethodToProto(CompleteMethod method);
+// A request's certificate_format: CERTIFICATE_FORMAT_UNSPECIFIED is the text
+// format, which API 1.0 sent; INVALID_ARGUMENT for a value it does not know.
+absl::StatusOr<CertificateFormat> CertificateFormatFromProto(v1::CertificateFormat format);
+v1::CertificateFormat CertificateFormatToProto(CertificateFormat format);
 // A request's part_index and part_count (0 meaning 1), checked
 // (CheckPartSelector).
 absl::StatusOr<PartSelector> PartFromProto(uint64_t part_index, uint64_t part_count);

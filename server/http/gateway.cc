@@ -35,7 +35,6 @@ namespace nqueens::server::http {
 namespace {
 
 constexpr char kJson[] = "application/json";
-constexpr char kJsonLines[] = "application/x-ndjson";
 // The request headers a page of --http-cors-origin may send.
 constexpr char kCorsRequestHeaders[] =
     "content-type, authorization, x-request-id, grpc-timeout, nqueens-max-response-bytes";
@@ -391,9 +390,11 @@ class Gateway::Exchange {
       return Fail(grpc::StatusCode::INVALID_ARGUMENT, request.status().message());
     }
     std::string().swap(body_);
-    const bool lines = route_->shape != AnswerShape::kOne &&
-                       absl::StrContains(Header(connection_, MHD_HTTP_HEADER_ACCEPT), kJsonLines);
-    const uint64_t answer_bytes = lines ? kRequestBytes : request->answer_bytes;
+    const bool lines = AnswersInLines(*route_, Header(connection_, MHD_HTTP_HEADER_ACCEPT));
+    // A line of Count or Enumerate takes no more than the fixed part; a
+    // chunk of CompleteStream does (routes.cc).
+    const uint64_t answer_bytes =
+        lines && route_->shape != AnswerShape::kMessages ? kRequestBytes : request->answer_bytes;
     if (!Hold(answer_bytes)) return NoRoomFor(answer_bytes);
     call_ = std::make_unique<ForwardedCall>(gateway_.stub_, route_->grpc_method,
                                             ForwardingOf(*timeout), request->bytes);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "nqueens/v1/nqueens.pb.h"
@@ -65,6 +66,10 @@ uint64_t AnswerBytes(const Route& route, const google::protobuf::Message& reques
       return kSmallAnswerBytes;
     case AnswerShape::kBoards:
       return kSmallAnswerBytes + 2 * kMaxBoardsDocumentBytes;  // the lines, then the document
+    case AnswerShape::kMessages:
+      // One chunk at a time: of the board, or of a certificate, whose 3
+      // bytes a column take 4 in base64.
+      return kSmallAnswerBytes + kAnswerBytesPerRow * wire::kMaxChunkSize;
     case AnswerShape::kOne:
       break;
   }
@@ -123,6 +128,19 @@ absl::StatusOr<ParsedRequest> RequestFromJson(const Route& route, absl::string_v
   const std::string serialized = request->SerializeAsString();
   grpc::Slice slice(serialized);
   return ParsedRequest{grpc::ByteBuffer(&slice, 1), AnswerBytes(route, *request)};
+}
+
+bool AnswersInLines(const Route& route, absl::string_view accept) {
+  switch (route.shape) {
+    case AnswerShape::kOne:
+      return false;
+    case AnswerShape::kMessages:
+      return true;
+    case AnswerShape::kResult:
+    case AnswerShape::kBoards:
+      break;
+  }
+  return absl::StrContains(accept, kJsonLines);
 }
 
 absl::StatusOr<std::string> AnswerToJson(const Route& route, const grpc::ByteBuffer& message) {

@@ -24,6 +24,9 @@ enum class AnswerShape {
   kResult,  // the result of the stream's last message (Count's CountResult);
             // as JSON lines, every message
   kBoards,  // the boards of every message (Enumerate); as JSON lines, one a line
+  // every message, one a line, always as JSON lines (CompleteStream: its
+  // header, then the board or the certificate in chunks)
+  kMessages,
 };
 
 struct Route {
@@ -47,7 +50,8 @@ inline constexpr uint64_t kMaxBoardsDocumentBytes = uint64_t{8} << 20;
 struct ParsedRequest {
   grpc::ByteBuffer bytes;  // serialized for the call
   // The most its answer may take in the gateway: the messages as they come,
-  // parsed, and their JSON (for Enumerate, as one document).
+  // parsed, and their JSON (for Enumerate, as one document; for kMessages,
+  // one message at a time).
   uint64_t answer_bytes = 0;
 };
 
@@ -58,13 +62,21 @@ struct ParsedRequest {
 // TYPE_UINT64").
 absl::StatusOr<ParsedRequest> RequestFromJson(const Route& route, absl::string_view json);
 
+// The media type of JSON lines (NDJSON), as Accept asks for it.
+inline constexpr char kJsonLines[] = "application/x-ndjson";
+
+// Whether the answer goes as JSON lines: always for kMessages; for kResult
+// and kBoards when the request's Accept header asks for them.
+bool AnswersInLines(const Route& route, absl::string_view accept);
+
 // One message of the answer as JSON (for kResult, its result alone).
 // INTERNAL if the bytes do not parse, which only a bug would cause.
 absl::StatusOr<std::string> AnswerToJson(const Route& route, const grpc::ByteBuffer& message);
 
 // One message of an answer sent as JSON lines (Accept: application/x-ndjson):
-// for kBoards, its boards, one a line ({"columns":[...]}\n); for kResult,
-// the message whole on one line ({"progress":{...}}\n, then {"result":{...}}\n).
+// for kBoards, its boards, one a line ({"columns":[...]}\n); for kResult and
+// kMessages, the message whole on one line ({"progress":{...}}\n, then
+// {"result":{...}}\n).
 absl::StatusOr<std::string> AnswerLines(const Route& route, const grpc::ByteBuffer& message);
 
 // The boards of one Enumerate answer, as AnswerLines gives them.

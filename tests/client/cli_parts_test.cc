@@ -247,19 +247,21 @@ TEST(CliPartsTest, TheExactSearchInPartsProvesAnUnsolvableCompositionWithPartCer
   for (const std::vector<std::string>& where :
        {std::vector<std::string>{"--local"},
         std::vector<std::string>{"--server", server.address()}}) {
-    for (const std::string& board : {corner, harder}) {
-      SCOPED_TRACE(absl::StrCat(where[0], " ", board));
+    for (const auto& [board, format, start] :
+         {std::tuple{corner, "binary", "NQCERT\r\n"}, std::tuple{harder, "binary", "NQCERT\r\n"},
+          std::tuple{harder, "text", "nqueens-certificate 1\n"}}) {
+      SCOPED_TRACE(absl::StrCat(where[0], " ", board, " ", format));
       const std::string certificate = TempPath(".cert");
       std::vector<std::string> args = where;
       args.insert(args.end(), {"complete", board, "--method", "exact", "--parts", "4",
-                               "--certificate", certificate});
+                               "--certificate", certificate, "--certificate-format", format});
       const ProcessResult result = Cli(args);
       EXPECT_EQ(result.exit_code, 1) << result.err;
       EXPECT_THAT(result.err, StartsWith("UNSOLVABLE n="));
       std::vector<std::string> checker = {NQUEENS_CHECKER_PATH, board};
       for (int part = 0; part < 4; ++part) {
         checker.push_back(absl::StrCat(certificate, ".part", part, "-of-4"));
-        EXPECT_FALSE(ReadFile(checker.back()).empty()) << checker.back();
+        EXPECT_THAT(ReadFile(checker.back()), StartsWith(start)) << checker.back();
       }
       const ProcessResult checked = testing::Run(checker);
       EXPECT_EQ(checked.exit_code, 0) << checked.err;

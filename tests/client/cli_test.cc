@@ -397,6 +397,7 @@ TEST_P(CliTest, WritesACertificateThatTheCheckerAccepts) {
   const ProcessResult result = Nqueens({"complete", board, "--certificate", certificate});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_THAT(result.err, StartsWith("UNSOLVABLE n=4 "));
+  EXPECT_THAT(ReadFile(certificate), StartsWith("NQCERT\r\n"));  // binary by default
   const ProcessResult checked = testing::Run({NQUEENS_CHECKER_PATH, board, certificate});
   EXPECT_EQ(checked.exit_code, 0) << checked.err;
   EXPECT_THAT(checked.out, HasSubstr("proves that"));
@@ -405,6 +406,18 @@ TEST_P(CliTest, WritesACertificateThatTheCheckerAccepts) {
       testing::Run({NQUEENS_CHECKER_PATH, WriteTempFile("4\n"), certificate});
   EXPECT_EQ(other.exit_code, 1);
   EXPECT_THAT(other.err, HasSubstr("not a proof"));
+}
+
+TEST_P(CliTest, WritesATextCertificateWhenAsked) {
+  const std::string board = WriteTempFile("1 0 0 0 2 0 0 0 0 8\n");
+  const std::string certificate = TempPath(".txt");
+  const ProcessResult result =
+      Nqueens({"complete", board, "--certificate", certificate, "--certificate-format", "text"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(ReadFile(certificate), StartsWith("nqueens-certificate 1\nn 10\ngiven 3\n"));
+  const ProcessResult checked = testing::Run({NQUEENS_CHECKER_PATH, board, certificate});
+  EXPECT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_THAT(checked.out, HasSubstr("proves that"));
 }
 
 TEST_P(CliTest, UndecidedExitsWithFour) {
@@ -708,6 +721,15 @@ INSTANTIATE_TEST_SUITE_P(
                   "enumerate writes text, one Q array per line: --output boards.bin names a "
                   "binary file"},
         UsageCase{{"health", "--limit", "3"}, "", "--limit applies to enumerate, not to health"},
+        UsageCase{{"complete", "-", "--certificate", "p.cert", "--certificate-format", "pdf"},
+                  "",
+                  "--certificate-format must be binary or text, not \"pdf\""},
+        UsageCase{{"complete", "-", "--certificate-format", "text"},
+                  "",
+                  "--certificate-format needs --certificate FILE"},
+        UsageCase{{"solve", "8", "--certificate-format", "text"},
+                  "",
+                  "--certificate-format applies to complete, not to solve"},
         UsageCase{{"solve", "8", "--deadline", "abc"},
                   "",
                   "invalid value \"abc\" for --deadline: expected a duration with a unit: 10s, "

@@ -8,8 +8,11 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "checker/certificate_check.h"
 #include "client/backend.h"
 #include "gtest/gtest.h"
 #include "nqueens/v1/nqueens.pb.h"
@@ -98,6 +101,62 @@ class RecordingFactory : public grpc::experimental::ClientInterceptorFactoryInte
 
  private:
   std::deque<SentCall>* calls_;  // a deque: its elements never move
+};
+
+// Asks CompleteStream for the smallest chunks (chunk_size 1: 3 bytes of
+// certificate each), so that a small proof comes in chunks after the
+// header as a long one does; counts the certificate chunks received.
+class SmallChunksInterceptor : public grpc::experimental::Interceptor {
+ public:
+  explicit SmallChunksInterceptor(int* certificate_chunks)
+      : certificate_chunks_(certificate_chunks) {}
+
+  void Intercept(InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE)) {
+      AskSmallChunks(*methods->GetSerializedSendMessage());
+    }
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
+        methods->GetRecvMessage() != nullptr) {
+      const v1::CompleteStreamResponse response = Parsed<v1::CompleteStreamResponse>(
+          *static_cast<grpc::ByteBuffer*>(methods->GetRecvMessage()));
+      *certificate_chunks_ += response.has_certificate();
+    }
+    methods->Proceed();
+  }
+
+ private:
+  static void AskSmallChunks(grpc::ByteBuffer& bytes) {
+    v1::CompleteStreamRequest request = Parsed<v1::CompleteStreamRequest>(bytes);
+    if (!request.has_header()) return;
+    request.mutable_header()->set_chunk_size(1);
+    bool own_buffer = false;
+    ASSERT_TRUE(grpc::SerializationTraits<v1::CompleteStreamRequest>::Serialize(request, &bytes,
+                                                                                &own_buffer)
+                    .ok());
+  }
+
+  template <typename Message>
+  static Message Parsed(const grpc::ByteBuffer& bytes) {
+    grpc::ByteBuffer copy(bytes);  // parsing consumes it
+    Message message;
+    EXPECT_TRUE(grpc::SerializationTraits<Message>::Deserialize(&copy, &message).ok());
+    return message;
+  }
+
+  int* certificate_chunks_;
+};
+
+class SmallChunksFactory : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  explicit SmallChunksFactory(int* certificate_chunks) : certificate_chunks_(certificate_chunks) {}
+
+  grpc::experimental::Interceptor* CreateClientInterceptor(ClientRpcInfo* info) override {
+    EXPECT_STREQ(info->method(), "/nqueens.v1.NQueensService/CompleteStream");
+    return new SmallChunksInterceptor(certificate_chunks_);
+  }
+
+ private:
+  int* certificate_chunks_;
 };
 
 class RemoteBackendTest : public ::testing::Test {
@@ -248,6 +307,50 @@ TEST_F(RemoteBackendTest, AttackingCompositionIsInvalidArgument) {
   composition[4] = 6;  // (2, 3) and (5, 6) share a diagonal
   absl::StatusOr<CompletionResult> result = backend_->Complete(Dense(composition), {});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(RemoteBackendTest, ACertificateComesOverTheStreamInTheFormatAsked) {
+  const Columns corner = {1, 0, 0, 0};  // no 4 x 4 solution has a corner queen
+  for (const auto& [format, start] :
+       {std::pair{CertificateFormat::kBinary, "NQCERT\r\n"},
+        std::pair{CertificateFormat::kText, "nqueens-certificate 1\n"}}) {
+    SCOPED_TRACE(start);
+    client::RunOptions options;
+    options.want_certificate = true;
+    options.certificate_format = format;
+    absl::StatusOr<CompletionResult> result = backend_->Complete(Dense(corner), options);
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_EQ(result->outcome, Outcome::kUnsolvable);
+    ASSERT_TRUE(result->certificate.has_value()) << result->certificate_missing;
+    EXPECT_TRUE(absl::StartsWith(*result->certificate, start));
+    const absl::Status checked = checker::CheckCertificate(corner, *result->certificate);
+    EXPECT_TRUE(checked.ok()) << checked;
+    // A certificate may be longer than one message: the stream, not Complete.
+    EXPECT_EQ(TakeCall().method, "/nqueens.v1.NQueensService/CompleteStream");
+  }
+}
+
+TEST_F(RemoteBackendTest, ACertificateInChunksArrivesWhole) {
+  int certificate_chunks = 0;
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> factories;
+  factories.push_back(std::make_unique<SmallChunksFactory>(&certificate_chunks));
+  const std::unique_ptr<client::Backend> backend =
+      client::MakeRemoteBackend(grpc::experimental::CreateCustomChannelWithInterceptors(
+                                    server_.address(), grpc::InsecureChannelCredentials(),
+                                    grpc::ChannelArguments(), std::move(factories)),
+                                server_.address());
+  const Columns corner = {1, 0, 0, 0};
+  client::RunOptions options;
+  options.want_certificate = true;
+  absl::StatusOr<CompletionResult> result = backend->Complete(Dense(corner), options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_TRUE(result->certificate.has_value()) << result->certificate_missing;
+  const std::string& certificate = *result->certificate;
+  EXPECT_EQ(static_cast<size_t>(certificate_chunks), (certificate.size() + 2) / 3);
+  EXPECT_GT(certificate_chunks, 1);
+  EXPECT_TRUE(absl::StartsWith(certificate, "NQCERT\r\n"));
+  const absl::Status checked = checker::CheckCertificate(corner, certificate);
+  EXPECT_TRUE(checked.ok()) << checked;
 }
 
 TEST_F(RemoteBackendTest, SeedIsSentAndReported) {

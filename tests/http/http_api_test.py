@@ -56,6 +56,9 @@ LONG_COUNT = {"n": 19}
 # 10-queens with these three queens has no completion (checked by brute force
 # in test_complete_unsolvable_with_certificate).
 UNSOLVABLE_10 = [1, 0, 0, 0, 2, 0, 0, 0, 0, 8]
+# How a certificate starts in each format (docs/reference/certificates.md).
+BINARY_MAGIC = b"NQCERT\r\n"
+TEXT_FIRST_LINE = b"nqueens-certificate 1\n"
 
 
 # --- what this file checks by itself ---
@@ -531,6 +534,55 @@ class RoutesTest(HttpTestCase):
                 self.assertTrue(certificate, body.get("certificateMissing"))
                 checked = check_certificate(UNSOLVABLE_10, certificate)
                 self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+    def test_complete_answers_the_certificate_format_asked_unset_meaning_text(self):
+        for certificate_format, start in ((None, TEXT_FIRST_LINE),
+                                          ("CERTIFICATE_FORMAT_TEXT", TEXT_FIRST_LINE),
+                                          ("CERTIFICATE_FORMAT_BINARY", BINARY_MAGIC)):
+            with self.subTest(certificate_format=certificate_format):
+                request = {"n": 10, "columns": UNSOLVABLE_10, "wantCertificate": True}
+                if certificate_format:
+                    request["certificateFormat"] = certificate_format
+                body = self.assert_ok(self.server.post("/v1/complete", request))
+                certificate = base64.b64decode(body["certificate"], validate=True)
+                self.assertTrue(certificate.startswith(start), body)
+                checked = check_certificate(UNSOLVABLE_10, certificate)
+                self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+    def test_complete_stream_sends_a_long_certificate_in_lines_after_the_header(self):
+        # Chunks of 3 bytes (chunkSize 1): this short proof takes many lines,
+        # as a long one takes chunks of 192 KiB. JSON lines, whatever Accept says.
+        request = {"header": {"n": 10, "queens": queens_of(UNSOLVABLE_10), "wantCertificate": True,
+                              "certificateFormat": "CERTIFICATE_FORMAT_BINARY", "chunkSize": 1}}
+        for accept in ("application/x-ndjson", "application/json"):
+            with self.subTest(accept=accept):
+                answer, lines = self.post_ndjson("/v1/complete-stream", request, {"Accept": accept})
+                self.assertTrue(answer.headers.get("X-Request-Id"))
+                header = lines[0]["header"]
+                self.assertEqual((header["outcome"], header["certificate"]),
+                                 ("OUTCOME_UNSOLVABLE", ""), header)
+                chunks = [line["certificate"] for line in lines[1:]]
+                self.assertEqual([int(chunk["offset"]) for chunk in chunks],
+                                 list(range(0, 3 * len(chunks), 3)))
+                # Every chunk but the last holds 3 bytes: the base64 texts join.
+                certificate = base64.b64decode("".join(chunk["data"] for chunk in chunks),
+                                               validate=True)
+                self.assertEqual(len(certificate), int(header["certificateSize"]))
+                self.assertGreater(len(chunks), 1)
+                self.assertTrue(certificate.startswith(BINARY_MAGIC), certificate)
+                checked = check_certificate(UNSOLVABLE_10, certificate)
+                self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+    def test_complete_stream_sends_a_solution_in_chunks(self):
+        composition = every_nth(self.solution(250, seed=3), 2)
+        _, lines = self.post_ndjson("/v1/complete-stream", {"header": {
+            "n": 250, "queens": queens_of(composition), "chunkSize": 100}})
+        self.assertEqual(lines[0]["header"]["outcome"], "OUTCOME_SOLVED", lines[0])
+        chunks = [line["chunk"] for line in lines[1:]]
+        self.assertEqual([(int(chunk["offset"]), len(chunk["columns"])) for chunk in chunks],
+                         [(0, 100), (100, 100), (200, 50)])
+        self.assert_solution(250, [column for chunk in chunks for column in chunk["columns"]],
+                             composition)
 
     # --- validate ---
 

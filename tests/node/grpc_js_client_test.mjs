@@ -263,6 +263,8 @@ describe('nqueens.v1 over @grpc/grpc-js', { timeout: TOTAL_MS }, () => {
     assert.equal(answer.outcome, 'OUTCOME_UNSOLVABLE');
     assert.deepEqual(answer.columns, []);
     assert.ok(answer.certificate.length > 0, `no certificate: ${answer.certificate_missing}`);
+    // No certificate_format asked: the text format, as API 1.0 sent it.
+    assert.ok(Buffer.from(answer.certificate).toString('latin1').startsWith('nqueens-certificate 1\n'));
   });
 
   it('Validate: names the attacking pair and its line', async () => {

@@ -114,15 +114,16 @@ class Client:
 
     async def complete(self, board: Board, method: str = "pipeline", *,
                        seed: Optional[int] = None, limits: Optional[Limits] = None,
-                       want_certificate: bool = False, numpy: Optional[bool] = None,
+                       want_certificate: bool = False, certificate_format: str = "binary",
+                       numpy: Optional[bool] = None,
                        parts: Optional[int] = None, part_index: Optional[int] = None,
                        window: int = 2, progress: Optional[Callable[[float], None]] = None,
                        timeout: Optional[float] = None,
                        metadata: Optional[Metadata] = None) -> Result:
         """As nqueens.Client.complete; progress is called on the event loop."""
         columns, was_array = requests.columns_of(board)
-        options = requests.complete_options(method, seed, limits, want_certificate, parts,
-                                            part_index)
+        options = requests.complete_options(method, seed, limits, want_certificate,
+                                            certificate_format, parts, part_index)
         numpy = was_array if numpy is None else numpy
         if not requests.spreads(parts, part_index, window):
             requests.no_progress(progress)
@@ -142,7 +143,7 @@ class Client:
                         timeout: Optional[float], metadata: Optional[Metadata]) -> Result:
         n = len(columns)
         with self._call(timeout, metadata) as (call, _):
-            if n <= STREAMING_THRESHOLD:
+            if not requests.streams_completion(n, options):
                 response = await self._stub.Complete(pb.CompleteRequest(
                     n=n, **requests.board_fields(columns), **options), **call)
                 return results.result_of(response, response.columns, n, numpy)
@@ -245,10 +246,12 @@ class Client:
 
     def complete_batch(self, boards: Iterable[Board], method: str = "pipeline", *,
                        seed: Optional[int] = None, limits: Optional[Limits] = None,
-                       want_certificate: bool = False, timeout: Optional[float] = None,
+                       want_certificate: bool = False, certificate_format: str = "binary",
+                       timeout: Optional[float] = None,
                        metadata: Optional[Metadata] = None) -> AsyncIterator[BatchAnswer]:
         """As nqueens.Client.complete_batch: `async for answer in ...`."""
-        options = requests.complete_options(method, seed, limits, want_certificate)
+        options = requests.complete_options(method, seed, limits, want_certificate,
+                                            certificate_format)
         messages, items = requests.batch_requests(boards, options)
         requests.timeout_of(timeout)
         return self._complete_batch(messages, items, timeout, metadata)

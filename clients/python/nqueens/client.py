@@ -140,6 +140,7 @@ class Client:
 
     def complete(self, board: Board, method: str = "pipeline", *, seed: Optional[int] = None,
                  limits: Optional[Limits] = None, want_certificate: bool = False,
+                 certificate_format: str = "binary",
                  numpy: Optional[bool] = None, parts: Optional[int] = None,
                  part_index: Optional[int] = None, window: int = 2,
                  progress: Optional[Callable[[float], None]] = None,
@@ -147,7 +148,9 @@ class Client:
                  metadata: Optional[Metadata] = None) -> Result:
         """Extends a composition to a full solution keeping its queens, or
         proves none exists (outcome "OUTCOME_UNSOLVABLE", with a certificate
-        if want_certificate). method: "pipeline", "min-conflicts" or "exact".
+        if want_certificate: "binary", compact, or "text", for reading, as
+        certificate_format says; result.save_certificate writes it).
+        method: "pipeline", "min-conflicts" or "exact".
         The board comes back as it went (a list or a numpy array) unless
         numpy says which.
 
@@ -159,8 +162,8 @@ class Client:
         theirs, in part order), else OUTCOME_UNDECIDED. progress(share of
         the parts done); timeout: the job's."""
         columns, was_array = requests.columns_of(board)
-        options = requests.complete_options(method, seed, limits, want_certificate, parts,
-                                            part_index)
+        options = requests.complete_options(method, seed, limits, want_certificate,
+                                            certificate_format, parts, part_index)
         numpy = was_array if numpy is None else numpy
         if requests.spreads(parts, part_index, window):
             return self._spread_complete(columns, options, numpy, window, progress, timeout,
@@ -185,7 +188,7 @@ class Client:
                   timeout: Optional[float], metadata: Optional[Metadata]) -> Result:
         n = len(columns)
         with self._call(timeout, metadata) as (call, _):
-            if n <= STREAMING_THRESHOLD:
+            if not requests.streams_completion(n, options):
                 response = self._stub.Complete(pb.CompleteRequest(
                     n=n, **requests.board_fields(columns), **options), **call)
                 return results.result_of(response, response.columns, n, numpy)
@@ -304,13 +307,15 @@ class Client:
 
     def complete_batch(self, boards: Iterable[Board], method: str = "pipeline", *,
                        seed: Optional[int] = None, limits: Optional[Limits] = None,
-                       want_certificate: bool = False, timeout: Optional[float] = None,
+                       want_certificate: bool = False, certificate_format: str = "binary",
+                       timeout: Optional[float] = None,
                        metadata: Optional[Metadata] = None) -> Iterator[BatchAnswer]:
         """complete() for many boards of at most 65,536 rows over one call
         (CompleteBatch): an answer per board in their order, each with its
         result or its own error. Options as in complete(), for every board.
         The call starts at the first next(); leaving the loop early ends it."""
-        options = requests.complete_options(method, seed, limits, want_certificate)
+        options = requests.complete_options(method, seed, limits, want_certificate,
+                                            certificate_format)
         messages, items = requests.batch_requests(boards, options)
         requests.timeout_of(timeout)
         return self._complete_batch(messages, items, timeout, metadata)

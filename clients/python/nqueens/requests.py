@@ -231,7 +231,8 @@ def solve_stream_request(request: pb.SolveRequest) -> pb.SolveStreamRequest:
 
 
 def complete_options(method: str, seed: Optional[int], limits: Optional[Limits],
-                     want_certificate: bool, parts: Optional[int] = None,
+                     want_certificate: bool, certificate_format: str,
+                     parts: Optional[int] = None,
                      part_index: Optional[int] = None) -> Dict[str, Any]:
     """The fields CompleteRequest and CompleteStreamHeader share."""
     if not isinstance(want_certificate, bool):
@@ -241,7 +242,22 @@ def complete_options(method: str, seed: Optional[int], limits: Optional[Limits],
     if part and value != pb.COMPLETE_METHOD_EXACT:
         raise ValueError(f"parts cut the exact search: give method 'exact', not {method!r}")
     return dict(method=value, seed=None if seed is None else uint("seed", seed),
-                limits=limits_of(limits), want_certificate=want_certificate, **part)
+                limits=limits_of(limits), want_certificate=want_certificate,
+                certificate_format=certificate_format_value(certificate_format), **part)
+
+
+def certificate_format_value(name: str) -> int:
+    """"binary" or "text" as a CertificateFormat; never UNSPECIFIED, which
+    would get the text of API 1.0, whole in one message."""
+    if name not in ("binary", "text"):
+        raise ValueError(f"certificate_format must be 'binary' or 'text', not {name!r}")
+    return pb.CertificateFormat.Value(f"CERTIFICATE_FORMAT_{name.upper()}")
+
+
+def streams_completion(n: int, options: Dict[str, Any]) -> bool:
+    """Whether complete() goes through CompleteStream: for a board too big for
+    one message, or for a certificate, which may be (it comes in chunks)."""
+    return n > STREAMING_THRESHOLD or options["want_certificate"]
 
 
 def board_stream(first: Message, chunked: List[int]) -> Iterator[Message]:

@@ -65,7 +65,9 @@ class Result:
     outcome: str
     board: Optional[BoardOut]  # the full board when OUTCOME_SOLVED, else None
     stats: Stats
-    certificate: bytes = b""  # complete(want_certificate=True), OUTCOME_UNSOLVABLE
+    # complete(want_certificate=True), OUTCOME_UNSOLVABLE: the proof, in the
+    # certificate_format asked (binary by default; docs/reference/certificates.md).
+    certificate: bytes = b""
     certificate_missing: str = ""  # why there is no certificate
     # complete(parts=K, want_certificate=True), OUTCOME_UNSOLVABLE: each part's
     # certificate, in part order (certificate is then empty); together they
@@ -130,7 +132,8 @@ def board_out(columns: Iterable[int], n: int, numpy: bool) -> BoardOut:
 
 def result_of(message: Union[pb.SolveResponse, pb.CompleteResponse, pb.ResultHeader],
               columns: Iterable[int], n: int, numpy: bool,
-              request_id: Optional[str] = None) -> Result:
+              request_id: Optional[str] = None, certificate: bytes = b"") -> Result:
+    """certificate: one that came in chunks after the message, not in it."""
     if message.outcome == pb.OUTCOME_UNSPECIFIED:
         raise malformed("no outcome", request_id)
     board = None
@@ -143,24 +146,29 @@ def result_of(message: Union[pb.SolveResponse, pb.CompleteResponse, pb.ResultHea
         outcome=pb.Outcome.Name(message.outcome), board=board,
         stats=Stats.from_proto(message.stats),
         # SolveResponse has no certificate fields.
-        certificate=getattr(message, "certificate", b""),
+        certificate=getattr(message, "certificate", b"") or certificate,
         certificate_missing=getattr(message, "certificate_missing", ""))
 
 
 class ResultStream:
     """Assembles a SolveStream or CompleteStream answer: a header, then the
-    board in chunks when OUTCOME_SOLVED."""
+    board in chunks when OUTCOME_SOLVED, or a certificate that the header
+    announces (certificate_size) but does not hold, in chunks."""
 
     def __init__(self, n: int, numpy: bool):
         self.n, self.numpy = n, numpy
         self.header: Optional[pb.ResultHeader] = None
         self.board: List[int] = []
+        self.certificate = bytearray()
 
     def add(self, message: Union[pb.SolveStreamResponse, pb.CompleteStreamResponse]) -> None:
-        if message.WhichOneof("part") == "header":
+        part = message.WhichOneof("part")
+        if part == "header":
             if self.header is not None:
                 raise malformed("a second result header")
             self.header = message.header
+        elif part == "certificate":
+            self.add_certificate(message.certificate)  # type: ignore[union-attr]
         elif self.header is None or self.header.outcome != pb.OUTCOME_SOLVED:
             raise malformed("a board chunk without an OUTCOME_SOLVED header")
         elif message.chunk.offset != len(self.board):
@@ -169,10 +177,25 @@ class ResultStream:
         else:
             self.board.extend(message.chunk.columns)
 
+    def add_certificate(self, chunk: pb.CertificateChunk) -> None:
+        if self.header is None or self.header.certificate or not self.header.certificate_size:
+            raise malformed("a certificate chunk that no result header announced")
+        if chunk.offset != len(self.certificate):
+            raise malformed(f"a certificate chunk at byte {chunk.offset}, "
+                            f"expected byte {len(self.certificate)}")
+        if len(self.certificate) + len(chunk.data) > self.header.certificate_size:
+            raise malformed(f"certificate chunks past its size of "
+                            f"{self.header.certificate_size} bytes")
+        self.certificate += chunk.data
+
     def result(self) -> Result:
         if self.header is None:
             raise malformed("no result header")
-        return result_of(self.header, self.board, self.n, self.numpy)
+        if not self.header.certificate and len(self.certificate) != self.header.certificate_size:
+            raise malformed(f"the certificate's chunks end at byte {len(self.certificate)} "
+                            f"of {self.header.certificate_size}")
+        return result_of(self.header, self.board, self.n, self.numpy,
+                         certificate=bytes(self.certificate))
 
 
 def validation_of(response: Union[pb.ValidateResponse, pb.ValidateStreamResponse]

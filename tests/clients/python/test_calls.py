@@ -12,6 +12,29 @@ from support import (Server, ServerTestCase, TestCase, check_board, check_saved_
                      every_nth)
 
 BIG_N = 200_000  # above the unary limit (65,536 rows): streamed in chunks
+CORNER = [1, 0, 0, 0]  # 4-queens has the solutions 2 4 1 3 and 3 1 4 2: no corner queen
+BINARY_MAGIC = b"NQCERT\r\n"  # docs/reference/certificates.md
+TEXT_FIRST_LINE = b"nqueens-certificate 1\n"
+
+
+class SmallChunks(grpc.StreamStreamClientInterceptor):
+    """Asks CompleteStream for the smallest chunks, 3 bytes of certificate
+    each (chunk_size 1): a small proof then comes in chunks after the header,
+    as a long one does; counts the certificate chunks received."""
+
+    def __init__(self):
+        self.certificate_chunks = 0
+
+    def intercept_stream_stream(self, continuation, details, requests):
+        def small(messages):
+            for message in messages:
+                if message.WhichOneof("part") == "header":
+                    message.header.chunk_size = 1
+                yield message
+
+        for response in continuation(details, small(requests)):
+            self.certificate_chunks += response.WhichOneof("part") == "certificate"
+            yield response
 
 
 class CallsTest(ServerTestCase):
@@ -85,18 +108,43 @@ class CallsTest(ServerTestCase):
             self.assert_solution_extending(1000, result.board, composition)
 
     def test_complete_unsolvable_with_certificate(self):
-        # 4-queens has the solutions 2 4 1 3 and 3 1 4 2: no corner queen.
-        self.assertEqual(list(completions([1, 0, 0, 0])), [])
-        result = self.client.complete([1, 0, 0, 0], want_certificate=True)
+        self.assertEqual(list(completions(CORNER)), [])
+        result = self.client.complete(CORNER, want_certificate=True)
         self.assertEqual((result.outcome, result.board), ("OUTCOME_UNSOLVABLE", None))
+        self.assertTrue(result.certificate.startswith(BINARY_MAGIC), result.certificate)
         with tempfile.TemporaryDirectory() as directory:
             paths = result.save_certificate(os.path.join(directory, "corner.cert"))
             self.assertEqual(paths, [os.path.join(directory, "corner.cert")])
-            self.assertIn("has no completion", check_saved_proof([1, 0, 0, 0], paths))
+            with open(paths[0], "rb") as saved:
+                self.assertEqual(saved.read(), result.certificate)
+            self.assertIn("has no completion", check_saved_proof(CORNER, paths))
         # A solved board has none, and says so.
         solved = self.client.complete([0, 0, 0, 0, 0, 0, 0, 1], want_certificate=True)
         with self.assertRaisesRegex(ValueError, "only an OUTCOME_UNSOLVABLE answer"):
             solved.save_certificate("never-written.cert")
+
+    def test_a_text_certificate_when_asked(self):
+        result = self.client.complete(CORNER, want_certificate=True, certificate_format="text")
+        self.assertTrue(result.certificate.startswith(TEXT_FIRST_LINE), result.certificate)
+        with tempfile.TemporaryDirectory() as directory:
+            paths = result.save_certificate(os.path.join(directory, "corner.txt"))
+            self.assertIn("has no completion", check_saved_proof(CORNER, paths))
+
+    def test_a_certificate_in_chunks_arrives_whole(self):
+        chunks = SmallChunks()
+        with nqueens.Client(self.server.target, interceptors=[chunks]) as client:
+            for certificate_format, start in (("binary", BINARY_MAGIC), ("text", TEXT_FIRST_LINE)):
+                with self.subTest(certificate_format):
+                    chunks.certificate_chunks = 0
+                    result = client.complete(CORNER, want_certificate=True,
+                                             certificate_format=certificate_format)
+                    self.assertEqual(chunks.certificate_chunks,
+                                     (len(result.certificate) + 2) // 3)
+                    self.assertGreater(chunks.certificate_chunks, 1)
+                    self.assertTrue(result.certificate.startswith(start), result.certificate)
+                    with tempfile.TemporaryDirectory() as directory:
+                        paths = result.save_certificate(os.path.join(directory, "corner.cert"))
+                        self.assertIn("has no completion", check_saved_proof(CORNER, paths))
 
     def test_numpy_boards(self):
         import numpy

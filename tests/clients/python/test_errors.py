@@ -120,6 +120,9 @@ class BadArgumentTest(TestCase):
                             self.client.health, timeout="1")
         self.assert_refused(TypeError, "want_certificate must be a bool, not str",
                             self.client.complete, [0], want_certificate="yes")
+        self.assert_refused(ValueError, "certificate_format must be 'binary' or 'text', not 'pdf'",
+                            self.client.complete, [0], want_certificate=True,
+                            certificate_format="pdf")
 
     def test_boards(self):
         self.assert_refused(

@@ -12,6 +12,9 @@ BLOCK_PROJECTION: Block
 BLOCK_RANDOM_PAIRING: Block
 BLOCK_RAND_RAND: Block
 BLOCK_UNSPECIFIED: Block
+CERTIFICATE_FORMAT_BINARY: CertificateFormat
+CERTIFICATE_FORMAT_TEXT: CertificateFormat
+CERTIFICATE_FORMAT_UNSPECIFIED: CertificateFormat
 COMPLETE_METHOD_EXACT: CompleteMethod
 COMPLETE_METHOD_MIN_CONFLICTS: CompleteMethod
 COMPLETE_METHOD_PIPELINE: CompleteMethod
@@ -65,6 +68,14 @@ class BoardChunk(_message.Message):
     offset: int
     def __init__(self, offset: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class CertificateChunk(_message.Message):
+    __slots__ = ["data", "offset"]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    data: bytes
+    offset: int
+    def __init__(self, offset: _Optional[int] = ..., data: _Optional[bytes] = ...) -> None: ...
+
 class CompleteBatchAnswer(_message.Message):
     __slots__ = ["error", "index", "response"]
     ERROR_FIELD_NUMBER: _ClassVar[int]
@@ -88,7 +99,8 @@ class CompleteBatchResponse(_message.Message):
     def __init__(self, answers: _Optional[_Iterable[_Union[CompleteBatchAnswer, _Mapping]]] = ...) -> None: ...
 
 class CompleteRequest(_message.Message):
-    __slots__ = ["columns", "limits", "method", "n", "part_count", "part_index", "queens", "seed", "want_certificate"]
+    __slots__ = ["certificate_format", "columns", "limits", "method", "n", "part_count", "part_index", "queens", "seed", "want_certificate"]
+    CERTIFICATE_FORMAT_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
@@ -98,6 +110,7 @@ class CompleteRequest(_message.Message):
     QUEENS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     WANT_CERTIFICATE_FIELD_NUMBER: _ClassVar[int]
+    certificate_format: CertificateFormat
     columns: _containers.RepeatedScalarFieldContainer[int]
     limits: Limits
     method: CompleteMethod
@@ -107,7 +120,7 @@ class CompleteRequest(_message.Message):
     queens: _containers.RepeatedCompositeFieldContainer[Queen]
     seed: int
     want_certificate: bool
-    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, n: _Optional[int] = ..., columns: _Optional[_Iterable[int]] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ..., certificate_format: _Optional[_Union[CertificateFormat, str]] = ...) -> None: ...
 
 class CompleteResponse(_message.Message):
     __slots__ = ["certificate", "certificate_missing", "columns", "n", "outcome", "stats"]
@@ -126,7 +139,8 @@ class CompleteResponse(_message.Message):
     def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., columns: _Optional[_Iterable[int]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ..., certificate: _Optional[bytes] = ..., certificate_missing: _Optional[str] = ...) -> None: ...
 
 class CompleteStreamHeader(_message.Message):
-    __slots__ = ["chunk_size", "limits", "method", "n", "part_count", "part_index", "queens", "seed", "want_certificate"]
+    __slots__ = ["certificate_format", "chunk_size", "limits", "method", "n", "part_count", "part_index", "queens", "seed", "want_certificate"]
+    CERTIFICATE_FORMAT_FIELD_NUMBER: _ClassVar[int]
     CHUNK_SIZE_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
@@ -136,6 +150,7 @@ class CompleteStreamHeader(_message.Message):
     QUEENS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     WANT_CERTIFICATE_FIELD_NUMBER: _ClassVar[int]
+    certificate_format: CertificateFormat
     chunk_size: int
     limits: Limits
     method: CompleteMethod
@@ -145,7 +160,7 @@ class CompleteStreamHeader(_message.Message):
     queens: _containers.RepeatedCompositeFieldContainer[Queen]
     seed: int
     want_certificate: bool
-    def __init__(self, n: _Optional[int] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., chunk_size: _Optional[int] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, n: _Optional[int] = ..., queens: _Optional[_Iterable[_Union[Queen, _Mapping]]] = ..., seed: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., chunk_size: _Optional[int] = ..., method: _Optional[_Union[CompleteMethod, str]] = ..., want_certificate: bool = ..., part_index: _Optional[int] = ..., part_count: _Optional[int] = ..., certificate_format: _Optional[_Union[CertificateFormat, str]] = ...) -> None: ...
 
 class CompleteStreamRequest(_message.Message):
     __slots__ = ["chunk", "header"]
@@ -156,12 +171,14 @@ class CompleteStreamRequest(_message.Message):
     def __init__(self, header: _Optional[_Union[CompleteStreamHeader, _Mapping]] = ..., chunk: _Optional[_Union[BoardChunk, _Mapping]] = ...) -> None: ...
 
 class CompleteStreamResponse(_message.Message):
-    __slots__ = ["chunk", "header"]
+    __slots__ = ["certificate", "chunk", "header"]
+    CERTIFICATE_FIELD_NUMBER: _ClassVar[int]
     CHUNK_FIELD_NUMBER: _ClassVar[int]
     HEADER_FIELD_NUMBER: _ClassVar[int]
+    certificate: CertificateChunk
     chunk: BoardChunk
     header: ResultHeader
-    def __init__(self, header: _Optional[_Union[ResultHeader, _Mapping]] = ..., chunk: _Optional[_Union[BoardChunk, _Mapping]] = ...) -> None: ...
+    def __init__(self, header: _Optional[_Union[ResultHeader, _Mapping]] = ..., chunk: _Optional[_Union[BoardChunk, _Mapping]] = ..., certificate: _Optional[_Union[CertificateChunk, _Mapping]] = ...) -> None: ...
 
 class Conflict(_message.Message):
     __slots__ = ["first", "line", "second"]
@@ -264,18 +281,20 @@ class Queen(_message.Message):
     def __init__(self, row: _Optional[int] = ..., column: _Optional[int] = ...) -> None: ...
 
 class ResultHeader(_message.Message):
-    __slots__ = ["certificate", "certificate_missing", "n", "outcome", "stats"]
+    __slots__ = ["certificate", "certificate_missing", "certificate_size", "n", "outcome", "stats"]
     CERTIFICATE_FIELD_NUMBER: _ClassVar[int]
     CERTIFICATE_MISSING_FIELD_NUMBER: _ClassVar[int]
+    CERTIFICATE_SIZE_FIELD_NUMBER: _ClassVar[int]
     N_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     certificate: bytes
     certificate_missing: str
+    certificate_size: int
     n: int
     outcome: Outcome
     stats: Stats
-    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ..., certificate: _Optional[bytes] = ..., certificate_missing: _Optional[str] = ...) -> None: ...
+    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., stats: _Optional[_Union[Stats, _Mapping]] = ..., n: _Optional[int] = ..., certificate: _Optional[bytes] = ..., certificate_missing: _Optional[str] = ..., certificate_size: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
     __slots__ = ["limits", "method", "n", "seed", "symmetry", "variant"]
@@ -436,6 +455,9 @@ class Method(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class CompleteMethod(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class CertificateFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class Block(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

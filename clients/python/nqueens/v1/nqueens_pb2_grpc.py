@@ -98,7 +98,8 @@ class NQueensServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def CompleteStream(self, request_iterator, context):
-        """Complete, the composition streamed in and the solution streamed back.
+        """Complete, the composition streamed in and the solution, or the
+        certificate of an UNSOLVABLE answer, streamed back.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
