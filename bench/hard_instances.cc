@@ -291,11 +291,14 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
   return run;
 }
 
-// The word engine without a certificate, as a plain function.
-nqueens::internal::SearchOutcome WordEngine(const nqueens::internal::FreeBoard& board,
-                                            uint64_t budget, nqueens::internal::StopPoller& stop,
-                                            uint64_t seed) {
-  return nqueens::internal::RunWordSearch(board, budget, stop, seed);
+// An engine without a certificate, as a plain function (a default argument
+// does not come with a pointer to the function).
+template <auto kRun>
+nqueens::internal::SearchOutcome WithoutCertificate(const nqueens::internal::FreeBoard& board,
+                                                    uint64_t budget,
+                                                    nqueens::internal::StopPoller& stop,
+                                                    uint64_t seed) {
+  return kRun(board, budget, stop, seed, nullptr);
 }
 
 // The word engine without the diagonal sums bound, whose tree is the other
@@ -519,10 +522,11 @@ int main(int argc, char** argv) {
     solvers = {{"exact search, 1 thread", ExactSearchAlone<1>},
                {"exact search, 2 threads", ExactSearchAlone<2>}};
   } else if (engine == "engines") {
-    solvers = {{"word engine", EngineAlone<WordEngine>},
-               {"word engine, no diagonal sums", EngineAlone<WordEngineWithoutDiagonalSums>},
-               {"trail engine", EngineAlone<nqueens::internal::RunTrailSearch>},
-               {"large engine", EngineAlone<nqueens::internal::RunLargeSearch>}};
+    solvers = {
+        {"word engine", EngineAlone<WithoutCertificate<nqueens::internal::RunWordSearch>>},
+        {"word engine, no diagonal sums", EngineAlone<WordEngineWithoutDiagonalSums>},
+        {"trail engine", EngineAlone<WithoutCertificate<nqueens::internal::RunTrailSearch>>},
+        {"large engine", EngineAlone<WithoutCertificate<nqueens::internal::RunLargeSearch>>}};
   } else if (engine == "defaults") {
     solvers = {{"Complete, defaults", CompleteWithDefaults}};
   } else if (engine == "none") {
