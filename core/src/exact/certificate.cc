@@ -166,25 +166,22 @@ void CertificateWriter::Place(uint32_t a, uint32_t b) {
   if (--branch.children_left == 0) branches_.pop_back();
 }
 
-void CertificateWriter::Empty(bool row, uint32_t line) {
+template <typename... Pieces>
+void CertificateWriter::Leaf(uint8_t tag, const Pieces&... text) {
   if (overflowed_) return;
   if (format_ == CertificateFormat::kText) {
-    Text("e ", row ? "r " : "c ", row ? rows_[line] : columns_[line], "\n");
+    Text(text...);
   } else {
-    Tag(kDead);
+    Tag(tag);
   }
   MaybeFlush();
 }
 
-void CertificateWriter::DiagonalSums() {
-  if (overflowed_) return;
-  if (format_ == CertificateFormat::kText) {
-    Text("s\n");
-  } else {
-    Tag(kDead);
-  }
-  MaybeFlush();
+void CertificateWriter::Empty(bool row, uint32_t line) {
+  Leaf(kDead, "e ", row ? "r " : "c ", row ? rows_[line] : columns_[line], "\n");
 }
+
+void CertificateWriter::DiagonalSums() { Leaf(kDead, "s\n"); }
 
 void CertificateWriter::Hall(uint64_t rows, uint64_t unplaced) {
   if (format_ == CertificateFormat::kText) {
@@ -227,15 +224,7 @@ void CertificateWriter::Hall(absl::Span<const uint32_t> rows, absl::Span<const u
   MaybeFlush();
 }
 
-void CertificateWriter::Other() {
-  if (overflowed_) return;
-  if (format_ == CertificateFormat::kText) {
-    Text("x\n");
-  } else {
-    Tag(kOther);
-  }
-  MaybeFlush();
-}
+void CertificateWriter::Other() { Leaf(kOther, "x\n"); }
 
 size_t CertificateWriter::Slot() {
   Flush();

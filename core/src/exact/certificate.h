@@ -92,6 +92,9 @@ class CertificateWriter {
   void Varint(uint64_t value);
   template <typename... Pieces>
   void Text(const Pieces&... pieces);
+  // A leaf: its tag in the binary format, its line in the text one.
+  template <typename... Pieces>
+  void Leaf(uint8_t tag, const Pieces&... text);
   // Moves the raw bytes into the tree: one compressed frame when binary;
   // MaybeFlush once they fill a frame.
   void Flush();
