@@ -24,7 +24,10 @@ absl::Status BinaryReader::ReadHeader(Header* header) {
   }
   uint64_t version = 0, n = 0, given = 0;
   if (absl::Status s = HeaderVarint("version", &version); !s.ok()) return s;
-  if (version != 2) return Error(absl::StrCat("version ", version, ": this checker reads 2"));
+  if (version != 2 && version != 3) {
+    return Error(absl::StrCat("version ", version, ": this checker reads 2 and 3"));
+  }
+  version_ = version;
   if (absl::Status s = HeaderVarint("n", &n); !s.ok()) return s;
   if (n != composition_.n()) {
     return Error(absl::StrCat("n ", n, ", not the board's ", composition_.n()));
@@ -65,6 +68,52 @@ absl::Status BinaryReader::ReadRanks(Ranks* ranks) {
   return absl::OkStatus();
 }
 
+// The count, and the end of the frame: the subtree starts at the next one.
+absl::Status BinaryReader::ReadFramed(Node* node) {
+  uint64_t count = 0;
+  VarintRead how;
+  if (!tree_.Varint(&count, &how)) return VarintError(how);
+  if (count == 0) return Error("a `framed` node of no frame");
+  if (count > tree_.limit() - tree_.frames()) {
+    return Error(absl::StrCat("a `framed` node of ", count, " frames: more than can follow"));
+  }
+  if (!tree_.FrameEnded()) {
+    return StreamError("a `framed` node that is not the last bytes of its frame");
+  }
+  framed_.push_back({input_.offset(), count, tree_.limit()});
+  tree_.Limit(tree_.frames() + count);
+  node->kind = Node::Kind::kFramed;
+  return absl::OkStatus();
+}
+
+absl::Status BinaryReader::EndFramed() {
+  const Framed framed = framed_.back();
+  framed_.pop_back();
+  item_ = tree_.offset();
+  item_bit_ = kNoBit;
+  const std::string ends_before =
+      absl::StrCat("the framed subtree in the ", framed.count, " frames from byte ", framed.first,
+                   " ends before them");
+  uint8_t byte;
+  if (tree_.Next(&byte)) {
+    item_frame_ = tree_.frame();
+    return Error(ends_before);
+  }
+  if (!tree_.AtLimit()) return StreamError(ends_before);
+  tree_.Limit(framed.outer_limit);
+  return absl::OkStatus();
+}
+
+absl::Status BinaryReader::SkipFramed() {
+  uint8_t byte;
+  while (tree_.Next(&byte)) {
+  }
+  if (!tree_.AtLimit()) return StreamError("the tree stream ends inside a framed subtree's frames");
+  tree_.Limit(framed_.back().outer_limit);
+  framed_.pop_back();
+  return absl::OkStatus();
+}
+
 absl::Status BinaryReader::ReadEnd() {
   stage_ = Stage::kAfter;
   item_ = tree_.offset();
@@ -80,7 +129,13 @@ absl::Status BinaryReader::VarintError(VarintRead how) const {
 
 absl::Status BinaryReader::StreamError(absl::string_view ended) const {
   if (!input_.status().ok()) return input_.status();
-  return Error(tree_.error().empty() ? ended : tree_.error());
+  if (!tree_.error().empty()) return Error(tree_.error());
+  if (tree_.AtLimit()) {
+    const Framed& framed = framed_.back();
+    return Error(absl::StrCat("the framed subtree in the ", framed.count, " frames from byte ",
+                              framed.first, " goes on past them"));
+  }
+  return Error(ended);
 }
 
 absl::Status BinaryReader::Error(absl::string_view what) const {
@@ -91,7 +146,8 @@ absl::Status BinaryReader::Error(absl::string_view what) const {
       // Before the first byte of the tree stream, no frame is named.
       const std::string path = path_.Text();
       return absl::InvalidArgumentError(absl::StrCat(
-          "certificate tree byte ", item_, " (",
+          "certificate tree byte ", item_,
+          item_bit_ == kNoBit ? "" : absl::StrCat(" bit ", item_bit_), " (",
           item_frame_ == TreeStream::kNoFrame ? absl::string_view(path).substr(2)
                                               : absl::StrCat("frame at byte ", item_frame_, path),
           "): ", what));

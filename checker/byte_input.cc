@@ -60,18 +60,26 @@ bool TreeStream::Fail(std::string error) {
 // Each fill holds bytes of one frame, so that frame() names it.
 bool TreeStream::Refill() {
   if (!error_.empty() || ended_) return false;
+  while (true) {
+    if (!in_frame_ && (frames_ == limit_ || !StartFrame())) return false;
+    if (FillFromFrame()) return true;
+    if (!error_.empty()) return false;
+  }
+}
+
+bool TreeStream::FillFromFrame() {
   buffer_offset_ += static_cast<uint64_t>(end_ - buffer_.get());
   next_ = end_ = buffer_.get();
-  while (true) {
-    if (!in_frame_ && !StartFrame()) return false;
-    uint64_t produced = 0;
-    if (!Inflate(&produced)) return false;
-    if (produced > 0) {
-      end_ = buffer_.get() + produced;
-      buffer_frame_ = frame_start_;
-      return true;
-    }
-  }
+  uint64_t produced = 0;
+  if (!Inflate(&produced) || produced == 0) return false;
+  end_ = buffer_.get() + produced;
+  buffer_frame_ = frame_start_;
+  return true;
+}
+
+bool TreeStream::FrameEnded() {
+  if (next_ != end_) return false;
+  return !in_frame_ || (!FillFromFrame() && error_.empty());
 }
 
 bool TreeStream::StartFrame() {
@@ -101,6 +109,7 @@ bool TreeStream::StartFrame() {
   }
   frame_length_ = frame_left_ = length;
   in_frame_ = true;
+  ++frames_;
   return true;
 }
 

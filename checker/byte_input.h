@@ -109,6 +109,20 @@ class TreeStream {
   // byte read came from; kNoFrame before the first.
   static constexpr uint64_t kNoFrame = UINT64_MAX;
   uint64_t frame() const { return buffer_frame_; }
+  // The frames begun so far (those of length >= 1).
+  uint64_t frames() const { return frames_; }
+  // Whether the frame of the last byte read has no byte left, inflating what
+  // is left of it if need be; false on an error too (error()). Then the
+  // certificate's offset of the next frame is input's offset().
+  bool FrameEnded();
+  // A framed subtree's frames: from now on Next() gives no byte of the
+  // frames after the certificate's first `limit` (kNoLimit: gives them all).
+  static constexpr uint64_t kNoLimit = UINT64_MAX;
+  void Limit(uint64_t limit) { limit_ = limit; }
+  uint64_t limit() const { return limit_; }
+  // Whether Next() returned false at the limit: every byte of its frames is
+  // read.
+  bool AtLimit() const { return next_ == end_ && !in_frame_ && frames_ == limit_; }
   // Why Next() returned false: "" at the end of the tree stream, else what
   // is wrong with the frames (the source's own error is input's status()).
   const std::string& error() const { return error_; }
@@ -118,6 +132,9 @@ class TreeStream {
 
  private:
   bool Refill();
+  // Inflates what is left of the frame into the buffer, after the bytes read;
+  // false when nothing is (its end or an error).
+  bool FillFromFrame();
   // Reads the next frame's length; false at the end marker or an error.
   bool StartFrame();
   // Inflates what the frame has left into the buffer; false on an error.
@@ -137,6 +154,7 @@ class TreeStream {
   bool in_frame_ = false, ended_ = false;
   uint64_t frame_start_ = 0, frame_length_ = 0;
   uint64_t frame_left_ = 0;  // compressed bytes not given to zlib yet
+  uint64_t frames_ = 0, limit_ = kNoLimit;
   std::string error_;
 };
 

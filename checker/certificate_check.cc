@@ -1,7 +1,9 @@
 #include "checker/certificate_check.h"
 
 #include <optional>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "checker/binary_reader.h"
 #include "checker/byte_input.h"
@@ -44,35 +46,81 @@ class SetCheck {
   // Reads each certificate of the set for `pass`; an error names its
   // certificate.
   SetVerdict Read(size_t count, const CertificateOpener& open, Pass pass, OtherLeaves& leaves) {
+    const bool shared = options_.threads > 1 && pass == Pass::kCollect && !options_.text;
     for (size_t i = 0; i < count; ++i) {
-      absl::StatusOr<ByteSource> source = open(i);
-      if (!source.ok()) return {source.status(), i};
-      if (absl::Status status = ReadOne(*std::move(source), {pass, i, &leaves, nullptr});
-          !status.ok()) {
-        return {status, i};
-      }
+      const SetReading reading = {pass, i, &leaves, nullptr, nullptr};
+      const absl::Status status =
+          shared ? ReadShared(open, reading) : ReadOne(board_, path_, open, reading).status;
+      if (!status.ok()) return {status, i};
     }
     return {};
   }
 
-  absl::Status ReadOne(ByteSource source, SetReading reading) {
-    board_.Reset();
-    path_.Clear();
-    ByteInput input(std::move(source));
+  struct Reading {
+    absl::Status status;
+    uint64_t position = 0;  // of the error
+  };
+
+  // A certificate read by as many walks as threads at once, each on a board
+  // of its own, which share its framed subtrees out: the error that comes
+  // first in the stream is the verdict.
+  absl::Status ReadShared(const CertificateOpener& open, SetReading reading) {
+    FramedShare share;
+    reading.share = &share;
+    std::vector<Reading> readings(static_cast<size_t>(options_.threads));
+    std::vector<std::thread> helpers;
+    for (size_t k = 1; k < readings.size(); ++k) {
+      helpers.emplace_back([&, k] {
+        // Other leaves are outside framed subtrees: the first walk collects
+        // them, and these read past them.
+        OtherLeaves ignored;
+        SetReading own = reading;
+        own.leaves = &ignored;
+        Board board(composition_);
+        Path path;
+        readings[k] = ReadOne(board, path, open, own);
+      });
+    }
+    readings[0] = ReadOne(board_, path_, open, reading);
+    for (std::thread& helper : helpers) helper.join();
+    const Reading* first = nullptr;
+    for (const Reading& r : readings) {
+      if (r.status.ok() || absl::IsCancelled(r.status)) continue;
+      if (first == nullptr || r.position < first->position) first = &r;
+    }
+    return first == nullptr ? absl::OkStatus() : first->status;
+  }
+
+  Reading ReadOne(Board& board, Path& path, const CertificateOpener& open, SetReading reading) {
+    absl::StatusOr<ByteSource> source = open(reading.index);
+    if (!source.ok()) return {source.status()};
+    board.Reset();
+    path.Clear();
+    ByteInput input(*std::move(source));
     std::optional<TextWriter> text;
     if (options_.text && reading.pass == Pass::kCollect) {
       reading.text = &text.emplace(composition_, options_.text);
     }
     uint8_t first;
     const bool binary = input.Peek(&first) && first == kBinaryMagic[0];
-    if (!input.status().ok()) return input.status();
-    return binary ? Walk<BinaryReader>(input, reading) : Walk<TextReader>(input, reading);
+    if (!input.status().ok()) return {input.status()};
+    Reading result = binary ? Walk<BinaryReader>(board, path, input, reading)
+                            : Walk<TextReader>(board, path, input, reading);
+    if (reading.share != nullptr && !result.status.ok()) {
+      uint64_t known = reading.share->first_error.load();
+      while (result.position < known &&
+             !reading.share->first_error.compare_exchange_weak(known, result.position)) {
+      }
+    }
+    return result;
   }
 
   template <typename Reader>
-  absl::Status Walk(ByteInput& input, const SetReading& reading) {
-    Reader reader(input, composition_, path_);
-    return TreeWalk<Board, Reader>(board_, reader, path_, composition_, reading).Run();
+  Reading Walk(Board& board, Path& path, ByteInput& input, const SetReading& reading) {
+    Reader reader(input, composition_, path);
+    TreeWalk<Board, Reader> walk(board, reader, path, composition_, reading);
+    absl::Status status = walk.Run();
+    return {std::move(status), walk.position()};
   }
 
   const Composition& composition_;

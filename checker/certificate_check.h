@@ -60,6 +60,11 @@ struct CheckOptions {
   // Tests: check on the board of more than 64 free rows whatever d, to test
   // it against the other on small boards.
   bool wide_board = false;
+  // Threads that check each certificate's framed subtrees (a binary one's
+  // whose search ran on several threads): each reads the certificate from
+  // the opener of its own, so memory grows with them. Not with `text`, and
+  // not while proving a set's other leaves.
+  int threads = 1;
 };
 
 // What is wrong with a set of certificates, and in which one (its index).

@@ -3,6 +3,7 @@
 // (either format of docs/reference/certificates.md), against the composition
 // they were written for, reading each in chunks. See kAbout for the board
 // formats and exit statuses.
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,12 +33,18 @@ ABSL_FLAG(bool, version, false, "print the version and exit");
 ABSL_FLAG(bool, text, false,
           "print each certificate's tree in the text format on stdout as it is checked (a binary "
           "certificate made readable; the text up to the first error, if any)");
+ABSL_FLAG(int, threads, 0,
+          "threads that check a certificate, sharing out the subtrees that the search's threads "
+          "wrote (each thread reads the file; 0: one per processor)");
 
 namespace {
 
 constexpr int kExitProof = 0;
 constexpr int kExitNotAProof = 1;
 constexpr int kExitUsage = 2;
+
+// --threads at most: past the processors there is nothing to gain.
+constexpr int kMaxThreads = 256;
 
 // The largest board the checker reads: the CLI's and the server's (the core's
 // kMaxBoardSize, restated: the checker links no code of the core).
@@ -55,7 +63,10 @@ It reads both certificate formats and tells them apart by their first bytes:
 the binary one (the default of `nqueens complete`, compressed with zlib) and
 the text one (`--certificate-format text`, one record per line). It reads a
 certificate in chunks as it checks it: a proof of any size checks in memory
-that grows with the board, not with the proof.
+that grows with the board, not with the proof. A binary certificate written
+by a search on several threads checks on several too (--threads): each
+thread reads the file, and they share out the subtrees of the search's
+threads.
 
 An exact search cut into parts (a Complete call's part_index and part_count)
 answers UNSOLVABLE with one certificate per part, each of which leaves the
@@ -70,7 +81,8 @@ format (N alone on the first line, then one "row column" line per queen);
 exit status: 0 the certificates are a proof (a line on stdout says so), 1 they
 are not (stderr names the certificate and its first wrong item: in the text
 format its line and byte offset, in the binary one its byte offset in the
-inflated tree stream and the byte offset of the frame it came from, or its
+inflated tree stream (and the bit, in a packed subtree) and the byte offset
+of the frame it came from, or its
 byte offset in the file outside the tree; the node's path from the root; and
 what is wrong there), 2 a usage error or a file that cannot be read or is not
 a board (stderr names the file, its line and the limit).
@@ -219,6 +231,13 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   nqueens::checker::CheckOptions options;
+  const int threads = absl::GetFlag(FLAGS_threads);
+  if (threads < 0 || threads > kMaxThreads) {
+    return UsageError(
+        absl::StrCat("--threads=", threads, ": from 0 (one per processor) to ", kMaxThreads));
+  }
+  options.threads =
+      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (absl::GetFlag(FLAGS_text)) {
     options.text = [](absl::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   }

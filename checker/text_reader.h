@@ -37,6 +37,10 @@ class TextReader {
   const std::vector<uint8_t>& hall_bits() const { return no_bits_; }
   // The text format has no `ranked` node: never called.
   absl::Status ReadRanks(Ranks*) { return Error("no ranks in the text format"); }
+  // Nor packed or framed subtrees: never called.
+  absl::Status EndPacked() { return Error("no packed subtree in the text format"); }
+  absl::Status EndFramed() { return Error("no framed subtree in the text format"); }
+  absl::Status SkipFramed() { return EndFramed(); }
   // `end`, and nothing after it.
   absl::Status ReadEnd();
   // INVALID_ARGUMENT: `what`, at the line read last.

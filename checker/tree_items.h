@@ -30,6 +30,9 @@ struct Node {
     kRanked,        // ranks (the reader's ReadRanks), then one node
     kRankedBranch,  // binary `branch`: on the line the ranks choose
     kBranch,        // on line, with `children` (kImplied: as many as open cells)
+    kPackedDead,    // a packed subtree's 0 bit: an empty line, the sums, or Hall's condition
+    kPacked,        // binary: the next node and its subtree in bits
+    kFramed,        // binary: the next node and its subtree are the next frames
   };
   static constexpr uint64_t kImplied = UINT64_MAX;
   static constexpr uint64_t kBadCount = UINT64_MAX - 1;  // text: not a number

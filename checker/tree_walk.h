@@ -4,10 +4,15 @@
 // each against the board at its node. Iterative, with an explicit stack of
 // the branches in progress (the path may be d deep): a certificate of any
 // size checks in O(d) frames besides the board, and, on boards of more than
-// 64 free rows, a mark per child done along the path.
+// 64 free rows, a mark per child done along the path. A `packed` or `framed`
+// node (binary, version 3) only says how the node after it is written: the
+// walk reads that node in its place and tells the reader where its subtree
+// ends.
 #ifndef NQUEENS_CHECKER_TREE_WALK_H_
 #define NQUEENS_CHECKER_TREE_WALK_H_
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -18,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "checker/composition.h"
 #include "checker/other_leaves.h"
+#include "checker/row_matching.h"
 #include "checker/text_writer.h"
 #include "checker/tree_items.h"
 
@@ -27,12 +33,26 @@ namespace nqueens::checker {
 // them, or looks for the nodes that prove them.
 enum class Pass { kCollect, kProve };
 
+// The framed subtrees of one certificate, when several walks read it on
+// threads of their own: each walk checks the framed subtrees (outside any
+// other) that it claims, and reads past the others. A walk claims the next
+// one it comes to that no walk has claimed, so the walks share them out as
+// they go, whatever their sizes.
+struct FramedShare {
+  std::atomic<uint64_t> claimed{0};  // framed subtrees, in the stream's order
+  // The tree stream offset of the first error found, once one is: a walk
+  // past it stops (kNoError: none).
+  static constexpr uint64_t kNoError = UINT64_MAX;
+  std::atomic<uint64_t> first_error{kNoError};
+};
+
 // What the walk of one certificate of a set shares with the set's check.
 struct SetReading {
   Pass pass = Pass::kCollect;
   size_t index = 0;  // of the certificate in the set
   OtherLeaves* leaves = nullptr;
-  TextWriter* text = nullptr;  // writes the tree as it is checked, if set
+  TextWriter* text = nullptr;    // writes the tree as it is checked, if set
+  FramedShare* share = nullptr;  // when other walks read the certificate too
 };
 
 template <typename Board, typename Reader>
@@ -62,10 +82,16 @@ class TreeWalk {
     return absl::OkStatus();
   }
 
+  // The stream offset of the item read last (that of an error).
+  uint64_t position() const { return reader_.position(); }
+
  private:
   // Rankings on one path: the search writes one per subtree that another
   // search proved, so a few. The bound keeps their memory O(d).
   static constexpr size_t kMaxNestedRanks = 64;
+  // Packed subtrees need each row's open cells in a word (row_matching.h).
+  static constexpr uint32_t kMaxPackedRows = 64;
+  static constexpr size_t kNotPacked = SIZE_MAX;
 
   // A node whose children are being read: a branch, or a `ranked` node (one
   // child, no queen).
@@ -105,6 +131,7 @@ class TreeWalk {
       }
       if (frame.done == frame.children) {
         Leave();
+        if (absl::Status s = Closed(); !s.ok()) return s;
         continue;
       }
       ++frame.done;
@@ -116,52 +143,103 @@ class TreeWalk {
     return absl::OkStatus();
   }
 
-  // Reads a node: checks a leaf, or starts a frame.
+  // Reads a node: checks a leaf, or starts a frame. A `packed` or `framed`
+  // node is read past, in a loop: framed nodes may follow one another.
   absl::Status Enter() {
     const uint64_t other_leaves_before = other_leaves_;
     Node node;
-    if (absl::Status s = reader_.ReadNode(&node); !s.ok()) return s;
     absl::Status status;
-    switch (node.kind) {
-      case Node::Kind::kDead:
-        status = Dead();
-        break;
-      case Node::Kind::kEmptyLine:
-        status = EmptyLine(node.by_row, node.line);
-        break;
-      case Node::Kind::kSums:
-        if (!board_.SumsFail()) return Fail("the diagonal sums fit");
-        if (set_.text != nullptr) set_.text->Sums();
-        break;
-      case Node::Kind::kHall:
-        status = Hall();
-        break;
-      case Node::Kind::kHallSet:
-        status = HallSet();
-        break;
-      case Node::Kind::kOther:
-        status = Other();
-        break;
-      case Node::Kind::kRanked:
-        return Ranked(other_leaves_before);
-      case Node::Kind::kRankedBranch: {
-        if (active_ranks_ == 0) return Fail("a `branch` outside any `ranked` node");
-        bool by_row;
-        uint32_t line;
-        if (!board_.Choose(ranks_[active_ranks_ - 1], &by_row, &line)) {
-          return Fail("a branch where every line holds a queen");
-        }
-        return Branch(by_row, line, Node::kImplied, other_leaves_before);
+    while (true) {
+      if (absl::Status s = reader_.ReadNode(&node); !s.ok()) return s;
+      switch (node.kind) {
+        case Node::Kind::kPacked:
+          if (absl::Status s = StartPacked(); !s.ok()) return s;
+          continue;
+        case Node::Kind::kFramed:
+          if (framed_bases_.empty() && set_.share != nullptr) {
+            // Past an error another walk found, nothing can come first.
+            if (set_.share->first_error.load() < reader_.position()) {
+              return absl::CancelledError("an earlier error");
+            }
+            if (!Claim()) {
+              if (absl::Status s = reader_.SkipFramed(); !s.ok()) return s;
+              return Closed();
+            }
+          }
+          framed_bases_.push_back(frames_.size());
+          continue;
+        case Node::Kind::kDead:
+          status = Dead();
+          break;
+        case Node::Kind::kPackedDead:
+          status = PackedDead();
+          break;
+        case Node::Kind::kEmptyLine:
+          status = EmptyLine(node.by_row, node.line);
+          break;
+        case Node::Kind::kSums:
+          if (!board_.SumsFail()) return Fail("the diagonal sums fit");
+          if (set_.text != nullptr) set_.text->Sums();
+          break;
+        case Node::Kind::kHall:
+          status = Hall();
+          break;
+        case Node::Kind::kHallSet:
+          status = HallSet();
+          break;
+        case Node::Kind::kOther:
+          status = Other();
+          break;
+        case Node::Kind::kRanked:
+          return Ranked(other_leaves_before);
+        case Node::Kind::kRankedBranch:
+          return RankedBranch(other_leaves_before);
+        case Node::Kind::kBranch:
+          if (!Unplaced(node.by_row, node.line)) {
+            return Fail("the branch's line is not an unplaced one");
+          }
+          if (node.children == Node::kBadCount) return Fail("bad child count");
+          return Branch(node.by_row, node.line, node.children, other_leaves_before);
       }
-      case Node::Kind::kBranch:
-        if (!Unplaced(node.by_row, node.line)) {
-          return Fail("the branch's line is not an unplaced one");
-        }
-        if (node.children == Node::kBadCount) return Fail("bad child count");
-        return Branch(node.by_row, node.line, node.children, other_leaves_before);
+      break;
     }
     if (!status.ok()) return status;
     Finished(other_leaves_before);
+    return Closed();
+  }
+
+  // Whether this walk checks the framed subtree it has come to (the
+  // framed_seen_-th): the next one that no walk claimed (every one before
+  // it was, by induction).
+  bool Claim() {
+    const uint64_t number = framed_seen_++;
+    uint64_t expected = number;
+    return set_.share->claimed.compare_exchange_strong(expected, number + 1);
+  }
+
+  // A packed subtree stands where a `branch` may; its dead leaves' Hall rows
+  // are found by a matching on words.
+  absl::Status StartPacked() {
+    if (active_ranks_ == 0) return Fail("a `packed` node outside any `ranked` node");
+    if (board_.d() > kMaxPackedRows) {
+      return Fail(
+          absl::StrCat("a `packed` node on a board of more than ", kMaxPackedRows, " free rows"));
+    }
+    packed_base_ = frames_.size();
+    return absl::OkStatus();
+  }
+
+  // After a node and its subtree: the packed and framed subtrees that end
+  // with it, those whose node was read with as many frames_ as now.
+  absl::Status Closed() {
+    if (packed_base_ == frames_.size()) {
+      packed_base_ = kNotPacked;
+      if (absl::Status s = reader_.EndPacked(); !s.ok()) return s;
+    }
+    while (!framed_bases_.empty() && framed_bases_.back() == frames_.size()) {
+      framed_bases_.pop_back();
+      if (absl::Status s = reader_.EndFramed(); !s.ok()) return s;
+    }
     return absl::OkStatus();
   }
 
@@ -172,6 +250,17 @@ class TreeWalk {
         set_.leaves->MayHold(path_.size())) {
       set_.leaves->Proved(path_.Sorted());
     }
+  }
+
+  // A `branch`, or a packed subtree's 1 bit: on the line the ranks choose.
+  absl::Status RankedBranch(uint64_t other_leaves_before) {
+    if (active_ranks_ == 0) return Fail("a `branch` outside any `ranked` node");
+    bool by_row;
+    uint32_t line;
+    if (!board_.Choose(ranks_[active_ranks_ - 1], &by_row, &line)) {
+      return Fail("a branch where every line holds a queen");
+    }
+    return Branch(by_row, line, Node::kImplied, other_leaves_before);
   }
 
   absl::Status Branch(bool by_row, uint32_t line, uint64_t stated, uint64_t other_leaves_before) {
@@ -264,18 +353,45 @@ class TreeWalk {
     Finished(other_leaves_before);
   }
 
-  absl::Status Dead() {
+  // The reasons of a dead leaf found in O(d): an empty line, else the
+  // diagonal sums. Whether one holds (its text written).
+  bool LineOrSums() {
     bool by_row;
     uint32_t line;
     if (board_.EmptyLine(&by_row, &line)) {
       if (set_.text != nullptr) set_.text->Empty(by_row, line);
-    } else if (board_.SumsFail()) {
-      if (set_.text != nullptr) set_.text->Sums();
-    } else {
-      return Fail(
-          "not a dead leaf: every unplaced line has an open cell and the diagonal sums fit");
+      return true;
     }
-    return absl::OkStatus();
+    if (!board_.SumsFail()) return false;
+    if (set_.text != nullptr) set_.text->Sums();
+    return true;
+  }
+
+  absl::Status Dead() {
+    if (LineOrSums()) return absl::OkStatus();
+    return Fail("not a dead leaf: every unplaced line has an open cell and the diagonal sums fit");
+  }
+
+  // A packed subtree's dead leaf may also be a Hall leaf: when the unplaced
+  // rows match no distinct columns, the rows the matching reached are
+  // checked as a `hall` leaf's would be.
+  absl::Status PackedDead() {
+    if (LineOrSums()) return absl::OkStatus();
+    uint64_t rows = 0, hall = 0;
+    board_.ForEachUnplacedRow([&](uint32_t a) {
+      rows |= uint64_t{1} << a;
+      open_rows_[a] = board_.OpenWord(true, a);
+    });
+    if (RowsMatch(rows, open_rows_.data(), &hall)) {
+      return Fail(
+          "not a dead leaf: every unplaced line has an open cell, the diagonal sums fit and the "
+          "unplaced rows match distinct columns");
+    }
+    hall_rows_.clear();
+    for (; hall != 0; hall &= hall - 1) {
+      hall_rows_.push_back(static_cast<uint32_t>(__builtin_ctzll(hall)));
+    }
+    return HallHolds(hall_rows_);
   }
 
   absl::Status EmptyLine(bool by_row, uint32_t line) {
@@ -326,6 +442,8 @@ class TreeWalk {
 
   // An other leaf: proved elsewhere, which the set's check makes sure of.
   absl::Status Other() {
+    // A framed subtree is checked on its own (certificates.md).
+    if (!framed_bases_.empty()) return Fail("an `other` leaf in a framed subtree");
     ++other_leaves_;
     OtherLeaves::Queens queens = path_.Sorted();
     if (set_.pass == Pass::kCollect) {
@@ -386,7 +504,13 @@ class TreeWalk {
   std::vector<Ranks> ranks_;  // the first active_ranks_ are on the path
   size_t active_ranks_ = 0;
   std::vector<uint64_t> seen_;       // per free line: the last stamp it was seen with
-  std::vector<uint32_t> hall_rows_;  // of HallSet
+  std::vector<uint32_t> hall_rows_;  // of HallSet and PackedDead
+  std::array<uint64_t, kMaxPackedRows> open_rows_;  // of PackedDead: per unplaced row
+  // frames_'s size at the node of the packed subtree being read, and at
+  // those of the framed subtrees on the path.
+  size_t packed_base_ = kNotPacked;
+  std::vector<size_t> framed_bases_;
+  uint64_t framed_seen_ = 0;  // outside any other, by this walk
   uint64_t stamp_ = 0;
   uint64_t other_leaves_ = 0;  // read so far
 };

@@ -5,12 +5,13 @@
 // Input: byte 0 gives n = 1 + byte % 10 and, by byte / 10 % 3, what the rest
 // is: 0 a certificate's bytes as they are (text or binary: the checker tells
 // them apart); 1 a binary certificate's tree stream, which the harness wraps
-// in the header of the whole search and in zlib frames, so that mutations
-// reach the tree's parser past zlib's checksums; 2 the same for part 0 of 2,
-// whose other leaves no certificate proves. The next n bytes are the
-// composition's columns (byte % (n + 1), 0 for an empty row); in modes 1
-// and 2 the next byte gives the frames' size (1 + byte % 16 bytes of the tree
-// stream each, or the whole stream in one frame from 128 on).
+// in the header of the whole search (version 3, whose nodes are version 2's
+// and more) and in zlib frames, so that mutations reach the tree's parser
+// past zlib's checksums; 2 the same for part 0 of 2, whose other leaves no
+// certificate proves. The next n bytes are the composition's columns
+// (byte % (n + 1), 0 for an empty row); in modes 1 and 2 the next byte gives
+// the frames' size (1 + byte % 16 bytes of the tree stream each, or the
+// whole stream in one frame from 128 on).
 //
 // Invariants:
 //   - no crash, no sanitizer report, whatever the input;
@@ -75,7 +76,7 @@ std::string Wrapped(const std::vector<uint32_t>& columns, absl::string_view tree
   uint64_t given = 0;
   for (const uint32_t column : columns) given += column != 0 ? 1 : 0;
   for (const uint64_t field :
-       {uint64_t{2}, uint64_t{columns.size()}, given, uint64_t{0}, part_count}) {
+       {uint64_t{3}, uint64_t{columns.size()}, given, uint64_t{0}, part_count}) {
     AppendVarint(certificate, field);
   }
   for (size_t start = 0; start < tree.size() || start == 0; start += frame_bytes) {

@@ -1,10 +1,11 @@
 // The checker (checker/certificate_check.h) on certificates that this test
 // writes itself, independently of the core and of the checker: a brute-force
 // search over tiny boards writes their whole tree in both formats
-// (docs/reference/certificates.md), which the checker must accept on both
-// board representations, in frames cut anywhere and sources of any chunk
-// size; and altered (cut, flipped, children dropped or doubled, wrong
-// leaves), which it must refuse with INVALID_ARGUMENT naming the place.
+// (docs/reference/certificates.md; binary versions 2 and 3, the latter with
+// packed and framed subtrees), which the checker must accept on both board
+// representations, in frames cut anywhere and sources of any chunk size; and
+// altered (cut, flipped, children dropped or doubled, wrong leaves), which it
+// must refuse with INVALID_ARGUMENT naming the place.
 #include "checker/certificate_check.h"
 
 #include <zlib.h>
@@ -20,7 +21,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "checker/row_matching.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -31,7 +35,7 @@ using Columns = std::vector<uint32_t>;
 using ::testing::HasSubstr;
 
 constexpr char kDead = 0, kHall = 1, kOther = 2, kRanked = 3, kBranch = 4, kRowBranch = 5,
-               kColumnBranch = 6;
+               kColumnBranch = 6, kPacked = 7, kFramed = 8;
 
 std::string Varint(uint64_t value) {
   std::string bytes;
@@ -64,7 +68,7 @@ uint64_t Given(const Columns& composition) {
 
 std::string BinaryHeader(const Columns& composition, uint64_t part_index = 0,
                          uint64_t part_count = 0) {
-  return absl::StrCat("NQCERT\r\n", Varint(2), Varint(composition.size()),
+  return absl::StrCat("NQCERT\r\n", Varint(3), Varint(composition.size()),
                       Varint(Given(composition)), Varint(part_index), Varint(part_count));
 }
 
@@ -80,6 +84,12 @@ std::string Binary(const Columns& composition, absl::string_view tree,
     start = cut;
   }
   return certificate + Frame(tree.substr(start)) + Varint(0);
+}
+
+// A binary certificate made version 2 (its header's one-byte version).
+std::string WithVersion2(std::string certificate) {
+  certificate[8] = 2;
+  return certificate;
 }
 
 std::string TextHeader(const Columns& composition) {
@@ -175,7 +185,12 @@ struct EncoderOptions {
   uint32_t seed = 0;    // of the ranks
   Mutation mutation = Mutation::kNone;
   int target = 0;
+  bool packed = false;  // (ranked) the tree in bits: whole, or each child of a framed root's
+  bool framed = false;  // each child of the root a framed node of two frames, cut in its middle
 };
+
+// The bits of an index among k >= 2 cells left in a packed subtree.
+int IndexWidth(uint64_t k) { return 64 - __builtin_clzll(k - 1); }
 
 // Writes the tree of a full search of a composition without a completion,
 // by brute force at every node, in the binary format and in the text one,
@@ -218,6 +233,22 @@ class Encoder {
   const std::string& tree() const { return tree_; }
   const std::string& text() const { return text_; }
   int branches() const { return branches_; }
+  // The offsets of the tree where its frames must end (framed nodes').
+  const std::vector<size_t>& cuts() const { return cuts_; }
+  // The offset of the first packed subtree's bits.
+  size_t bits_at() const { return bits_at_; }
+
+  // Whether `bits` proves the board, read as the bits of a packed subtree
+  // at the root (then 0 bits up to its byte's end) by the rules of the
+  // format, replayed by brute force at every node.
+  bool Replays(absl::string_view bits) {
+    size_t at = 0;
+    if (!Replay(bits, at) || (at + 7) / 8 != bits.size()) return false;
+    for (; at < 8 * bits.size(); ++at) {
+      if ((bits[at / 8] >> at % 8 & 1) != 0) return false;
+    }
+    return true;
+  }
 
  private:
   struct Line {
@@ -305,12 +336,73 @@ class Encoder {
     return {};
   }
 
+  // Whether a node is a dead leaf of any reason (a packed one's).
+  bool Dead(const std::vector<Line>& lines) const {
+    for (const Line& line : lines) {
+      if (line.open.empty()) return true;
+    }
+    return SumsFail(lines) || !HallRows(lines).empty();
+  }
+
+  // Packed subtrees: `width` bits of `value`, lowest first.
+  void Bits(uint64_t value, int width) {
+    for (int i = 0; i < width; ++i, ++bit_) {
+      if (bit_ % 8 == 0) tree_.push_back(0);
+      if ((value >> i & 1) != 0) tree_.back() = static_cast<char>(tree_.back() | 1 << bit_ % 8);
+    }
+  }
+  // False past the end of `bits`.
+  static bool Read(absl::string_view bits, size_t& at, int width, uint64_t* value) {
+    *value = 0;
+    for (int i = 0; i < width; ++i, ++at) {
+      if (at / 8 >= bits.size()) return false;
+      *value |= uint64_t{(bits[at / 8] >> at % 8 & 1) != 0} << i;
+    }
+    return true;
+  }
+  bool Replay(absl::string_view bits, size_t& at) {
+    const std::vector<Line> lines = Lines();
+    uint64_t bit;
+    if (!Read(bits, at, 1, &bit)) return false;
+    if (bit == 0) return Dead(lines);
+    if (lines.empty()) return false;
+    const Line& line = Choose(lines, 0);
+    std::vector<uint32_t> left = line.open;
+    while (!left.empty()) {
+      uint64_t index = 0;
+      if (left.size() > 1 && !Read(bits, at, IndexWidth(left.size()), &index)) return false;
+      if (index >= left.size()) return false;
+      const uint32_t other = left[index];
+      left.erase(left.begin() + static_cast<ptrdiff_t>(index));
+      queens_.emplace_back(rows_[line.by_row ? line.x : other],
+                           columns_[line.by_row ? other : line.x]);
+      const bool proof = Replay(bits, at);
+      queens_.pop_back();
+      if (!proof) return false;
+    }
+    return true;
+  }
+
+  void DeadTag() {
+    if (packing_) {
+      Bits(0, 1);
+    } else {
+      tree_.push_back(kDead);
+    }
+  }
   void Leaf(absl::string_view text) {
-    tree_.push_back(kDead);
+    DeadTag();
     absl::StrAppend(&text_, text, "\n");
   }
-  // Binary: a bit per unplaced row, in order.
+  // Binary: a bit per unplaced row, in order; packed: a dead bit.
   void Hall(const std::vector<uint32_t>& rows, const std::vector<Line>& lines) {
+    absl::StrAppend(&text_, "h ", rows.size());
+    for (const uint32_t a : rows) absl::StrAppend(&text_, " ", rows_[a]);
+    text_ += "\n";
+    if (packing_) {
+      Bits(0, 1);
+      return;
+    }
     tree_.push_back(kHall);
     std::string bits;
     int unplaced = 0;
@@ -321,9 +413,6 @@ class Encoder {
       ++unplaced;
     }
     tree_ += bits;
-    absl::StrAppend(&text_, "h ", rows.size());
-    for (const uint32_t a : rows) absl::StrAppend(&text_, " ", rows_[a]);
-    text_ += "\n";
   }
 
   // The line of the branch: with ranks, the rule's; else the first line with
@@ -349,7 +438,31 @@ class Encoder {
     return *best;
   }
 
+  // A packed subtree starts at the root, or below a framed root.
   bool Node(size_t depth) {
+    if (!options_.packed || packing_ || (options_.framed && depth == 0)) return Write(depth);
+    tree_.push_back(kPacked);
+    if (bits_at_ == 0) bits_at_ = tree_.size();
+    packing_ = true;
+    bit_ = 0;
+    const bool closed = Write(depth);
+    packing_ = false;
+    return closed;
+  }
+
+  // A framed node of two frames, cut in the middle of its subtree.
+  bool Framed(size_t depth) {
+    tree_.push_back(kFramed);
+    tree_ += Varint(2);
+    cuts_.push_back(tree_.size());
+    const size_t start = tree_.size();
+    const bool closed = Node(depth);
+    cuts_.push_back(start + (tree_.size() - start) / 2);
+    cuts_.push_back(tree_.size());
+    return closed;
+  }
+
+  bool Write(size_t depth) {
     const std::vector<Line> lines = Lines();
     if (lines.empty()) return false;
     for (const Line& line : lines) {
@@ -376,7 +489,7 @@ class Encoder {
     const bool target = branches_++ == options_.target;
     const Mutation mutation = target ? options_.mutation : Mutation::kNone;
     if (mutation == Mutation::kDeadLeaf) {
-      tree_.push_back(kDead);
+      DeadTag();
       return true;
     }
     if (mutation == Mutation::kHallOfAll) {
@@ -387,7 +500,9 @@ class Encoder {
       Hall(rows, lines);
       return true;
     }
-    if (options_.ranked || mutation == Mutation::kUnranked) {
+    if (packing_) {
+      Bits(1, 1);
+    } else if (options_.ranked || mutation == Mutation::kUnranked) {
       tree_.push_back(kBranch);
     } else {
       tree_.push_back(static_cast<char>(line.by_row ? kRowBranch : kColumnBranch));
@@ -406,15 +521,23 @@ class Encoder {
       const uint32_t row = rows_[line.by_row ? line.x : other];
       const uint32_t column = columns_[line.by_row ? other : line.x];
       const auto cell = std::find(left.begin(), left.end(), other);
-      if (i + 1 < line.open.size()) tree_ += Varint(cell - left.begin());
+      if (i + 1 < line.open.size()) Index(cell - left.begin(), left.size());
       if (cell != left.end()) left.erase(cell);
       absl::StrAppend(&text_, "p ", row, " ", column, "\n");
       queens_.emplace_back(row, column);
-      const bool closed = Node(depth + 1);
+      const bool closed = options_.framed && depth == 0 ? Framed(depth + 1) : Node(depth + 1);
       queens_.pop_back();
       if (!closed) return false;
     }
     return true;
+  }
+  // A child's index among the k cells left.
+  void Index(uint64_t index, uint64_t k) {
+    if (packing_) {
+      Bits(index, IndexWidth(k));
+    } else {
+      tree_ += Varint(index);
+    }
   }
 
   EncoderOptions options_;
@@ -423,6 +546,10 @@ class Encoder {
   std::vector<uint32_t> row_ranks_, column_ranks_;  // free lines by rank
   std::string tree_, text_;
   int branches_ = 0;
+  std::vector<size_t> cuts_;
+  bool packing_ = false;
+  uint64_t bit_ = 0;  // of the packed subtree being written
+  size_t bits_at_ = 0;
 };
 
 // A source giving `bytes` in chunks of `chunk` bytes.
@@ -435,9 +562,10 @@ ByteSource Chunks(absl::string_view bytes, size_t chunk) {
 }
 
 absl::Status Check(const Columns& composition, absl::string_view certificate,
-                   bool wide_board = false, size_t chunk = 0) {
+                   bool wide_board = false, size_t chunk = 0, int threads = 1) {
   CheckOptions options;
   options.wide_board = wide_board;
+  options.threads = threads;
   return CheckCertificateSet(
              composition, 1,
              [&](size_t) -> absl::StatusOr<ByteSource> {
@@ -457,7 +585,7 @@ absl::Status CheckBoth(const Columns& composition, absl::string_view certificate
 std::string Encoded(const Columns& composition, const EncoderOptions& options) {
   Encoder encoder(composition, options);
   EXPECT_TRUE(encoder.Encode());
-  return Binary(composition, encoder.tree());
+  return Binary(composition, encoder.tree(), encoder.cuts());
 }
 
 TEST(CertificateCheckTest, TheTestBoardsAreUnsolvable) {
@@ -466,18 +594,39 @@ TEST(CertificateCheckTest, TheTestBoardsAreUnsolvable) {
   for (Columns board : boards) EXPECT_FALSE(Completes(board, 0));
 }
 
+// Version 2 too, without packed and framed subtrees.
 TEST(CertificateCheckTest, BinaryTreesOfEveryShapeCheck) {
   for (const Columns& board : UnsolvableBoards()) {
     for (const bool hall : {false, true}) {
       for (const bool ranked : {false, true}) {
         for (uint32_t seed = 0; seed < (ranked ? 3u : 1u); ++seed) {
-          const std::string certificate = Encoded(board, {ranked, hall, seed});
-          EXPECT_TRUE(CheckBoth(board, certificate).ok())
-              << CheckBoth(board, certificate) << " " << ::testing::PrintToString(board);
+          for (const bool packed : {false, ranked}) {
+            for (const bool framed : {false, true}) {
+              const std::string certificate =
+                  Encoded(board, {ranked, hall, seed, Mutation::kNone, 0, packed, framed});
+              EXPECT_TRUE(CheckBoth(board, certificate).ok())
+                  << CheckBoth(board, certificate) << " " << ::testing::PrintToString(board)
+                  << " packed " << packed << " framed " << framed;
+              if (packed || framed) continue;
+              EXPECT_TRUE(CheckBoth(board, WithVersion2(certificate)).ok());
+            }
+          }
         }
       }
     }
   }
+}
+
+// The text of a binary certificate, as the checker writes it (its --text).
+std::string TextOf(const Columns& board, const std::string& binary) {
+  CheckOptions options;
+  std::string text;
+  options.text = [&text](absl::string_view piece) { absl::StrAppend(&text, piece); };
+  EXPECT_TRUE(
+      CheckCertificateSet(
+          board, 1, [&](size_t) -> absl::StatusOr<ByteSource> { return SourceOf(binary); }, options)
+          .status.ok());
+  return text;
 }
 
 TEST(CertificateCheckTest, TheTextOfABinaryCertificateIsTheTextFormat) {
@@ -485,20 +634,36 @@ TEST(CertificateCheckTest, TheTextOfABinaryCertificateIsTheTextFormat) {
     for (const bool ranked : {false, true}) {
       Encoder encoder(board, {ranked, true, 7});
       ASSERT_TRUE(encoder.Encode());
-      CheckOptions options;
-      std::string text;
-      options.text = [&text](absl::string_view piece) { absl::StrAppend(&text, piece); };
-      const std::string binary = Binary(board, encoder.tree());
-      ASSERT_TRUE(CheckCertificateSet(
-                      board, 1,
-                      [&](size_t) -> absl::StatusOr<ByteSource> { return SourceOf(binary); },
-                      options)
-                      .status.ok());
+      const std::string text = TextOf(board, Binary(board, encoder.tree()));
       const std::string expected = TextHeader(board) + encoder.text() + "end\n";
       EXPECT_EQ(text, expected);
       EXPECT_TRUE(CheckBoth(board, expected).ok()) << CheckBoth(board, expected);
     }
   }
+}
+
+// A packed subtree's dead leaves carry no reason: the text names the one the
+// checker found, which is the encoder's but for the rows of a Hall leaf
+// (the checker's matching finds its own), and checks.
+TEST(CertificateCheckTest, TheTextOfAPackedTreeNamesTheReasonsFound) {
+  const auto without_hall_rows = [](const std::string& text) {
+    std::vector<std::string> lines = absl::StrSplit(text, '\n');
+    for (std::string& line : lines) {
+      if (absl::StartsWith(line, "h ")) line = "h";
+    }
+    return absl::StrJoin(lines, "\n");
+  };
+  int hall_leaves = 0;
+  for (const Columns& board : UnsolvableBoards()) {
+    Encoder encoder(board, {true, true, 7, Mutation::kNone, 0, true});
+    ASSERT_TRUE(encoder.Encode());
+    const std::string text = TextOf(board, Binary(board, encoder.tree()));
+    const std::string expected = TextHeader(board) + encoder.text() + "end\n";
+    EXPECT_EQ(without_hall_rows(text), without_hall_rows(expected));
+    EXPECT_TRUE(CheckBoth(board, text).ok()) << CheckBoth(board, text);
+    hall_leaves += static_cast<int>(absl::StrContains(text, "\nh "));
+  }
+  EXPECT_GT(hall_leaves, 0);
 }
 
 // The longest tree of the test boards, which the tests below cut and alter.
@@ -512,18 +677,52 @@ std::pair<Columns, Encoder> LongestTree(const EncoderOptions& options) {
   return longest;
 }
 
-TEST(CertificateCheckTest, FramesEndAnywhere) {
-  const auto [board, encoder] = LongestTree({true, true, 1});
-  const std::string& tree = encoder.tree();
-  ASSERT_GT(tree.size(), 40u);
-  for (size_t cut = 0; cut <= tree.size(); ++cut) {
-    EXPECT_TRUE(CheckBoth(board, Binary(board, tree, {cut})).ok()) << cut;
+// A search on several threads writes their subtrees framed. Checked on
+// several threads, which share them out, a certificate gets the verdict it
+// gets on one, and the same first error named.
+TEST(CertificateCheckTest, FramedSubtreesCheckOnSeveralThreadsAsOnOne) {
+  int refused = 0;
+  for (const bool packed : {false, true}) {
+    const EncoderOptions whole = {true, false, 3, Mutation::kNone, 0, packed, true};
+    const auto [board, encoder] = LongestTree(whole);
+    ASSERT_GT(encoder.branches(), 5);
+    const std::string proof = Binary(board, encoder.tree(), encoder.cuts());
+    for (const int threads : {2, 3}) {
+      EXPECT_TRUE(Check(board, proof, false, 0, threads).ok());
+      EXPECT_TRUE(Check(board, proof, false, 5, threads).ok());
+    }
+    for (const Mutation mutation : {Mutation::kDropChild, Mutation::kDoubleChild}) {
+      for (int target = 0; target < encoder.branches(); ++target) {
+        EncoderOptions options = whole;
+        options.mutation = mutation;
+        options.target = target;
+        Encoder altered(board, options);
+        altered.Encode();
+        const std::string bytes = Binary(board, altered.tree(), altered.cuts());
+        const absl::Status one = Check(board, bytes);
+        EXPECT_EQ(Check(board, bytes, false, 0, 3), one) << target;
+        refused += !one.ok();
+      }
+    }
   }
-  std::vector<size_t> every_byte;
-  for (size_t cut = 1; cut < tree.size(); ++cut) every_byte.push_back(cut);
-  EXPECT_TRUE(CheckBoth(board, Binary(board, tree, every_byte)).ok());
-  // Frames that inflate to nothing, before and after the tree.
-  EXPECT_TRUE(CheckBoth(board, Binary(board, tree, {0, 0, tree.size(), tree.size()})).ok());
+  EXPECT_GT(refused, 10);
+}
+
+// A packed subtree's bits too cross the frames' ends.
+TEST(CertificateCheckTest, FramesEndAnywhere) {
+  for (const bool packed : {false, true}) {
+    const auto [board, encoder] = LongestTree({true, true, 1, Mutation::kNone, 0, packed});
+    const std::string& tree = encoder.tree();
+    ASSERT_GT(tree.size(), packed ? 20u : 40u);
+    for (size_t cut = 0; cut <= tree.size(); ++cut) {
+      EXPECT_TRUE(CheckBoth(board, Binary(board, tree, {cut})).ok()) << cut;
+    }
+    std::vector<size_t> every_byte;
+    for (size_t cut = 1; cut < tree.size(); ++cut) every_byte.push_back(cut);
+    EXPECT_TRUE(CheckBoth(board, Binary(board, tree, every_byte)).ok());
+    // Frames that inflate to nothing, before and after the tree.
+    EXPECT_TRUE(CheckBoth(board, Binary(board, tree, {0, 0, tree.size(), tree.size()})).ok());
+  }
 }
 
 TEST(CertificateCheckTest, SourcesGiveChunksOfAnySize) {
@@ -595,6 +794,45 @@ TEST(CertificateCheckTest, EveryAlteredBranchIsRefused) {
   }
 }
 
+// A dead bit where a packed subtree's node is alive: no reason holds there,
+// not even Hall's condition, which the checker finds by matching.
+TEST(CertificateCheckTest, EveryAliveNodeMadeDeadInAPackedTreeIsRefused) {
+  const auto [board, encoder] = LongestTree({true, true, 3, Mutation::kNone, 0, true});
+  ASSERT_GT(encoder.branches(), 5);
+  for (int target = 0; target < encoder.branches(); ++target) {
+    Encoder altered(board, {true, true, 3, Mutation::kDeadLeaf, target, true});
+    altered.Encode();
+    const absl::Status status = CheckBoth(board, Binary(board, altered.tree()));
+    EXPECT_THAT(status.message(), HasSubstr(" bit ")) << target;
+    EXPECT_THAT(
+        status.message(),
+        HasSubstr("not a dead leaf: every unplaced line has an open cell, the diagonal sums "
+                  "fit and the unplaced rows match distinct columns"))
+        << target;
+  }
+}
+
+// Any bit string is a packed tree of some shape, so a flipped bit can make
+// another proof (a dead leaf at an empty line made a branch on it, with no
+// child; two children swapped): the checker must agree with a brute-force
+// replay of the bits, and refuse most.
+TEST(CertificateCheckTest, AFlippedBitOfAPackedTreeIsRefusedUnlessStillAProof) {
+  const auto [board, longest] = LongestTree({true, true, 5, Mutation::kNone, 0, true});
+  Encoder encoder = longest;
+  const std::string& tree = encoder.tree();
+  const size_t at = encoder.bits_at();
+  ASSERT_TRUE(encoder.Replays(tree.substr(at)));
+  size_t refused = 0;
+  for (size_t bit = 8 * at; bit < 8 * tree.size(); ++bit) {
+    std::string flipped = tree;
+    flipped[bit / 8] = static_cast<char>(flipped[bit / 8] ^ 1 << bit % 8);
+    const absl::Status status = CheckBoth(board, Binary(board, flipped, {bit / 8}));
+    EXPECT_EQ(status.ok(), encoder.Replays(flipped.substr(at))) << bit << " " << status;
+    refused += status.ok() ? 0 : 1;
+  }
+  EXPECT_GT(refused, 8 * (tree.size() - at) / 2);
+}
+
 // The corner of a 4 x 4 board: row 3 (free row 1) has two open cells,
 // columns 2 and 4 (free columns 0 and 2), each leaving an unplaced row
 // without one. Its first child names its cell by index 0 of the two; the
@@ -604,6 +842,144 @@ const std::string kCornerTree = {kRowBranch, 1, 0, kDead, kDead};
 
 // The size of the binary header of kCorner: the offset of its first frame.
 constexpr size_t kCornerHeader = 13;
+
+// Ranks for it that branch on row 2 (free row 0, of rank 0), which has two
+// open cells, each child dead: in a packed subtree a branch bit, the first
+// child's index in one bit, two dead bits.
+const std::string kCornerRanks = {kRanked, 0, 1, 2, 0, 1, 2};
+
+TEST(CertificateCheckTest, PackedSubtreesAreCheckedBitByBit) {
+  EXPECT_TRUE(
+      CheckBoth(kCorner, Binary(kCorner, kCornerRanks + std::string{kPacked, 0b0001})).ok());
+  // The second cell first.
+  EXPECT_TRUE(
+      CheckBoth(kCorner, Binary(kCorner, kCornerRanks + std::string{kPacked, 0b0011})).ok());
+  const auto message = [](const Columns& board, const std::string& tree) {
+    return std::string(CheckBoth(board, Binary(board, tree)).message());
+  };
+  EXPECT_EQ(message(kCorner, kCornerRanks + std::string{kPacked, 0b10001}),
+            "certificate tree byte 8 bit 4 (frame at byte 13; at the root): a 1 bit after the "
+            "packed subtree's last node");
+  EXPECT_EQ(message(kCorner, kCornerRanks + std::string{kPacked, 0}),
+            "certificate tree byte 8 bit 0 (frame at byte 13; at the root): not a dead leaf: every "
+            "unplaced line has an open cell, the diagonal sums fit and the unplaced rows match "
+            "distinct columns");
+  EXPECT_EQ(message(kCorner, kCornerRanks + std::string{kPacked}),
+            "certificate tree byte 8 bit 0 (frame at byte 13; at the root): the tree stream ends "
+            "inside a packed subtree");
+  EXPECT_EQ(message(kCorner, kCornerRanks + std::string{kPacked, 0b0001, kDead}),
+            "certificate tree byte 9: bytes after the tree's last node");
+  EXPECT_EQ(message(kCorner, std::string{kPacked, 0b0001}),
+            "certificate tree byte 0 (frame at byte 13; at the root): a `packed` node outside any "
+            "`ranked` node");
+  // The empty 3 x 3 board: row 1 has three open cells, whose index takes
+  // two bits, the first child's 3.
+  const Columns empty3(3);
+  EXPECT_EQ(message(empty3, std::string{kRanked, 0, 1, 2, 0, 1, 2, kPacked, 0b111}),
+            "certificate tree byte 8 bit 1 (frame at byte 13; at the root): child 3 of the 3 "
+            "cells left");
+  // Version 2 has neither node.
+  for (const char tag : {kPacked, kFramed}) {
+    EXPECT_THAT(
+        CheckBoth(kCorner, WithVersion2(Binary(kCorner, kCornerRanks + std::string{tag, 1})))
+            .message(),
+        HasSubstr(absl::StrCat("tag ", int{tag}, " is no node's in version 2 (0 to 6)")));
+  }
+}
+
+// Row 3's first child, (3, 2), leaves row 4 (free row 2) without an open
+// cell: its subtree, a branch on row 4 without children, is a framed node's
+// of two frames, the kDead of row 3's second child in a frame after them.
+TEST(CertificateCheckTest, FramedSubtreesAreExactlyTheirFrames) {
+  const auto framed = [](char count) {
+    return std::string{kRowBranch, 1, 0, kFramed, count, kRowBranch, 2, kDead};
+  };
+  const auto frame_at = [](const std::string& tree, std::vector<size_t> cuts, size_t frame) {
+    cuts.insert(cuts.begin(), 0);
+    size_t at = kCornerHeader;
+    for (size_t i = 0; i < frame; ++i)
+      at += Frame(tree.substr(cuts[i], cuts[i + 1] - cuts[i])).size();
+    return at;
+  };
+  const std::string two = framed(2);
+  const std::vector<size_t> cuts = {5, 6, 7};
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, two, cuts)).ok());
+  // A frame that inflates to nothing is one of them.
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, framed(3), {5, 6, 6, 7})).ok());
+  // A framed root; framed nodes inside one another.
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, std::string{kFramed, 1} + kCornerTree, {2})).ok());
+  const std::string nested = {kRowBranch, 1, 0, kFramed, 2, kFramed, 1, kRowBranch, 2, kDead};
+  EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, nested, {5, 7, 9})).ok());
+  const auto message = [](const std::string& certificate) {
+    return std::string(CheckBoth(kCorner, certificate).message());
+  };
+  EXPECT_EQ(message(Binary(kCorner, framed(1), cuts)),
+            absl::StrCat("certificate tree byte 5 (frame at byte ", frame_at(two, cuts, 1),
+                         "; path (3, 2)): the framed subtree in the 1 frames from byte ",
+                         frame_at(two, cuts, 1), " goes on past them"));
+  EXPECT_EQ(message(Binary(kCorner, framed(3), cuts)),
+            absl::StrCat("certificate tree byte 7 (frame at byte ", frame_at(two, cuts, 3),
+                         "; path (3, 2)): the framed subtree in the 3 frames from byte ",
+                         frame_at(two, cuts, 1), " ends before them"));
+  EXPECT_EQ(message(Binary(kCorner, two, {6, 7})),
+            "certificate tree byte 3 (frame at byte 13; path (3, 2)): a `framed` node that is not "
+            "the last bytes of its frame");
+  EXPECT_THAT(message(Binary(kCorner, framed(0), cuts)), HasSubstr("a `framed` node of no frame"));
+  std::string too_many = nested;
+  too_many[6] = 2;
+  EXPECT_THAT(message(Binary(kCorner, too_many, {5, 7, 9})),
+              HasSubstr("a `framed` node of 2 frames: more than can follow"));
+  // The certificate's frames end first.
+  EXPECT_THAT(message(Binary(kCorner, std::string{kFramed, 2} + kCornerTree, {2})),
+              HasSubstr("the framed subtree in the 2 frames from byte"));
+  // A framed subtree may be checked on a thread of its own: it is proved
+  // there whole.
+  const std::string other = {kRowBranch, 1, 0, kFramed, 1, kOther, kDead};
+  EXPECT_THAT(message(Binary(kCorner, other, {5, 6}, 0, 2)),
+              HasSubstr("an `other` leaf in a framed subtree"));
+}
+
+TEST(CertificateCheckTest, RowsMatchOrTheirHallRowsFailHallsCondition) {
+  std::mt19937 random(3);
+  int matched = 0, failed = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const uint32_t size = trial < 2000 ? 1 + random() % 10 : 64;
+    uint64_t open[64] = {};
+    uint64_t rows = 0;
+    for (uint32_t a = 0; a < size; ++a) {
+      if (random() % 8 == 0) continue;
+      rows |= uint64_t{1} << a;
+      for (uint32_t b = 0; b < size; ++b) {
+        if (random() % (size < 64 ? 3 : 20) == 0) open[a] |= uint64_t{1} << b;
+      }
+    }
+    // Hall's condition by brute force on small boards.
+    bool hall_fails = false;
+    for (uint64_t set = rows; size < 64 && set != 0 && !hall_fails; set = (set - 1) & rows) {
+      uint64_t columns = 0;
+      for (uint32_t a = 0; a < size; ++a) {
+        if ((set >> a & 1) != 0) columns |= open[a];
+      }
+      hall_fails = __builtin_popcountll(columns) < __builtin_popcountll(set);
+    }
+    uint64_t hall = 0;
+    if (RowsMatch(rows, open, &hall)) {
+      EXPECT_FALSE(hall_fails) << trial;
+      ++matched;
+      continue;
+    }
+    ++failed;
+    EXPECT_TRUE(size == 64 || hall_fails) << trial;
+    EXPECT_EQ(hall & ~rows, 0u) << trial;
+    uint64_t columns = 0;
+    for (uint32_t a = 0; a < 64; ++a) {
+      if ((hall >> a & 1) != 0) columns |= open[a];
+    }
+    EXPECT_EQ(__builtin_popcountll(columns) + 1, __builtin_popcountll(hall)) << trial;
+  }
+  EXPECT_GT(matched, 300);
+  EXPECT_GT(failed, 300);
+}
 
 TEST(CertificateCheckTest, ErrorsNameTheTreeByteTheFrameAndThePath) {
   EXPECT_TRUE(CheckBoth(kCorner, Binary(kCorner, kCornerTree)).ok());
@@ -632,9 +1008,9 @@ TEST(CertificateCheckTest, ErrorsNameTheTreeByteTheFrameAndThePath) {
   tree = {kBranch};
   EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
               HasSubstr("a `branch` outside any `ranked` node"));
-  tree = {7};
+  tree = {9};
   EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
-              HasSubstr("tag 7 is no node's (0 to 6)"));
+              HasSubstr("tag 9 is no node's (0 to 8)"));
   tree = {kColumnBranch, 3};
   EXPECT_THAT(CheckBoth(kCorner, Binary(kCorner, tree)).message(),
               HasSubstr("the branch's line is not an unplaced one"));
@@ -662,8 +1038,8 @@ TEST(CertificateCheckTest, TheHeaderAndTheFramesAreChecked) {
   };
   EXPECT_EQ(message("NQCERT\n"),
             "certificate byte 0: expected the binary format's magic \"NQCERT\\r\\n\"");
-  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(3))),
-            "certificate byte 8: version 3: this checker reads 2");
+  EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(4))),
+            "certificate byte 8: version 4: this checker reads 2 and 3");
   EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(2), Varint(5))),
             "certificate byte 9: n 5, not the board's 4");
   EXPECT_EQ(message(absl::StrCat("NQCERT\r\n", Varint(2), Varint(4), Varint(0))),
@@ -841,6 +1217,11 @@ TEST(CertificateCheckTest, BoardsOfMoreThan64FreeRows) {
   // Row 1 has no child: a node after its branch is one too many.
   EXPECT_THAT(Check(kWide, Binary(kWide, std::string{kRowBranch, 0, kDead})).message(),
               HasSubstr("bytes after the tree's last node"));
+  // Packed subtrees need each row's open cells in a word.
+  EXPECT_EQ(Check(kWide, Binary(kWide, ranked + std::string{kPacked, 1})).message(),
+            absl::StrCat("certificate tree byte ", ranked.size(), " (frame at byte ",
+                         BinaryHeader(kWide).size(),
+                         "; at the root): a `packed` node on a board of more than 64 free rows"));
 }
 
 // A full composition (a solution) has no unplaced line: no leaf and no
