@@ -21,7 +21,12 @@ enum Tag : uint8_t {
   kBranch = 4,
   kBranchOnRow = 5,
   kBranchOnColumn = 6,
+  kPacked = 7,
+  kFramed = 8,
 };
+
+// The binary format's version.
+constexpr uint64_t kVersion = 3;
 
 // Raw bytes per compressed frame: large enough that a frame's header and
 // zlib's own (a dozen bytes) do not count, small enough to keep the raw
@@ -56,6 +61,23 @@ bool AppendFrame(absl::string_view raw, std::string& out) {
   return true;
 }
 
+// The frames of a tree written in the binary format.
+uint64_t CountFrames(absl::string_view tree) {
+  uint64_t frames = 0;
+  while (!tree.empty()) {
+    uint64_t length = 0;
+    int shift = 0;
+    size_t i = 0;
+    do {
+      length |= uint64_t{static_cast<uint8_t>(tree[i]) & 0x7fu} << shift;
+      shift += 7;
+    } while ((static_cast<uint8_t>(tree[i++]) & 0x80) != 0);
+    tree.remove_prefix(i + length);
+    ++frames;
+  }
+  return frames;
+}
+
 // Free lines in rank order, rank 0 first: the inverse of `ranks`.
 std::vector<uint32_t> LinesByRank(absl::Span<const uint32_t> ranks) {
   std::vector<uint32_t> lines(ranks.size());
@@ -81,6 +103,38 @@ void CertificateWriter::Restart() {
   bytes_ = 0;
   branches_.clear();
   cells_left_.clear();
+  in_bits_ = false;
+  bits_ = 0;
+  bit_count_ = 0;
+}
+
+bool CertificateWriter::InBits() {
+  if (in_bits_) return true;
+  if (!ranked_ || !packing_ || !word_lines_) return false;
+  Tag(kPacked);
+  in_bits_ = true;
+  bits_above_ = branches_.size();
+  return true;
+}
+
+void CertificateWriter::Bits(uint64_t value, int count) {
+  bits_ |= value << bit_count_;
+  for (bit_count_ += count; bit_count_ >= 8; bit_count_ -= 8) {
+    raw_.push_back(static_cast<char>(bits_));
+    bits_ >>= 8;
+  }
+}
+
+void CertificateWriter::LeafDone() {
+  // A branch leaves branches_ once its last child is placed, so the packed
+  // subtree's last leaf is the one written with none of its branches open.
+  if (in_bits_ && branches_.size() == bits_above_) {
+    if (bit_count_ > 0) raw_.push_back(static_cast<char>(bits_));
+    in_bits_ = false;
+    bits_ = 0;
+    bit_count_ = 0;
+  }
+  MaybeFlush();
 }
 
 void CertificateWriter::Varint(uint64_t value) {
@@ -109,6 +163,8 @@ void CertificateWriter::Branch(bool by_row, uint32_t line, uint32_t children) {
   if (overflowed_) return;
   if (format_ == CertificateFormat::kText) {
     Text("b ", by_row ? "r " : "c ", by_row ? rows_[line] : columns_[line], " ", children, "\n");
+  } else if (InBits()) {
+    Bits(children == 0 ? 0 : 1, 1);
   } else if (ranked_) {
     Tag(kBranch);
   } else {
@@ -116,7 +172,7 @@ void CertificateWriter::Branch(bool by_row, uint32_t line, uint32_t children) {
     Varint(line);
   }
   if (children == 0) {  // a leaf
-    MaybeFlush();
+    LeafDone();
     return;
   }
   // Field by field: a temporary's store and reload stalled on this, the
@@ -160,7 +216,12 @@ void CertificateWriter::Place(uint32_t a, uint32_t b) {
     Text("p ", rows_[a], " ", columns_[b], "\n");
   } else {
     const uint32_t index = TakeCell(branch, branch.by_row ? b : a);
-    if (branch.children_left > 1) Varint(index);  // the last one left needs none
+    // The last one left needs none.
+    if (branch.children_left > 1 && in_bits_) {
+      Bits(index, absl::bit_width(branch.children_left - 1));
+    } else if (branch.children_left > 1) {
+      Varint(index);
+    }
   }
   // The last child's subtree needs nothing of its branch.
   if (--branch.children_left == 0) branches_.pop_back();
@@ -171,10 +232,12 @@ void CertificateWriter::Leaf(uint8_t tag, const Pieces&... text) {
   if (overflowed_) return;
   if (format_ == CertificateFormat::kText) {
     Text(text...);
+  } else if (tag == kDead && InBits()) {
+    Bits(0, 1);
   } else {
     Tag(tag);
   }
-  MaybeFlush();
+  LeafDone();
 }
 
 void CertificateWriter::Empty(bool row, uint32_t line) {
@@ -190,8 +253,14 @@ void CertificateWriter::Hall(uint64_t rows, uint64_t unplaced) {
     Hall(listed, {});
     return;
   }
-  // A leaf in four of the word engine's: written without lists.
+  // A leaf in four of the word engine's: written without lists, or as a
+  // bit, whose rows a checker finds itself.
   if (overflowed_) return;
+  if (InBits()) {
+    Bits(0, 1);
+    LeafDone();
+    return;
+  }
   Tag(kHall);
   // The rows' bits gathered at their places among the unplaced (without a
   // branch per row: whether a row is in is a coin toss to the processor).
@@ -210,6 +279,8 @@ void CertificateWriter::Hall(absl::Span<const uint32_t> rows, absl::Span<const u
     Text("h ", rows.size());
     for (const uint32_t a : rows) Text(" ", rows_[a]);
     Text("\n");
+  } else if (InBits()) {
+    Bits(0, 1);
   } else {
     std::vector<uint32_t> ascending(unplaced.begin(), unplaced.end());
     std::sort(ascending.begin(), ascending.end());
@@ -221,7 +292,7 @@ void CertificateWriter::Hall(absl::Span<const uint32_t> rows, absl::Span<const u
     Tag(kHall);
     raw_ += bits;
   }
-  MaybeFlush();
+  LeafDone();
 }
 
 void CertificateWriter::Other() { Leaf(kOther, "x\n"); }
@@ -240,8 +311,19 @@ void CertificateWriter::FillSlot(size_t slot, std::optional<std::string> subtree
     Count(max_bytes_ + 1);
     return;
   }
-  Count(subtree->size());
-  if (!overflowed_) pieces_[slot] = *std::move(subtree);
+  std::string& piece = pieces_[slot];
+  if (format_ == CertificateFormat::kBinary) {
+    // A frame of its own says how many follow: a checker may hand them to
+    // another thread.
+    std::string framed(1, static_cast<char>(kFramed));
+    AppendVarint(framed, CountFrames(*subtree));
+    if (!AppendFrame(framed, piece)) {
+      Count(max_bytes_ + 1);
+      return;
+    }
+  }
+  Count(piece.size() + subtree->size());
+  if (!overflowed_) piece += *subtree;
 }
 
 CertificateWriter CertificateWriter::SlotWriter() const {
@@ -293,7 +375,7 @@ std::string CertificateHeader(CertificateFormat format, uint64_t n, uint64_t giv
                               const PartSelector& part) {
   if (format == CertificateFormat::kBinary) {
     std::string header = "NQCERT\r\n";
-    for (const uint64_t value : {uint64_t{2}, n, given, part.index, part.count}) {
+    for (const uint64_t value : {kVersion, n, given, part.index, part.count}) {
       AppendVarint(header, value);
     }
     return header;

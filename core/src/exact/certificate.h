@@ -43,6 +43,10 @@ class CertificateWriter {
   // writes no branch's line. RankedAbove: an enclosing tree said so already.
   void Ranked(absl::Span<const uint32_t> row_ranks, absl::Span<const uint32_t> column_ranks);
   void RankedAbove() { ranked_ = true; }
+  // Whether the binary format writes the ranked subtrees that start from
+  // here on in bits (on at first): a tree with slots is written in bytes
+  // above them, since a slot cannot stand inside a packed subtree.
+  void Packing(bool on) { packing_ = on; }
 
   // A branch on a line; before its first Place, each of its cells (a, b)
   // once, through Child (they may not be placed in the order they come).
@@ -89,6 +93,13 @@ class CertificateWriter {
   uint32_t TakeCell(OpenBranch& branch, uint32_t other);
 
   void Tag(uint8_t tag) { raw_.push_back(static_cast<char>(tag)); }
+  // A node of the binary format where a packed subtree may go: starts one
+  // there if none is open; true when the node goes in bits.
+  bool InBits();
+  // The low `count` bits of `value`, lowest first.
+  void Bits(uint64_t value, int count);
+  // After a leaf: ends the packed subtree if the leaf was its last node.
+  void LeafDone();
   void Varint(uint64_t value);
   template <typename... Pieces>
   void Text(const Pieces&... pieces);
@@ -106,6 +117,13 @@ class CertificateWriter {
   const size_t max_bytes_;
   const bool word_lines_;  // at most 64 free rows: OpenBranch::cells_left
   bool ranked_ = false;
+  bool packing_ = true;
+  // The packed subtree being written: open, the branches open above it, and
+  // the bits not yet in a whole byte.
+  bool in_bits_ = false;
+  size_t bits_above_ = 0;
+  uint64_t bits_ = 0;
+  int bit_count_ = 0;
   bool overflowed_ = false;
   std::string raw_;                  // written since the last Flush
   std::vector<std::string> pieces_;  // the tree so far; a slot is an empty piece

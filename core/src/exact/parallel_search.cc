@@ -149,7 +149,9 @@ SearchOutcome RunParallelWordSearch(const WordBoard& board, uint64_t node_budget
     WordSearch top_writer(board, stop, tie_seed, {certificate});
     Prefix root = WordCells(prefix);
     const size_t depth = subtrees.empty() ? board.size() + 1 : subtrees.front().prefix.size();
+    certificate->Packing(false);
     WriteTop(top_writer, root, depth, *certificate, slots);
+    certificate->Packing(true);
   }
   std::vector<std::optional<std::string>> proofs(subtrees.size());
   std::atomic<bool> abandoned{false};
