@@ -108,7 +108,7 @@ absl::Status BinaryReader::SkipFramed() {
   uint8_t byte;
   while (tree_.Next(&byte)) {
   }
-  if (!tree_.AtLimit()) return StreamError("the tree stream ends inside a framed subtree's frames");
+  if (!tree_.AtLimit()) return absl::CancelledError("broken frames, which another walk names");
   tree_.Limit(framed_.back().outer_limit);
   framed_.pop_back();
   return absl::OkStatus();

@@ -44,8 +44,11 @@ class BinaryReader {
     item_ = tree_.offset();
     item_bit_ = kNoBit;
     uint8_t tag;
-    if (!tree_.Next(&tag)) return StreamError("the tree stream ends where a node should start");
+    const bool read = tree_.Next(&tag);
+    // Without a byte, the frame of the last one (the same whether or not the
+    // subtrees before were read past, as other walks check them).
     item_frame_ = tree_.frame();
+    if (!read) return StreamError("the tree stream ends where a node should start");
     switch (tag) {
       case kDead:
         node->kind = Node::Kind::kDead;
@@ -119,7 +122,8 @@ class BinaryReader {
   // After a framed subtree's last node: its frames must end there.
   absl::Status EndFramed();
   // Right after a `framed` node: reads past its subtree's frames, which
-  // another walk checks (their frames must be whole).
+  // another walk checks; CANCELLED when they are broken, which that walk
+  // names.
   absl::Status SkipFramed();
   // The end of the tree stream right after the tree's last node, the end
   // marker, and nothing after it.

@@ -84,11 +84,15 @@ class SetCheck {
     readings[0] = ReadOne(board_, path_, open, reading);
     for (std::thread& helper : helpers) helper.join();
     const Reading* first = nullptr;
+    bool cancelled = false;
     for (const Reading& r : readings) {
+      cancelled = cancelled || absl::IsCancelled(r.status);
       if (r.status.ok() || absl::IsCancelled(r.status)) continue;
       if (first == nullptr || r.position < first->position) first = &r;
     }
-    return first == nullptr ? absl::OkStatus() : first->status;
+    if (first != nullptr) return first->status;
+    // A walk stops for an error that another names; never for nothing.
+    return cancelled ? absl::InternalError("a walk stopped without an error") : absl::OkStatus();
   }
 
   Reading ReadOne(Board& board, Path& path, const CertificateOpener& open, SetReading reading) {
