@@ -198,7 +198,7 @@ void WordBoard::FlagSquare(uint64_t sums[2], uint64_t differences[2]) const {
   }
   Pair low = LoadPair(level_), high = {0, 0};
   for (uint32_t x = 1; x < d_; ++x) {
-    const Pair words = LoadPair(level_ + 2 * x);
+    const Pair words = LoadPair(level_ + size_t{2} * x);
     low |= words << x;
     high |= words >> (64 - x);
   }
