@@ -342,7 +342,7 @@ class TreeWalk {
 
   void Leave() {
     const Frame& frame = frames_.back();
-    if (frame.ranked) --active_ranks_;
+    if (frame.ranked && --active_ranks_ > 0) board_.RankBy(ranks_[active_ranks_ - 1]);
     std::vector<uint32_t>& marks = done_by_[frame.by_row ? 0 : 1];
     while (done_trail_.size() > frame.trail) {
       marks[done_trail_.back().first] = done_trail_.back().second;
@@ -471,6 +471,7 @@ class TreeWalk {
       return Fail("the ranked columns are not each free column once");
     }
     ++active_ranks_;
+    board_.RankBy(ranks);
     Frame& frame = PushFrame(other_leaves_before);
     frame.ranked = true;
     frame.children = 1;

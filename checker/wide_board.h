@@ -65,6 +65,8 @@ class WideBoard {
   // of lowest rank among rows and among columns, a row rather than a column;
   // false when every line holds a queen.
   bool Choose(const Ranks& ranks, bool* by_row, uint32_t* line) const;
+  // Choose reads the ranks it is given: nothing to prepare.
+  void RankBy(const Ranks&) {}
   // An unplaced line without open cells, rows first: true and the line.
   bool EmptyLine(bool* row, uint32_t* line) const;
   // Whether the diagonal sums bound fails.

@@ -71,7 +71,7 @@ Ranks RandomRanks(uint32_t d, std::mt19937& random) {
 }
 
 // Every query of the tree walk, on both boards at one node.
-void ExpectSameNode(const WordBoard& word, const WideBoard& wide, const Ranks& ranks) {
+void ExpectSameNode(WordBoard& word, const WideBoard& wide, const Ranks& ranks) {
   const uint32_t d = word.d();
   std::vector<uint32_t> rows;
   for (uint32_t x = 0; x < d; ++x) {
@@ -95,25 +95,35 @@ void ExpectSameNode(const WordBoard& word, const WideBoard& wide, const Ranks& r
 }
 
 // Walks of random queens (on an open cell of the line that Choose picks, so
-// that the walk goes deep) from the root, lifting some on the way.
-void ExpectSameWalks(const Columns& columns, uint32_t d, uint32_t walks) {
+// that the walk goes deep) from the root, lifting some on the way, and
+// switching between two rankings now and then (as nested `ranked` nodes
+// do); with the word board's AVX2 pass or without.
+void ExpectSameWalks(const Columns& columns, uint32_t d, uint32_t walks, bool avx2) {
   const absl::StatusOr<Composition> composition = Composition::Make(columns);
   ASSERT_TRUE(composition.ok()) << composition.status();
   ASSERT_EQ(composition->d(), d);
   WordBoard word(*composition);
+  word.set_avx2(avx2);
   WideBoard wide(*composition);
   std::mt19937 random(d);
-  const Ranks ranks = RandomRanks(composition->d(), random);
+  const Ranks rankings[2] = {RandomRanks(composition->d(), random),
+                             RandomRanks(composition->d(), random)};
   uint32_t nodes = 0;
   for (uint32_t walk = 0; walk < walks; ++walk) {
     word.Reset();
     wide.Reset();
+    const Ranks* ranks = &rankings[walk % 2];
+    word.RankBy(*ranks);
     for (uint32_t depth = 0; depth < composition->d(); ++depth) {
-      ExpectSameNode(word, wide, ranks);
+      if (random() % 8 == 0) {
+        ranks = ranks == &rankings[0] ? &rankings[1] : &rankings[0];
+        word.RankBy(*ranks);
+      }
+      ExpectSameNode(word, wide, *ranks);
       ++nodes;
       bool row;
       uint32_t line;
-      if (testing::Test::HasFatalFailure() || !word.Choose(ranks, &row, &line)) break;
+      if (testing::Test::HasFatalFailure() || !word.Choose(*ranks, &row, &line)) break;
       const uint64_t open = word.OpenWord(row, line);
       if (open == 0) break;
       uint64_t cells = open;
@@ -133,20 +143,33 @@ void ExpectSameWalks(const Columns& columns, uint32_t d, uint32_t walks) {
 }
 
 TEST(WordBoardTest, AgreesWithTheWideBoardOnSquareHoles) {
-  for (const uint32_t d : {1u, 5u, 24u, 31u, 32u, 33u, 48u, 63u, 64u}) {
-    SCOPED_TRACE(d);
-    // No queen at all: the hole is the whole board.
-    ExpectSameWalks(Columns(d, 0), d, 10);
-    ExpectSameWalks(SquareHole(d, 10), d, 10);
-    ExpectSameWalks(SquareHole(d, 36), d, 10);
+  for (const bool avx2 : {false, true}) {
+    for (const uint32_t d : {1u, 5u, 24u, 31u, 32u, 33u, 48u, 63u, 64u}) {
+      SCOPED_TRACE(testing::Message() << "d " << d << " avx2 " << avx2);
+      // No queen at all: the hole is the whole board.
+      ExpectSameWalks(Columns(d, 0), d, 10, avx2);
+      ExpectSameWalks(SquareHole(d, 10), d, 10, avx2);
+      ExpectSameWalks(SquareHole(d, 36), d, 10, avx2);
+    }
   }
 }
 
 TEST(WordBoardTest, AgreesWithTheWideBoardOnScatteredFreeLines) {
-  for (const uint32_t d : {3u, 20u, 32u, 33u, 50u, 64u}) {
-    SCOPED_TRACE(d);
-    ExpectSameWalks(Scattered(d + 9, d), d, 10);
+  for (const bool avx2 : {false, true}) {
+    for (const uint32_t d : {3u, 20u, 32u, 33u, 50u, 64u}) {
+      SCOPED_TRACE(testing::Message() << "d " << d << " avx2 " << avx2);
+      ExpectSameWalks(Scattered(d + 9, d), d, 10, avx2);
+    }
   }
+}
+
+TEST(WordBoardTest, UsesAvx2WhereTheProcessorHasIt) {
+  const absl::StatusOr<Composition> composition = Composition::Make(Columns(8, 0));
+  ASSERT_TRUE(composition.ok());
+  WordBoard word(*composition);
+  EXPECT_EQ(word.avx2(), WordBoard::HasAvx2());
+  word.set_avx2(false);
+  EXPECT_FALSE(word.avx2());
 }
 
 }  // namespace
