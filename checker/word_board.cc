@@ -183,7 +183,7 @@ WordBoard::WordBoard(const Composition& composition)
   }
   sum_bits_.resize((sum_values_.size() + 63) / 64);
   difference_bits_.resize((difference_values_.size() + 63) / 64);
-  if (packed_) digests_[0] = Narrow(levels_.data(), no_close_.data(), levels_.data());
+  if (packed_) Narrow(levels_.data(), no_close_.data(), levels_.data(), &digests_[0]);
 }
 
 bool WordBoard::HasAvx2() {
@@ -205,31 +205,29 @@ void WordBoard::RankBy(const Ranks& ranks) {
 }
 
 // WordBoard::Narrow on d <= 32, word by word: `words` of them.
-WordBoard::Digest WordBoard::NarrowByOnes(const uint64_t* parent, const uint64_t* close,
-                                          const uint64_t* ranks, uint32_t words, uint64_t* child) {
+void WordBoard::NarrowByOnes(const uint64_t* parent, const uint64_t* close, const uint64_t* ranks,
+                             uint32_t words, uint64_t* child, Digest* digest) {
   constexpr uint64_t kLow = 0xffffffff;
-  Digest digest;
-  digest.least_row_key = digest.least_column_key = UINT32_MAX;
+  uint64_t any = 0, sums = 0, differences = 0;
+  uint32_t least_row_key = UINT32_MAX, least_column_key = UINT32_MAX;
   for (uint32_t x = 0; x < words; ++x) {
     const uint64_t open = child[x] = parent[x] & ~close[x];
-    digest.any |= open;
-    digest.sums |= (open & kLow) << x;
-    digest.differences |= (open >> 32) << x;
-    digest.least_row_key = std::min(digest.least_row_key, LineKey(open & kLow, ranks[x] & kLow));
-    digest.least_column_key =
-        std::min(digest.least_column_key, LineKey(open >> 32, ranks[x] >> 32));
+    any |= open;
+    sums |= (open & kLow) << x;
+    differences |= (open >> 32) << x;
+    least_row_key = std::min(least_row_key, LineKey(open & kLow, ranks[x] & kLow));
+    least_column_key = std::min(least_column_key, LineKey(open >> 32, ranks[x] >> 32));
   }
-  return digest;
+  *digest = {least_row_key, least_column_key, any, sums, differences, 0};
 }
 
 #if defined(__x86_64__)
 // The same by four words at a time (`words` a multiple of 4), which halves
 // the cost of a node: each 32-bit half's open cells counted by nibbles.
-__attribute__((target("avx2"))) WordBoard::Digest WordBoard::NarrowByFours(const uint64_t* parent,
-                                                                           const uint64_t* close,
-                                                                           const uint64_t* ranks,
-                                                                           uint32_t words,
-                                                                           uint64_t* child) {
+__attribute__((target("avx2"))) void WordBoard::NarrowByFours(const uint64_t* parent,
+                                                              const uint64_t* close,
+                                                              const uint64_t* ranks, uint32_t words,
+                                                              uint64_t* child, Digest* digest) {
   const __m256i nibble_bits = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1,
                                                1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
   const __m256i low_nibbles = _mm256_set1_epi8(0x0f), low_halves = _mm256_set1_epi64x(0xffffffff);
@@ -264,27 +262,31 @@ __attribute__((target("avx2"))) WordBoard::Digest WordBoard::NarrowByFours(const
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[0]), any);
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[1]), sums);
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[2]), differences);
-  Digest digest;
-  digest.least_row_key = std::min({keys[0], keys[2], keys[4], keys[6]});
-  digest.least_column_key = std::min({keys[1], keys[3], keys[5], keys[7]});
-  digest.any = lanes[0][0] | lanes[0][1] | lanes[0][2] | lanes[0][3];
-  digest.sums = lanes[1][0] | lanes[1][1] | lanes[1][2] | lanes[1][3];
-  digest.differences = lanes[2][0] | lanes[2][1] | lanes[2][2] | lanes[2][3];
-  return digest;
+  const auto either = [](const uint64_t four_words[4]) {
+    return four_words[0] | four_words[1] | four_words[2] | four_words[3];
+  };
+  *digest = {std::min({keys[0], keys[2], keys[4], keys[6]}),
+             std::min({keys[1], keys[3], keys[5], keys[7]}),
+             either(lanes[0]),
+             either(lanes[1]),
+             either(lanes[2]),
+             0};
 }
 #else
-WordBoard::Digest WordBoard::NarrowByFours(const uint64_t* parent, const uint64_t* close,
-                                           const uint64_t* ranks, uint32_t words, uint64_t* child) {
-  return NarrowByOnes(parent, close, ranks, words, child);
+void WordBoard::NarrowByFours(const uint64_t* parent, const uint64_t* close, const uint64_t* ranks,
+                              uint32_t words, uint64_t* child, Digest* digest) {
+  NarrowByOnes(parent, close, ranks, words, child, digest);
 }
 #endif
 
-WordBoard::Digest WordBoard::Narrow(const uint64_t* parent, const uint64_t* close,
-                                    uint64_t* child) const {
-  Digest digest = avx2_ ? NarrowByFours(parent, close, rank_words_.data(), stride_, child)
-                        : NarrowByOnes(parent, close, rank_words_.data(), stride_, child);
-  digest.ranks_version = ranks_version_;
-  return digest;
+void WordBoard::Narrow(const uint64_t* parent, const uint64_t* close, uint64_t* child,
+                       Digest* digest) const {
+  if (avx2_) {
+    NarrowByFours(parent, close, rank_words_.data(), stride_, child, digest);
+  } else {
+    NarrowByOnes(parent, close, rank_words_.data(), stride_, child, digest);
+  }
+  digest->ranks_version = ranks_version_;
 }
 
 // A line has an open cell when its bit is set in another line's word: an
