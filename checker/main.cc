@@ -3,7 +3,6 @@
 // (either format of docs/reference/certificates.md), against the composition
 // they were written for, reading each in chunks. See kAbout for the board
 // formats and exit statuses.
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +11,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -27,6 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "checker/certificate_check.h"
 #include "command_line/command_line.h"
+#include "command_line/cpu_count.h"
 
 ABSL_FLAG(bool, help, false, "print this help and exit (also -h)");
 ABSL_FLAG(bool, version, false, "print the version and exit");
@@ -35,7 +34,8 @@ ABSL_FLAG(bool, text, false,
           "certificate made readable; the text up to the first error, if any)");
 ABSL_FLAG(int, threads, 0,
           "threads that check a certificate, sharing out the subtrees that the search's threads "
-          "wrote (each thread reads the file; 0: one per processor)");
+          "wrote (each thread reads the file; 0: the CPUs this process may use, by its affinity "
+          "mask and cgroup cpu.max)");
 
 namespace {
 
@@ -233,11 +233,10 @@ int main(int argc, char** argv) {
   nqueens::checker::CheckOptions options;
   const int threads = absl::GetFlag(FLAGS_threads);
   if (threads < 0 || threads > kMaxThreads) {
-    return UsageError(
-        absl::StrCat("--threads=", threads, ": from 0 (one per processor) to ", kMaxThreads));
+    return UsageError(absl::StrCat("--threads=", threads,
+                                   ": from 0 (the CPUs this process may use) to ", kMaxThreads));
   }
-  options.threads =
-      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.threads = threads > 0 ? threads : nqueens::command_line::UsableCpus();
   if (absl::GetFlag(FLAGS_text)) {
     options.text = [](absl::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   }

@@ -89,8 +89,9 @@ class Backend {
       const std::function<void(BatchAnswer)>& answer, const RunOptions& options) = 0;
 };
 
-// Runs the core in this process, each call on `threads` threads (0: one
-// per core; a job cut into parts runs one part per core, each on one).
+// Runs the core in this process, each call on `threads` threads (0: one per
+// CPU this process may use, command_line/cpu_count.h; a job cut into parts
+// runs as many parts at once, each on one).
 std::unique_ptr<Backend> MakeLocalBackend(int threads = 0);
 
 struct ClientSecurity;  // security.h

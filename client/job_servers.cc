@@ -1,10 +1,9 @@
 #include "client/job_servers.h"
 
-#include <algorithm>
-#include <thread>
 #include <utility>
 
 #include "client/channel.h"
+#include "command_line/cpu_count.h"
 
 namespace nqueens::client {
 namespace {
@@ -54,6 +53,6 @@ std::vector<JobServer> LocalJobServers() {
   return servers;
 }
 
-size_t LocalWindow() { return std::max(1u, std::thread::hardware_concurrency()); }
+size_t LocalWindow() { return static_cast<size_t>(command_line::UsableCpus()); }
 
 }  // namespace nqueens::client

@@ -29,7 +29,8 @@ absl::StatusOr<std::vector<JobServer>> RemoteJobServers(const std::string& targe
 
 // This process as the one server: each part on one thread.
 std::vector<JobServer> LocalJobServers();
-// Parts at once with --local unless --window says otherwise: one per core.
+// Parts at once with --local unless --window says otherwise: one per CPU
+// this process may use (its affinity mask and cgroup CPU quota).
 size_t LocalWindow();
 
 // The channel RemoteJobServers makes for `address`.

@@ -10,6 +10,7 @@
 #include "client/backend.h"
 #include "client/cancellation.h"
 #include "client/progress.h"
+#include "command_line/cpu_count.h"
 #include "nqueens/seed.h"
 #include "wire/convert.h"
 
@@ -26,11 +27,8 @@ StopCondition StopFor(const RunOptions& options) {
   return stop;
 }
 
-// `threads`, or one per core when 0.
-int ThreadCount(int threads) {
-  return threads > 0 ? threads
-                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
+// `threads`, or the CPUs this process may use when 0.
+int ThreadCount(int threads) { return threads > 0 ? threads : command_line::UsableCpus(); }
 
 // The core's options that every call takes, from the CLI's; the exact
 // search on `threads` threads.
@@ -96,7 +94,7 @@ class LocalBackend : public Backend {
                              const std::function<void(BatchAnswer)>& answer,
                              const RunOptions& options) override {
     constexpr size_t kBatchRound = 64;
-    const size_t threads = std::max(1u, std::thread::hardware_concurrency());
+    const size_t threads = static_cast<size_t>(command_line::UsableCpus());
     std::vector<v1::CompleteRequest> round;
     for (;;) {
       round.clear();

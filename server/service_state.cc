@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "command_line/cpu_count.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
-#include "server/cpu_count.h"
 #include "server/memory_estimate.h"
 
 namespace nqueens::server {
@@ -17,7 +17,9 @@ namespace {
 // that a load test sees the memory come back.
 constexpr absl::Duration kIdleTrimDelay = absl::Milliseconds(100);
 
-int EffectiveWorkers(int requested) { return requested > 0 ? requested : UsableCpus(); }
+int EffectiveWorkers(int requested) {
+  return requested > 0 ? requested : command_line::UsableCpus();
+}
 
 // The names of the service's methods, as the calls give them.
 std::vector<std::string> ServiceMethods() {

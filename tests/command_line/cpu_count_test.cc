@@ -1,10 +1,10 @@
-#include "server/cpu_count.h"
+#include "command_line/cpu_count.h"
 
 #include <thread>
 
 #include "gtest/gtest.h"
 
-namespace nqueens::server {
+namespace nqueens::command_line {
 namespace {
 
 TEST(CpuCountTest, ParsesTheCgroupQuota) {
@@ -23,4 +23,4 @@ TEST(CpuCountTest, UsableCpusIsAtLeastOneAndAtMostTheMachines) {
 }
 
 }  // namespace
-}  // namespace nqueens::server
+}  // namespace nqueens::command_line

@@ -1,4 +1,4 @@
-#include "server/cpu_count.h"
+#include "command_line/cpu_count.h"
 
 #include <sched.h>
 
@@ -14,7 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 
-namespace nqueens::server {
+namespace nqueens::command_line {
 namespace {
 
 int AffinityCpus() {
@@ -56,4 +56,4 @@ int UsableCpus() {
   return cpus;
 }
 
-}  // namespace nqueens::server
+}  // namespace nqueens::command_line
