@@ -251,11 +251,7 @@ absl::StatusOr<CallOptions> Call::CallOptionsFor(const std::optional<uint64_t>& 
   // memory reserved when the search starts.
   options->params.exact_max_free_rows = service_.options.limits.max_exact_free_rows;
   options->reserve_memory = [this](uint64_t bytes) {
-    absl::Status reserved = ReserveMemory((memory_.has_value() ? memory_->bytes() : 0) + bytes);
-    if (reserved.ok()) return reserved;
-    return absl::Status(reserved.code(),
-                        absl::StrCat("the exact search on more than ", kExactFreeRowsInEstimates,
-                                     " free rows: ", reserved.message()));
+    return ReserveMemory((memory_.has_value() ? memory_->bytes() : 0) + bytes);
   };
   // The exact search's subtrees go to free workers too (pool jobs that start
   // after it ended return at once), leaving one for other calls.

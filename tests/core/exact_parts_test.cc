@@ -40,7 +40,8 @@ class PlainSplit {
   explicit PlainSplit(const Columns& composition)
       : composition_(composition), n_(static_cast<uint32_t>(composition.size())) {}
 
-  std::vector<Node> Nodes(uint64_t part_count) const {
+  // `made` (if set) counts the nodes below the root that the levels hold.
+  std::vector<Node> Nodes(uint64_t part_count, uint64_t* made = nullptr) const {
     const size_t wanted = std::min<uint64_t>(16 * part_count, 65536);
     const size_t free_rows = std::count(composition_.begin(), composition_.end(), kEmptyRow);
     std::vector<Node> live = Live({Node{}});
@@ -55,6 +56,7 @@ class PlainSplit {
           next.back().push_back(queen);
         }
       }
+      if (made != nullptr) *made += next.size();
       live = Live(next);
     }
     return live;
@@ -267,6 +269,47 @@ TEST(ExactSplitTest, EveryEngineSearchesBelowAPrefix) {
     }
   }
   EXPECT_GT(prefixes, 20);
+}
+
+// A level of the split may hold 65,536 nodes times the free rows: each is
+// asked for before it is made, and a refusal ends the split with it.
+TEST(ExactSplitTest, AsksForEachLevelsNodesBeforeMakingThem) {
+  int refused = 0;
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    const Columns composition = test_boards::RandomComposition(40, 40 - 14, seed);
+    const uint64_t part_count = 64;
+    uint64_t made = 0;
+    const size_t live = PlainSplit(composition).Nodes(part_count, &made).size();
+    StopPoller stop(kNever);
+    absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
+    ASSERT_TRUE(board.ok());
+    std::vector<uint64_t> asked;
+    const auto grant = [&asked](uint64_t bytes) {
+      asked.push_back(bytes);
+      return absl::OkStatus();
+    };
+    absl::StatusOr<ExactSplit> split = ExactSplit::Make(*board, part_count, stop, grant);
+    ASSERT_TRUE(split.ok()) << split.status();
+    EXPECT_EQ(split->node_count(), live);
+    uint64_t total = 0;
+    for (const uint64_t bytes : asked) total += bytes;
+    EXPECT_EQ(total, made * ExactSplit::kNodeBytes) << "seed " << seed;
+    if (asked.empty()) continue;
+    // Refused at the last level: the error, saying what it was for.
+    const auto refuse_last = [&, calls = size_t{0}](uint64_t) mutable {
+      return ++calls < asked.size() ? absl::OkStatus()
+                                    : absl::ResourceExhaustedError("over --memory-budget");
+    };
+    split = ExactSplit::Make(*board, part_count, stop, refuse_last);
+    ASSERT_EQ(split.status().code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_TRUE(absl::StrContains(
+        split.status().message(),
+        absl::StrCat("the split into parts (", asked.back() / ExactSplit::kNodeBytes, " nodes")))
+        << split.status();
+    EXPECT_TRUE(absl::EndsWith(split.status().message(), ": over --memory-budget"));
+    ++refused;
+  }
+  EXPECT_GE(refused, 5);
 }
 
 // Servers of different versions must cut a search alike: a change here

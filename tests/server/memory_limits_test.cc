@@ -14,9 +14,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
 #include "nqueens/memory.h"
+#include "nqueens/parts.h"
 #include "server/byte_size.h"
 #include "server/memory_estimate.h"
 #include "server/server.h"
@@ -217,6 +219,31 @@ TEST_F(MemoryLimitsTest, TheExactSearchOnThousandsOfFreeRowsReservesItsMemory) {
   const grpc::Status status = stub_->Complete(&context, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
+  EXPECT_TRUE(AwaitInUse(0));
+}
+
+// One part of a search cut into parts reserves its split's tree level by
+// level: on 2,000 free rows cut into 65,536 parts, the second level's 4
+// million nodes (112 MB) do not fit what the budget leaves, and the call
+// says so before it makes them.
+TEST_F(MemoryLimitsTest, APartsSplitReservesItsNodes) {
+  constexpr uint32_t kFreeRows = 2000;
+  const uint64_t need =
+      PeakCallBytes(kCompletionWork, kFreeRows, {kFreeRows, 0}, ResponseBoard::kOneMessage);
+  const uint64_t search = ExactSearchBytesBeyondEstimate(kFreeRows);
+  v1::CompleteRequest request;
+  for (uint32_t row = 0; row < kFreeRows; ++row) request.add_columns(0);
+  request.set_n(kFreeRows);
+  request.set_method(v1::COMPLETE_METHOD_EXACT);
+  request.set_part_index(0);
+  request.set_part_count(kMaxPartCount);
+  StartServer(need + search + (uint64_t{16} << 20), absl::Seconds(30));
+  grpc::ClientContext context;
+  SetPatience(context);
+  v1::CompleteResponse response;
+  const grpc::Status status = stub_->Complete(&context, request, &response);
+  ExpectStatus(status, grpc::StatusCode::RESOURCE_EXHAUSTED, "the split into parts (");
+  EXPECT_THAT(status.error_message(), ::testing::HasSubstr("--memory-budget"));
   EXPECT_TRUE(AwaitInUse(0));
 }
 

@@ -95,9 +95,12 @@ struct CallOptions {
   // depend on them.
   SearchThreads threads;
   // Asked for the memory the exact search needs beyond nqueens/memory.h's
-  // estimates before it allocates it, which is on boards of more than 1,024
-  // free rows (ExactSearchBytesBeyondEstimate). An error ends the call with
-  // it; unset, nothing is asked.
+  // estimates before it allocates it: on boards of more than 1,024 free
+  // rows (ExactSearchBytesBeyondEstimate), and for one part of a search cut
+  // into parts, the split's tree, 28 bytes a node, level by level (up to
+  // 65,536 nodes times the free rows). Each ask adds to the ones before. An
+  // error ends the call with it, saying what it was for; unset, nothing is
+  // asked.
   std::function<absl::Status(uint64_t bytes)> reserve_memory;
 };
 

@@ -99,13 +99,13 @@ uint64_t PartNodes(uint64_t nodes, const PartSelector& part) {
 // The nodes are subtrees of the composition's own tree, so that their
 // searches keep its bounds and tie-breaks: the diagonal sums of a square
 // hole hold for the hole, not for a board rebuilt with the node's queens.
-absl::StatusOr<ExactResult> ExactCompletePart(absl::Span<const uint32_t> composition,
-                                              const PartSelector& part, const ExactBudget& budget,
-                                              StopPoller& stop, const SearchThreads& threads,
-                                              const CertificateWanted& wanted) {
+absl::StatusOr<ExactResult> ExactCompletePart(
+    absl::Span<const uint32_t> composition, const PartSelector& part, const ExactBudget& budget,
+    StopPoller& stop, const SearchThreads& threads, const CertificateWanted& wanted,
+    const std::function<absl::Status(uint64_t bytes)>& reserve_memory) {
   absl::StatusOr<FreeBoard> board = FreeBoard::Build(composition, stop);
   if (!board.ok()) return board.status();
-  absl::StatusOr<ExactSplit> split = ExactSplit::Make(*board, part.count, stop);
+  absl::StatusOr<ExactSplit> split = ExactSplit::Make(*board, part.count, stop, reserve_memory);
   if (!split.ok()) return split.status();
   const uint64_t nodes = PartNodes(split->node_count(), part);
   PartCertificate certificate(part, *board, composition.size(), wanted);

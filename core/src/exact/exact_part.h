@@ -25,10 +25,10 @@ namespace nqueens::internal {
 // the split's top tree, this part's nodes with their proofs and the other
 // parts' nodes as `x` leaves, which the checker matches against the other
 // parts' certificates (checker/certificate_check.h).
-absl::StatusOr<ExactResult> ExactCompletePart(absl::Span<const uint32_t> composition,
-                                              const PartSelector& part, const ExactBudget& budget,
-                                              StopPoller& stop, const SearchThreads& threads = {},
-                                              const CertificateWanted& certificate = {});
+absl::StatusOr<ExactResult> ExactCompletePart(
+    absl::Span<const uint32_t> composition, const PartSelector& part, const ExactBudget& budget,
+    StopPoller& stop, const SearchThreads& threads = {}, const CertificateWanted& certificate = {},
+    const std::function<absl::Status(uint64_t bytes)>& reserve_memory = {});
 
 }  // namespace nqueens::internal
 

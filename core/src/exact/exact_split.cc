@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+
 namespace nqueens::internal {
 
 // The open cells of every line below a path of queens, counted, without a
@@ -129,8 +131,10 @@ class ExactSplit::PathCounts {
   std::vector<bool> row_placed_, column_placed_;
 };
 
-absl::StatusOr<ExactSplit> ExactSplit::Make(const FreeBoard& board, uint64_t part_count,
-                                            StopPoller& stop) {
+absl::StatusOr<ExactSplit> ExactSplit::Make(
+    const FreeBoard& board, uint64_t part_count, StopPoller& stop,
+    const std::function<absl::Status(uint64_t bytes)>& reserve) {
+  static_assert(sizeof(Node) == kNodeBytes);
   const uint64_t wanted = std::min(kSplitNodesPerPart * part_count, kMaxSplitNodes);
   ExactSplit split;
   PathCounts path(board);
@@ -142,6 +146,16 @@ absl::StatusOr<ExactSplit> ExactSplit::Make(const FreeBoard& board, uint64_t par
     const auto live =
         std::count_if(level.begin(), level.end(), [](const Node& node) { return node.live(); });
     if (live == 0 || static_cast<uint64_t>(live) >= wanted) break;
+    if (reserve) {
+      uint64_t children = 0;
+      for (const Node& node : level) children += node.open;
+      if (absl::Status reserved = reserve(children * kNodeBytes); !reserved.ok()) {
+        return absl::Status(
+            reserved.code(),
+            absl::StrCat("the split into parts (", children, " nodes of ", kNodeBytes,
+                         " bytes at depth ", depth + 1, "): ", reserved.message()));
+      }
+    }
     std::vector<Node> next;
     for (uint32_t i = 0; i < level.size(); ++i) {
       if (!level[i].live()) continue;

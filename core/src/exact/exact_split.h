@@ -31,8 +31,13 @@ class ExactSplit {
  public:
   // The split of the tree of `board` (a composition's free board) into
   // `part_count` parts, 2 or more. Polled: the poller's status once it fires.
-  static absl::StatusOr<ExactSplit> Make(const FreeBoard& board, uint64_t part_count,
-                                         StopPoller& stop);
+  // `reserve`, if set, is asked for each level's nodes (kNodeBytes each)
+  // before they are made: a level may hold up to kMaxSplitNodes times the
+  // free rows, gigabytes on large boards. Its error ends the split.
+  static constexpr uint64_t kNodeBytes = 28;  // a node of the split's tree
+  static absl::StatusOr<ExactSplit> Make(
+      const FreeBoard& board, uint64_t part_count, StopPoller& stop,
+      const std::function<absl::Status(uint64_t bytes)>& reserve = {});
 
   // The live nodes of the split's level, numbered 0, 1, ... in breadth-first
   // order; node i belongs to part i mod part_count.

@@ -192,7 +192,11 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
   if (options.reserve_memory) {
     const uint64_t free_rows = state.n() - stats.queens_given;
     if (const uint64_t bytes = ExactSearchBytesBeyondEstimate(free_rows); bytes > 0) {
-      if (absl::Status reserved = options.reserve_memory(bytes); !reserved.ok()) return reserved;
+      if (absl::Status reserved = options.reserve_memory(bytes); !reserved.ok()) {
+        return absl::Status(reserved.code(), absl::StrCat("the exact search on more than ",
+                                                          kExactFreeRowsInEstimates,
+                                                          " free rows: ", reserved.message()));
+      }
     }
   }
   const internal::ExactBudget budget =
@@ -204,7 +208,7 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
       options.part.whole()
           ? internal::ExactComplete(state.columns(), budget, stop, options.threads, certificate)
           : internal::ExactCompletePart(state.columns(), options.part, budget, stop,
-                                        options.threads, certificate);
+                                        options.threads, certificate, options.reserve_memory);
   if (!exact.ok()) return exact.status();
   stats.exact_nodes += exact->nodes;
   stats.exact_runs = exact->runs;
