@@ -185,7 +185,7 @@ class Client {
 
   CallOutcome Solve(uint64_t n, v1::Method method) {
     return Timed(n, [&] {
-      v1::SolveStreamRequest request;
+      v1::SolveRequest request;
       request.set_n(n);
       request.set_method(method);
       v1::SolveResponse response;
@@ -227,7 +227,7 @@ class Client {
       v1::ValidateRequest request;
       request.set_n(board.size());
       request.mutable_columns()->Assign(board.begin(), board.end());
-      v1::ValidateStreamResponse response;
+      v1::ValidateResponse response;
       grpc::ClientContext context;
       TakeLargeAnswers(context);
       grpc::Status status = stub_->Validate(&context, request, &response);
@@ -1154,8 +1154,11 @@ Report StopLatency() {
               }
               status = reader->Finish();
             } else if (c.call == Call::kSolve) {
+              v1::SolveRequest unary;
+              unary.set_n(c.n);
+              unary.set_method(c.method);
               v1::SolveResponse response;
-              status = client.stub().Solve(&context, request, &response);
+              status = client.stub().Solve(&context, unary, &response);
             } else {
               v1::CompleteRequest complete;
               complete.set_n(c.n);
