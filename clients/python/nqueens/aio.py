@@ -77,8 +77,7 @@ class Client:
 
     @contextlib.asynccontextmanager
     async def _spread(self, part_count: int, window: int, call: Callable[..., Awaitable[Any]],
-                      progress: Optional[spread.Progress],
-                      enough: Callable[[Any], bool] = lambda result: False
+                      progress: Optional[spread.Progress], completes: bool = False
                       ) -> AsyncIterator[spread.Tasks]:
         """As nqueens.Client._spread, on tasks."""
         servers = spread.clients_per_server(
@@ -91,7 +90,7 @@ class Client:
             for server in servers:
                 await server.close()
 
-        job = spread.Job(part_count, len(servers), enough)
+        job = spread.Job(part_count, len(servers), completes)
         async with spread.Tasks(job, servers, window, call, progress,
                                 close if self._target is not None else None) as run:
             yield run
@@ -135,7 +134,7 @@ class Client:
                                     deadline.left(), metadata)
 
         async with self._spread(options["part_count"], window, call, progress,
-                                spread.solved) as run:
+                                completes=True) as run:
             job = await run.finish()
         return spread.completion(job, time.monotonic() - started)
 

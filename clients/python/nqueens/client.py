@@ -93,12 +93,11 @@ class Client:
 
     @contextlib.contextmanager
     def _spread(self, part_count: int, window: int, call: Callable[..., Any],
-                progress: Optional[spread.Progress],
-                enough: Callable[[Any], bool] = lambda result: False
+                progress: Optional[spread.Progress], completes: bool = False
                 ) -> Iterator[spread.Threads]:
-        """A job of part_count parts over a client per server behind the
-        target, each on a channel of its own, closed after the job; with a
-        channel given, over this client alone."""
+        """A job of part_count parts (of complete() when `completes`) over a
+        client per server behind the target, each on a channel of its own,
+        closed after the job; with a channel given, over this client alone."""
         servers = spread.clients_per_server(
             self, self._target, self._tls, self._options,
             lambda target, options: Client(target, tls=self._tls, options=options,
@@ -109,7 +108,7 @@ class Client:
             for server in servers:
                 server.close()
 
-        job = spread.Job(part_count, len(servers), enough)
+        job = spread.Job(part_count, len(servers), completes)
         with spread.Threads(job, servers, window, call, progress,
                             close if self._target is not None else None) as run:
             yield run
@@ -159,8 +158,9 @@ class Client:
         spreads the K parts over the servers, `window` in flight on each:
         OUTCOME_SOLVED as soon as a part is (the others are cancelled),
         OUTCOME_UNSOLVABLE if every part is (result.part_certificates:
-        theirs, in part order), else OUTCOME_UNDECIDED. progress(share of
-        the parts done); timeout: the job's."""
+        theirs, in part order), else OUTCOME_UNDECIDED, as when the job's
+        timeout passes first (the parts in flight are cancelled; stats: the
+        parts done). progress(share of the parts done)."""
         columns, was_array = requests.columns_of(board)
         options = requests.complete_options(method, seed, limits, want_certificate,
                                             certificate_format, parts, part_index)
@@ -180,7 +180,7 @@ class Client:
             return server._complete(columns, {**options, "part_index": part}, numpy,
                                     deadline.left(), metadata)
 
-        with self._spread(options["part_count"], window, call, progress, spread.solved) as run:
+        with self._spread(options["part_count"], window, call, progress, completes=True) as run:
             job = run.finish()
         return spread.completion(job, time.monotonic() - started)
 

@@ -24,6 +24,7 @@ from nqueens import channel as channels
 from nqueens import requests
 from nqueens.errors import Error
 from nqueens.results import BlockStats, Count, Result, Stats
+from nqueens.v1 import nqueens_pb2 as pb
 
 # A part's failures that another server need not share: its server went
 # away, is shutting down (it refuses calls with UNAVAILABLE and cancels those
@@ -153,24 +154,30 @@ class Deadline:
         return left
 
 
-def retryable(error: BaseException) -> bool:
-    return isinstance(error, grpc.RpcError) and callable(getattr(error, "code", None)) \
-        and error.code() in RETRYABLE
+def code_of(error: BaseException) -> Optional[grpc.StatusCode]:
+    """The status code of a failed call, else None."""
+    if isinstance(error, grpc.RpcError) and callable(getattr(error, "code", None)):
+        return error.code()  # type: ignore[no-any-return]
+    return None
 
 
 class Job:
     """The parts of one job and the servers they go to. Each of a server's
     slots (its window) sends one part at a time. A part that failed on a
     server goes back to the pending parts, for a server it has not failed on
-    while one is still in the job. A driver holds a lock around every call."""
+    while one is still in the job. A driver holds a lock around every call.
 
-    def __init__(self, part_count: int, server_count: int,
-                 enough: Callable[[Any], bool] = lambda result: False):
+    A job of complete() (`completes`) ends, as the CLI's, at its first
+    OUTCOME_SOLVED part (self.answer), and at its deadline with the parts
+    done so far (completion() answers OUTCOME_UNDECIDED, as one call's
+    search gives up) rather than with DEADLINE_EXCEEDED."""
+
+    def __init__(self, part_count: int, server_count: int, completes: bool = False):
         self.part_count = part_count
         self.results: Dict[int, Any] = {}  # finished parts' results, until taken
-        self.answer: Any = None  # the first result that is `enough` for the whole job
+        self.answer: Any = None  # complete(): the first OUTCOME_SOLVED part's result
         self.error: Optional[BaseException] = None
-        self._enough = enough
+        self._completes = completes
         self._done: Set[int] = set()
         self._pending = list(range(part_count))  # a heap: the first parts first
         self._failed_on: Dict[int, Set[int]] = {}
@@ -228,7 +235,7 @@ class Job:
             return False
         self._done.add(part)
         self.results[part] = result
-        if self._enough(result):
+        if self._completes and solved(result):
             self.answer = result
         return True
 
@@ -238,7 +245,13 @@ class Job:
         self._shares.pop(part, None)
         if self.over():
             return None
-        if not retryable(error):
+        code = code_of(error)
+        # Every part's call has the job's deadline, so this is the job's:
+        # complete() gives up with the parts done.
+        if self._completes and code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            self._stopped = True
+            return None
+        if code not in RETRYABLE:
             self.error = error
             return None
         heapq.heappush(self._pending, part)
@@ -428,26 +441,30 @@ def solved(result: Result) -> bool:
 
 
 def completion(job: Job, seconds: float) -> Result:
-    """The job's completion: the first OUTCOME_SOLVED part's result; else
-    OUTCOME_UNSOLVABLE if every part was, else OUTCOME_UNDECIDED, with the
-    parts' stats merged and, when unsolvable, their certificates in part
-    order."""
+    """The job's completion, as the CLI's: the first OUTCOME_SOLVED part's
+    result; else OUTCOME_UNSOLVABLE if every part was, else
+    OUTCOME_UNDECIDED (a part was, or the deadline came first), with the
+    stats of the parts done merged and, when unsolvable, their certificates
+    in part order."""
     if job.answer is not None:
         return job.answer  # type: ignore[no-any-return]
-    parts = [job.results[index] for index in range(job.part_count)]
-    unsolvable = all(part.outcome == "OUTCOME_UNSOLVABLE" for part in parts)
+    parts = [job.results[index] for index in sorted(job.results)]
+    unsolvable = len(parts) == job.part_count and all(
+        part.outcome == "OUTCOME_UNSOLVABLE" for part in parts)
     missing = [f"part {index}: {part.certificate_missing}"
                for index, part in enumerate(parts) if part.certificate_missing]
     return Result(outcome="OUTCOME_UNSOLVABLE" if unsolvable else "OUTCOME_UNDECIDED",
-                  board=None, stats=merged_stats(parts, seconds),
+                  board=None, stats=merged_stats(parts, job.part_count, seconds),
                   certificate_missing="; ".join(missing) if unsolvable else "",
                   part_certificates=[part.certificate for part in parts]
                   if unsolvable and any(part.certificate for part in parts) else [])
 
 
-def merged_stats(parts: List[Result], seconds: float) -> Stats:
-    """Part 0's stats, with the search's counters added up over the parts,
-    exact_explored their mean, every lowered limit, and the job's time."""
+def merged_stats(parts: List[Result], part_count: int, seconds: float) -> Stats:
+    """The first part's stats (a server's empty ones when no part was done),
+    with the search's counters added up over the parts done, exact_explored
+    the share of the whole searched (their sum over part_count, as the CLI
+    counts it), every lowered limit, and the job's time."""
     blocks: Dict[str, Tuple[int, float]] = {}
     for part in parts:
         for block in part.stats.blocks:
@@ -455,11 +472,11 @@ def merged_stats(parts: List[Result], seconds: float) -> Stats:
             blocks[block.block] = (backtracks + block.backtracks_to, spent + block.seconds)
     stats = [part.stats for part in parts]
     return dataclasses.replace(
-        stats[0], total_seconds=seconds,
+        stats[0] if stats else Stats.from_proto(pb.Stats()), total_seconds=seconds,
         backtracks=sum(each.backtracks for each in stats),
         restarts=sum(each.restarts for each in stats),
         blocks=[BlockStats(name, *totals) for name, totals in blocks.items()],
         exact_nodes=sum(each.exact_nodes for each in stats),
         exact_runs=sum(each.exact_runs for each in stats),
-        exact_explored=sum(each.exact_explored for each in stats) / len(stats),
+        exact_explored=sum(each.exact_explored for each in stats) / part_count,
         lowered_limits=sorted({limit for each in stats for limit in each.lowered_limits}))

@@ -5,6 +5,7 @@ import asyncio
 import os
 import tempfile
 import threading
+import time
 import unittest
 
 import grpc
@@ -20,6 +21,33 @@ FUNDAMENTAL = {10: 92, 12: 1_787, 14: 45_752}
 # Valid, and no completion (support.completions finds none).
 DEAD_END = [1, 0, 0, 0, 3, 0, 0, 0, 0, 5]
 NOWHERE = "127.0.0.1:1"  # nothing listens there
+# No completion, which the exact search takes seconds of both cores to
+# prove (examples/README.md; its 64 parts take about 10 s on the test's
+# servers): a job of it is cut short by a 2 s deadline.
+HARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples",
+                    "excluded-diagonals-24.q")
+DEADLINE_SECONDS = 2.0
+# How long after its deadline a job may take to answer: a bound on hanging,
+# not a measurement.
+LATE_SECONDS = 10.0
+
+
+def hard_board():
+    with open(HARD) as file:
+        return [int(column) for column in file.read().split()]
+
+
+def check_cut_short(test, result, seconds):
+    """A complete() job of the hard board that its deadline ended: what the
+    CLI answers, OUTCOME_UNDECIDED (no exception, no proof) with the search
+    its parts did, soon after the deadline."""
+    test.assertEqual((result.outcome, result.board), ("OUTCOME_UNDECIDED", None))
+    test.assertLess(seconds, DEADLINE_SECONDS + LATE_SECONDS)
+    test.assertGreater(result.stats.exact_nodes, 0, result.stats)
+    test.assertGreater(result.stats.exact_runs, 0, result.stats)
+    test.assertTrue(0 < result.stats.exact_explored < 1, result.stats)
+    test.assertLessEqual(result.stats.total_seconds, seconds)
+    test.assertEqual((result.part_certificates, result.certificate_missing), ([], ""))
 
 
 class CountCalls(grpc.UnaryStreamClientInterceptor):
@@ -115,6 +143,17 @@ class TwoServersTest(TestCase):
         for index in range(3):
             part = self.single.complete(DEAD_END, "exact", parts=3, part_index=index)
             self.assertEqual(part.outcome, "OUTCOME_UNSOLVABLE")
+
+    def test_complete_at_its_deadline_is_undecided(self):
+        board = hard_board()
+        started = time.monotonic()
+        result = self.client.complete(board, "exact", parts=64, timeout=DEADLINE_SECONDS)
+        check_cut_short(self, result, time.monotonic() - started)
+        # A part that finds a completion before the deadline still decides.
+        composition = [0] * 11 + [5]
+        result = self.client.complete(composition, "exact", parts=8, timeout=60)
+        self.assertEqual(result.outcome, "OUTCOME_SOLVED")
+        self.assert_solution_extending(12, result.board, composition)
 
     def test_a_part_error_ends_the_job(self):
         with self.assertRaises(nqueens.Error) as raised:
@@ -216,6 +255,17 @@ class AioPartsTest(TestCase, unittest.IsolatedAsyncioTestCase):
                              ("OUTCOME_UNSOLVABLE", 4))
             with self.assertRaises(ValueError):
                 await client.count(8, parts=0)
+
+    async def test_complete_at_its_deadline_is_undecided(self):
+        board = hard_board()
+        started = time.monotonic()
+        # One part in flight, which the deadline itself ends: grpc.aio hands
+        # a cancelled call's late completion to the loop the call was made
+        # on, which raises (on the next test's loop) once that has closed.
+        async with nqueens.aio.Client(self.servers[0].target) as client:
+            result = await client.complete(board, "exact", parts=64, window=1,
+                                           timeout=DEADLINE_SECONDS)
+        check_cut_short(self, result, time.monotonic() - started)
 
     async def test_a_server_nobody_listens_on(self):
         async with nqueens.aio.Client(f"ipv4:{self.servers[0].target},{NOWHERE}") as client:
