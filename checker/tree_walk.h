@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "checker/composition.h"
@@ -155,19 +156,12 @@ class TreeWalk {
         case Node::Kind::kPacked:
           if (absl::Status s = StartPacked(); !s.ok()) return s;
           continue;
-        case Node::Kind::kFramed:
-          if (framed_bases_.empty() && set_.share != nullptr) {
-            // Past an error another walk found, nothing can come first.
-            if (set_.share->first_error.load() < reader_.position()) {
-              return absl::CancelledError("an earlier error");
-            }
-            if (!Claim()) {
-              if (absl::Status s = reader_.SkipFramed(); !s.ok()) return s;
-              return Closed();
-            }
-          }
-          framed_bases_.push_back(frames_.size());
+        case Node::Kind::kFramed: {
+          const absl::StatusOr<bool> reads = Framed();
+          if (!reads.ok()) return reads.status();
+          if (!*reads) return Closed();
           continue;
+        }
         case Node::Kind::kDead:
           status = Dead();
           break;
@@ -206,6 +200,23 @@ class TreeWalk {
     if (!status.ok()) return status;
     Finished(other_leaves_before);
     return Closed();
+  }
+
+  // At a framed node: whether this walk reads its subtree, or has read past
+  // it for another walk to check.
+  absl::StatusOr<bool> Framed() {
+    if (framed_bases_.empty() && set_.share != nullptr) {
+      // Past an error another walk found, nothing can come first.
+      if (set_.share->first_error.load() < reader_.position()) {
+        return absl::CancelledError("an earlier error");
+      }
+      if (!Claim()) {
+        if (absl::Status s = reader_.SkipFramed(); !s.ok()) return s;
+        return false;
+      }
+    }
+    framed_bases_.push_back(frames_.size());
+    return true;
   }
 
   // Whether this walk checks the framed subtree it has come to (the

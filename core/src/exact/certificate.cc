@@ -254,13 +254,9 @@ void CertificateWriter::Hall(uint64_t rows, uint64_t unplaced) {
     return;
   }
   // A leaf in four of the word engine's: written without lists, or as a
-  // bit, whose rows a checker finds itself.
+  // dead leaf's bit, whose rows a checker finds itself.
+  if (InBits()) return Leaf(kDead);
   if (overflowed_) return;
-  if (InBits()) {
-    Bits(0, 1);
-    LeafDone();
-    return;
-  }
   Tag(kHall);
   // The rows' bits gathered at their places among the unplaced (without a
   // branch per row: whether a row is in is a coin toss to the processor).
