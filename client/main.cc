@@ -103,7 +103,8 @@ ABSL_FLAG(std::optional<uint64_t>, part_index, std::nullopt,
           "with --parts K: run part I (0 .. K-1) alone, in one call; --json then adds "
           "\"part_index\" and \"part_count\" (a Kubernetes Indexed Job runs one per pod)");
 ABSL_FLAG(uint64_t, window, 0,
-          "with --parts: parts in flight on each server (0: 2; with --local, one per CPU this process may use)");
+          "with --parts: parts in flight on each server (0: 2; with --local, one per CPU this "
+          "process may use)");
 ABSL_FLAG(std::string, job_file, "",
           "count and complete with --parts: record each finished part in this file (one JSON line "
           "each); a rerun with the same file, command, board and --parts skips the recorded "
