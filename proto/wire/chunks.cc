@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "base/huge_pages.h"
 
 namespace nqueens::wire {
 
@@ -105,8 +104,7 @@ void ChunkAssembler::ReserveAllRows() {
 // pages as the core's boards are (nqueens/board.h), so that the finished
 // board is n rows exactly, in pages a stopped call frees quickly.
 void ChunkAssembler::Regrow(uint64_t capacity) {
-  Columns grown;
-  internal::ReserveHuge(grown, capacity);
+  Columns grown = ReserveBoard(capacity);
   grown.assign(columns_.begin(), columns_.end());
   columns_ = std::move(grown);
 }

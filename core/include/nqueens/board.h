@@ -49,6 +49,11 @@ absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns);
 // MakeEmptyBoard).
 Columns MakeEmptyBoard(uint64_t n);
 
+// No rows yet, but room for `capacity` of them reserved in the same pages,
+// untouched until they are written: for a board that arrives in pieces (a
+// streamed request), whose memory is only paid for as it comes.
+Columns ReserveBoard(uint64_t capacity);
+
 // Builds the dense board from a sparse list (on MakeEmptyBoard).
 // INVALID_ARGUMENT (naming the queen) for a row or column outside 1..n or a
 // row given twice.

@@ -32,9 +32,14 @@ absl::Status CheckDenseShape(uint64_t n, absl::Span<const uint32_t> columns) {
 }
 
 Columns MakeEmptyBoard(uint64_t n) {
-  Columns board;
-  internal::ReserveHuge(board, n);
+  Columns board = ReserveBoard(n);
   board.assign(n, kEmptyRow);
+  return board;
+}
+
+Columns ReserveBoard(uint64_t capacity) {
+  Columns board;
+  internal::ReserveHuge(board, capacity);
   return board;
 }
 
