@@ -13,9 +13,11 @@
 
 namespace nqueens::client {
 
-// What other languages' clients should give their channels too (README,
-// "Scaling out"): round_robin over every address the target resolves to,
-// and up to 5 attempts of a call that a server refused or dropped before it
+// proto/nqueens/v1/nqueens_service_config.json, compiled in
+// (client/CMakeLists.txt), which other languages' clients should give their
+// channels too (docs/guides/containers.md, "Scaling out"; the Python client
+// ships a copy): round_robin over every address the target resolves to, and
+// up to 5 attempts of a call that a server refused or dropped before it
 // began (every NQueens method is idempotent: it changes nothing on the
 // server).
 extern const char kServiceConfigJson[];

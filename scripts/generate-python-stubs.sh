@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the Python client's gRPC stubs (nqueens_pb2.py, nqueens_pb2.pyi,
 # nqueens_pb2_grpc.py) in clients/python/nqueens/v1/ from
-# proto/nqueens/v1/nqueens.proto. They are committed so that the package
-# installs into any Python with grpcio and protobuf, without protoc.
+# proto/nqueens/v1/nqueens.proto, and copies the channels' service config
+# (nqueens_service_config.json, which the C++ client compiles in) there. They
+# are committed so that the package installs into any Python with grpcio and
+# protobuf, without protoc or the rest of the repository.
 #
 #   scripts/generate-python-stubs.sh          rewrite the committed stubs
 #   scripts/generate-python-stubs.sh --check  fail if they are stale (CTest
@@ -24,12 +26,13 @@ if [[ -z "$plugin" ]]; then
   exit 2
 fi
 
-# generate DIR: the stubs into DIR/nqueens/v1/.
+# generate DIR: the stubs and the service config into DIR/nqueens/v1/.
 generate() {
   "$protoc" --proto_path="$root/proto" \
     --python_out="$1" --pyi_out="$1" --grpc_out="$1" \
     --plugin=protoc-gen-grpc="$plugin" \
     "$root/proto/nqueens/v1/nqueens.proto"
+  cp "$root/proto/nqueens/v1/nqueens_service_config.json" "$1/nqueens/v1/"
 }
 
 case "${1:-}" in
@@ -40,7 +43,7 @@ case "${1:-}" in
     scratch="$(mktemp -d)"
     trap 'rm -rf "$scratch"' EXIT
     generate "$scratch"
-    for file in nqueens_pb2.py nqueens_pb2.pyi nqueens_pb2_grpc.py; do
+    for file in nqueens_pb2.py nqueens_pb2.pyi nqueens_pb2_grpc.py nqueens_service_config.json; do
       if ! diff -u "$committed/$file" "$scratch/nqueens/v1/$file"; then
         echo "clients/python/nqueens/v1/$file is stale: run scripts/generate-python-stubs.sh" >&2
         exit 1

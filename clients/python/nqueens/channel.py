@@ -1,6 +1,6 @@
 """What the blocking and the asyncio client share about their channel: its
 options and credentials, the bearer token, and the health check's wire form."""
-import json
+import importlib.resources
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import grpc
@@ -10,22 +10,12 @@ from nqueens.requests import Metadata
 
 MAX_MESSAGE_BYTES = 64 << 20  # proto/wire/limits.h
 
-# As client/channel.cc: calls spread over every server a target names, and a
-# call refused by a server that shuts down is retried (CANCELLED too: such a
-# server cancels calls not yet handed to a handler, grpc/grpc#41785).
-_SERVICE_CONFIG = json.dumps({
-    "loadBalancingConfig": [{"round_robin": {}}],
-    "methodConfig": [{
-        "name": [{"service": "nqueens.v1.NQueensService"}],
-        "retryPolicy": {
-            "maxAttempts": 5,
-            "initialBackoff": "0.1s",
-            "maxBackoff": "2s",
-            "backoffMultiplier": 2,
-            "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"],
-        },
-    }],
-})
+# The CLI's service config (proto/nqueens/v1/nqueens_service_config.json,
+# copied in by scripts/generate-python-stubs.sh; client/channel.cc says why):
+# calls spread over every server a target names, and a call refused by a
+# server that shuts down is retried.
+_SERVICE_CONFIG = importlib.resources.files("nqueens.v1").joinpath(
+    "nqueens_service_config.json").read_text(encoding="utf-8")
 
 Options = Sequence[Tuple[str, Any]]
 Tls = Union[bool, str, None]

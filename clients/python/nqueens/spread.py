@@ -6,7 +6,7 @@ combined into what one call would answer.
 
 Job holds the rules and does no I/O, so that the blocking client (Threads)
 and the asyncio client (Tasks) drive a job the same way; the answers are
-combined by count_total, completion and the clients' enumerate."""
+combined by count_total, completion and calls.py's enumerate."""
 import asyncio
 import dataclasses
 import heapq

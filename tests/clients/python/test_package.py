@@ -21,5 +21,6 @@ class PackageTest(unittest.TestCase):
     def test_ships_type_information(self):
         package = os.path.dirname(nqueens.__file__)
         for name in ("py.typed", "v1/nqueens_pb2.pyi", "v1/nqueens_pb2.py",
-                     "v1/nqueens_pb2_grpc.py", "aio.py"):
+                     "v1/nqueens_pb2_grpc.py", "v1/nqueens_service_config.json",
+                     "aio.py"):
             self.assertTrue(os.path.isfile(os.path.join(package, name)), name)
