@@ -24,7 +24,7 @@
 // With --work_times it prints instead how long the core's work of those
 // calls takes at most on small boards, without any server: the server runs
 // it at once on gRPC's thread up to kQuickSearchMaxRows and
-// kQuickValidateMaxRows (server/handlers.cc).
+// kQuickValidateMaxRows (server/rpc/handlers.cc).
 //
 // Every loop is bounded in time; nothing is sent anywhere but the servers
 // this program started on loopback.

@@ -33,7 +33,7 @@ class ServerProcess {
   // CPU seconds the server has used (user + system).
   double CpuSeconds() const;
   // The same, over the server's threads that run at this nice value (its
-  // workers run at 5: server/worker_pool.cc). Threads that have ended are
+  // workers run at 5: server/limits/worker_pool.cc). Threads that have ended are
   // not counted.
   double ThreadCpuSecondsAtNice(int nice) const;
   // Waits until the server has used no CPU for `quiet` (at most `limit`

@@ -26,7 +26,7 @@
 // cancel to the return. Memory (medians over the runs, in MB of 10^6 bytes):
 // the resident size (VmRSS) with the input built, just before the cancel,
 // and after the call returned, its result was freed and malloc_trim(0) ran
-// (as the server does after a large call, server/memory_budget.cc);
+// (as the server does after a large call, server/limits/memory_budget.cc);
 // peak_after_cancel is the highest resident size between the cancel and the
 // return (VmHWM, reset at the cancel): above rss_at_cancel when the call
 // went on allocating after it was cancelled.

@@ -24,10 +24,10 @@
 #include "absl/time/time.h"
 #include "command_line/command_line.h"
 #include "command_line/completion.h"
-#include "server/byte_size.h"
+#include "server/base/byte_size.h"
 #include "server/descriptor_limit.h"
-#include "server/logging.h"
-#include "server/memory_budget.h"
+#include "server/limits/memory_budget.h"
+#include "server/observability/logging.h"
 #include "server/server.h"
 #include "spdlog/spdlog.h"
 
@@ -71,7 +71,7 @@ std::string AbslUnparseFlag(const MemoryBudgetFlag& flag) {
   return flag.bytes == 0 ? "auto" : nqueens::server::ByteSizeFlagText(flag.bytes);
 }
 
-// The flags' defaults are the option structs' (server.h, service_options.h),
+// The flags' defaults are the option structs' (server.h, rpc/service_options.h),
 // so that each default is written once.
 const nqueens::server::ServerOptions kDefaults;
 const nqueens::server::ServiceOptions& kService = kDefaults.service;

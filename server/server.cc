@@ -14,14 +14,14 @@
 #include "absl/strings/str_join.h"
 #include "command_line/host_port.h"
 #include "nqueens/params.h"
-#include "server/byte_size.h"
-#include "server/call.h"
-#include "server/health_port.h"
-#include "server/listen_probe.h"
-#include "server/memory_estimate.h"
-#include "server/metrics.h"
-#include "server/process_metrics.h"
-#include "server/reflection_v1.h"
+#include "server/base/byte_size.h"
+#include "server/base/listen_probe.h"
+#include "server/limits/memory_estimate.h"
+#include "server/observability/metrics.h"
+#include "server/observability/process_metrics.h"
+#include "server/rpc/call.h"
+#include "server/rpc/reflection_v1.h"
+#include "server/security/health_port.h"
 #include "wire/limits.h"
 
 namespace nqueens::server {
@@ -38,7 +38,7 @@ std::string BoundAddress(const std::string& listen_address, int port) {
 }
 
 // gRPC receives a whole unary message before the handler can refuse it by its
-// size (reactors.h): keep one message well inside the budget.
+// size (rpc/reactors.h): keep one message well inside the budget.
 int MaxReceiveMessageBytes(uint64_t memory_budget) {
   return static_cast<int>(std::min<uint64_t>(wire::kMaxMessageBytes, memory_budget / 4));
 }
@@ -51,7 +51,7 @@ int GrpcMilliseconds(absl::Duration duration) {
 
 void SetConnectionLimits(const ConnectionLimits& limits, grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, limits.max_concurrent_streams);
-  // Room above the calls' own limit (call.h), so that a call over it gets a
+  // Room above the calls' own limit (rpc/call.h), so that a call over it gets a
   // message naming it rather than gRPC's.
   builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE,
                              static_cast<int>(4 * kMaxCallMetadataBytes));
@@ -103,8 +103,8 @@ std::vector<std::string> AddPorts(const ServerOptions& options,
   return listen;
 }
 
-// The interceptors: those that refuse calls before any handler (call_gate.h),
-// then the one that counts every call (metrics_grpc.h). gRPC runs a server's
+// The interceptors: those that refuse calls before any handler (security/call_gate.h),
+// then the one that counts every call (observability/metrics_grpc.h). gRPC runs a server's
 // interceptors in this order on what is sent, in reverse on what is
 // received: the health port's gate sees a call before the token's (a call
 // there is told it is on the wrong port, not that it lacks a token), and the
@@ -335,7 +335,7 @@ Server::~Server() { Shutdown(); }
 void Server::Shutdown() {
   const absl::Time deadline = absl::Now() + grace_;
   grpc_server_->GetHealthCheckService()->SetServingStatus(false);
-  // Our calls first (see in_flight_calls.h), then gRPC's: it cancels whatever
+  // Our calls first (see limits/in_flight_calls.h), then gRPC's: it cancels whatever
   // still runs at its deadline, and the workers see the cancellation. Once
   // our calls are done, gRPC gets a moment for the rest (health checks) and
   // no more: otherwise an idle connection, or one that never finished its

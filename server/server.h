@@ -14,14 +14,14 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "server/auth.h"
-#include "server/call_counters.h"
 #include "server/http/gateway.h"
-#include "server/memory_budget.h"
-#include "server/metrics_endpoint.h"
-#include "server/service.h"
-#include "server/service_options.h"
-#include "server/tls.h"
+#include "server/limits/memory_budget.h"
+#include "server/observability/call_counters.h"
+#include "server/observability/metrics_endpoint.h"
+#include "server/rpc/service.h"
+#include "server/rpc/service_options.h"
+#include "server/security/auth.h"
+#include "server/security/tls.h"
 
 namespace nqueens::server {
 
@@ -54,9 +54,9 @@ struct ServerOptions {
   absl::Duration grace = absl::Seconds(10);
   // No files: plaintext.
   TlsOptions tls;
-  // Plaintext ports for health checks only (health_port.h); needs TLS.
+  // Plaintext ports for health checks only (security/health_port.h); needs TLS.
   std::vector<std::string> health_listen_addresses;
-  // Empty: no token needed (see auth.h).
+  // Empty: no token needed (see security/auth.h).
   std::string auth_token_file;
   // HOST:PORT of the JSON-over-HTTP face and the playground page
   // (http/gateway.h); empty: none. It takes the TLS files and tokens above.

@@ -1,5 +1,5 @@
 // The HTTPS port's certificate, key and client CAs (--tls-cert, --tls-key,
-// --tls-client-ca), kept as current as the gRPC port's (server/tls.h): the
+// --tls-client-ca), kept as current as the gRPC port's (server/security/tls.h): the
 // files are read again every `refresh_interval`, and each new connection gets
 // the GnuTLS credentials made of what was read last. A renewed certificate,
 // or a new client CA, takes effect without a restart.
@@ -31,7 +31,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "server/http/plaintext_guard.h"
-#include "server/tls.h"
+#include "server/security/tls.h"
 
 namespace nqueens::server::http {
 

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/time/clock.h"
-#include "server/call_origin.h"
+#include "server/security/call_origin.h"
 #include "wire/request_id.h"
 
 namespace nqueens::server::http {

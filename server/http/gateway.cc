@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
-#include "server/byte_size.h"
+#include "server/base/byte_size.h"
 #include "server/http/certificate_reloader.h"
 #include "server/http/embedded_files.h"
 #include "server/http/forwarded_call.h"

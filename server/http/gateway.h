@@ -23,8 +23,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "server/memory_budget.h"
-#include "server/tls.h"
+#include "server/limits/memory_budget.h"
+#include "server/security/tls.h"
 
 struct MHD_Daemon;
 struct MHD_Connection;

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
-#include "server/logging.h"
+#include "server/observability/logging.h"
 
 namespace nqueens::server::http {
 namespace {

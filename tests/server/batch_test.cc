@@ -15,7 +15,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "server/memory_estimate.h"
+#include "server/limits/memory_estimate.h"
 #include "server/server.h"
 #include "test_boards.h"
 #include "test_server.h"

@@ -1,7 +1,7 @@
 // A response serialized with its board appended by hand parses to the same
 // message as protobuf's own serialization, for boards of every varint width,
 // and stops when the call does.
-#include "server/board_message.h"
+#include "server/rpc/board_message.h"
 
 #include <grpcpp/impl/codegen/proto_utils.h>
 

@@ -1,7 +1,7 @@
 // The idle watchdog cuts a stream that makes no progress, once, and leaves
 // alone the watches that end or keep moving. No sleeps: the tests wait on
 // notifications the watchdog's callback gives, bounded.
-#include "server/idle_watchdog.h"
+#include "server/limits/idle_watchdog.h"
 
 #include <atomic>
 #include <memory>

@@ -1,7 +1,7 @@
 // Shutdown's bookkeeping: refuse new calls, wait for the running ones, then
 // keep refusing until calls stop ending and arriving. No sleeps: the waits checked here
 // have lower bounds (they cannot end early) or end at once.
-#include "server/in_flight_calls.h"
+#include "server/limits/in_flight_calls.h"
 
 #include <thread>
 

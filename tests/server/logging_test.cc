@@ -1,7 +1,7 @@
 // The log's pieces in process: JSON strings that a strict parser reads back
 // whatever they hold, and a call's text line. (The JSON lines of the real
 // binary: server_binary_test.)
-#include "server/logging.h"
+#include "server/observability/logging.h"
 
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>

@@ -1,6 +1,6 @@
 // The memory budget's parts without a server: byte sizes as flags take them,
 // reservations, the default budget and the per-call estimates.
-#include "server/memory_budget.h"
+#include "server/limits/memory_budget.h"
 
 #include <unistd.h>
 
@@ -13,8 +13,8 @@
 
 #include "gtest/gtest.h"
 #include "nqueens/memory.h"
-#include "server/byte_size.h"
-#include "server/memory_estimate.h"
+#include "server/base/byte_size.h"
+#include "server/limits/memory_estimate.h"
 
 namespace nqueens::server {
 namespace {

@@ -7,7 +7,7 @@
 // A call's metrics are recorded when gRPC is done with it, which can be just
 // after its client has the answer: each scrape first waits (bounded) until
 // no call is in flight, i.e. every call so far has been recorded.
-#include "server/metrics.h"
+#include "server/observability/metrics.h"
 
 #include <grpcpp/grpcpp.h>
 #include <prometheus/registry.h>
@@ -28,8 +28,8 @@
 #include "metrics_scrape.h"
 #include "nqueens/board.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
-#include "server/metrics_endpoint.h"
-#include "server/process_metrics.h"
+#include "server/observability/metrics_endpoint.h"
+#include "server/observability/process_metrics.h"
 #include "server/server.h"
 #include "test_server.h"
 

@@ -1,7 +1,7 @@
 // PagesAhead puts in the pages of a window past the rows reached, and none
 // further; mincore() tells which pages are in. Waits are bounded polls of
 // its progress, no sleeps standing in for an order of events.
-#include "server/pages_ahead.h"
+#include "server/base/pages_ahead.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // account of it (SpaceUsedLong: the objects, the repeated fields' capacity,
 // the unknown fields), for the shapes that take far more memory parsed than
 // on the wire, and it never refuses what the parser accepts.
-#include "server/parsed_size.h"
+#include "server/limits/parsed_size.h"
 
 #include <grpcpp/impl/codegen/proto_utils.h>
 
@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "nqueens/v1/nqueens.pb.h"
-#include "server/stream_io.h"
+#include "server/rpc/stream_io.h"
 
 namespace nqueens::server {
 namespace {

@@ -7,7 +7,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nqueens/count.h"
-#include "server/worker_pool.h"
+#include "server/limits/worker_pool.h"
 #include "test_notification.h"
 
 namespace nqueens::server {

@@ -18,7 +18,7 @@
 #include "gtest/gtest.h"
 #include "metrics_scrape.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
-#include "server/logging.h"
+#include "server/observability/logging.h"
 #include "spdlog/sinks/ringbuffer_sink.h"
 #include "spdlog/spdlog.h"
 #include "test_certificates.h"

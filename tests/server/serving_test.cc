@@ -25,7 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
-#include "server/memory_estimate.h"
+#include "server/limits/memory_estimate.h"
 #include "server/server.h"
 #include "test_boards.h"
 #include "test_server.h"

@@ -1,6 +1,6 @@
 // The worker pool's scheduling rules, with jobs that block on notifications
 // the test controls: no sleeps, every wait bounded.
-#include "server/worker_pool.h"
+#include "server/limits/worker_pool.h"
 
 #include <atomic>
 #include <memory>
