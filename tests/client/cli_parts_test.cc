@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "cli.h"
 #include "client/board_io.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -35,28 +36,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-const std::string kExamples = NQUEENS_EXAMPLES_DIR;
-
-std::vector<std::string> CliArgs(std::vector<std::string> args) {
-  args.insert(args.begin(), NQUEENS_CLI_PATH);
-  return args;
-}
-
-ProcessResult Cli(std::vector<std::string> args) { return testing::Run(CliArgs(std::move(args))); }
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
-
-std::string WriteTempFile(const std::string& content, absl::string_view suffix) {
-  std::string path = TempPath(suffix);
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   return absl::StrSplit(text, '\n', absl::SkipEmpty());

@@ -1,6 +1,8 @@
 // End-to-end tests of the built `nqueens` binary: run as a subprocess, with
 // --local and against a real nqueens-server subprocess. Printed boards are
 // parsed back and checked with nqueens::Validate.
+#include "cli.h"
+
 #include <google/protobuf/struct.pb.h>
 #include <grpcpp/grpcpp.h>
 #include <netinet/in.h>
@@ -44,26 +46,6 @@ using client::BoardFormat;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
-
-const std::string kExamples = NQUEENS_EXAMPLES_DIR;
-
-ProcessResult Cli(std::vector<std::string> args, absl::string_view input = "") {
-  args.insert(args.begin(), NQUEENS_CLI_PATH);
-  return Run(args, input);
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
-
-std::string WriteTempFile(const std::string& content, absl::string_view suffix = ".in") {
-  const std::string path = TempPath(suffix);
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
 
 // A board in `format` as dense columns; an empty board fails the test.
 Columns ParseDense(const std::string& text, BoardFormat format = BoardFormat::kQArray) {

@@ -17,6 +17,7 @@
 #include "base/stop_poller.h"
 #include "checker/certificate_check.h"
 #include "compositions.h"
+#include "counting_stop.h"
 #include "exact/exact_search.h"
 #include "exact/free_board.h"
 #include "exact/line_ranks.h"
@@ -30,7 +31,7 @@
 namespace nqueens::internal {
 namespace {
 
-const StopCondition kNever;
+using test_stop::kNever;
 constexpr CertificateFormat kBinary = CertificateFormat::kBinary;
 constexpr CertificateFormat kText = CertificateFormat::kText;
 

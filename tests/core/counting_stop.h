@@ -13,6 +13,9 @@
 
 namespace nqueens::test_stop {
 
+// A condition that never asks to stop.
+inline const StopCondition kNever;
+
 class CountingStop {
  public:
   // Asks to stop from poll number `stop_at` (1-based) on; never when 0.

@@ -16,6 +16,7 @@
 #include "absl/types/span.h"
 #include "base/stop_poller.h"
 #include "checker/certificate_check.h"
+#include "counting_stop.h"
 #include "exact/exact_split.h"
 #include "exact/free_board.h"
 #include "exact/search_engines.h"
@@ -27,7 +28,7 @@
 namespace nqueens::internal {
 namespace {
 
-const StopCondition kNever;
+using test_stop::kNever;
 constexpr uint64_t kPartCounts[] = {2, 3, 7, 64};
 
 using Node = std::vector<Queen>;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/rng.h"
+#include "counting_stop.h"
 #include "gtest/gtest.h"
 #include "nqueens/validate.h"
 #include "pipeline/board_state.h"
@@ -15,7 +16,7 @@
 namespace nqueens::internal {
 namespace {
 
-const StopCondition kNever;
+using test_stop::kNever;
 
 struct Finished {
   StageResult result = StageResult::kDeadEnd;

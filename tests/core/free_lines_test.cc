@@ -47,7 +47,7 @@ std::vector<uint32_t> AllLines(FreeLines& lines, size_t chunks, Rng& rng) {
   return all;
 }
 
-std::vector<uint32_t> Sorted(std::vector<uint32_t> lines) {
+std::vector<uint32_t> SortedLines(std::vector<uint32_t> lines) {
   std::sort(lines.begin(), lines.end());
   return lines;
 }
@@ -60,7 +60,7 @@ TEST(FreeLinesTest, ChunksFromTheBitsHoldEveryFreeLineOnce) {
   StopPoller stop(never);
   ASSERT_TRUE(lines.Cut(free.size(), 16, stop));  // many lines free: read from the bits
   Rng rng(1);
-  EXPECT_EQ(Sorted(AllLines(lines, 16, rng)), free);
+  EXPECT_EQ(SortedLines(AllLines(lines, 16, rng)), free);
 }
 
 TEST(FreeLinesTest, ListedLinesMarkedTakenLeaveAtTheNextCut) {
@@ -80,7 +80,7 @@ TEST(FreeLinesTest, ListedLinesMarkedTakenLeaveAtTheNextCut) {
   }
   const std::vector<uint32_t> still_free = FreeIn(used);
   ASSERT_TRUE(lines.Cut(still_free.size(), 4, stop));
-  EXPECT_EQ(Sorted(AllLines(lines, 4, rng)), still_free);
+  EXPECT_EQ(SortedLines(AllLines(lines, 4, rng)), still_free);
 }
 
 // On a board of 64 free lines cut in two chunks of 32, read from the bits:

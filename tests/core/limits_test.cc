@@ -15,7 +15,7 @@
 namespace nqueens {
 namespace {
 
-SolveOptions Seeded(uint64_t seed) {
+SolveOptions SeededSolve(uint64_t seed) {
   SolveOptions options;
   options.seed = seed;
   return options;
@@ -101,7 +101,7 @@ TEST(LimitsTest, GeneticStopsAtItsBacktracks) {
     uint64_t backtracks;
   };
   for (const Case& c : {Case{2000, 100}, Case{100'000, 10}}) {
-    SolveOptions options = Seeded(1);
+    SolveOptions options = SeededSolve(1);
     options.params.tot_sim_bound = c.backtracks;
     absl::StatusOr<CompletionResult> result = Solve(c.n, SolveMethod::kGenetic, options);
     ExpectUndecided(result);
@@ -114,7 +114,7 @@ TEST(LimitsTest, GeneticStopsAtItsBacktracks) {
 
 TEST(LimitsTest, MinConflictsSolveStopsAtItsMovesAndRestarts) {
   // The greedy start leaves dozens of queens in conflict at n = 10^5.
-  SolveOptions options = Seeded(1);
+  SolveOptions options = SeededSolve(1);
   options.params.tot_sim_bound = 1;
   options.params.max_restarts = 2;
   absl::StatusOr<CompletionResult> result = Solve(100'000, SolveMethod::kMinConflicts, options);
@@ -160,7 +160,7 @@ TEST(LimitsTest, RandomStopsAtItsBacktracksAndRestarts) {
   // up, the others solve.
   int undecided = 0;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    SolveOptions options = Seeded(seed);
+    SolveOptions options = SeededSolve(seed);
     options.params.exact_max_free_rows = 0;
     options.params.tot_sim_bound = 1;
     options.params.max_restarts = 0;
@@ -250,7 +250,7 @@ TEST(LimitsTest, EveryMethodSolvesASmallBoardWithoutLimits) {
   constexpr uint32_t kRows = 12;
   for (const SolveMethodInfo& method : SolveMethods()) {
     SCOPED_TRACE(method.name);
-    ExpectSolves(Columns(kRows, kEmptyRow), Solve(kRows, method.method, Seeded(1)));
+    ExpectSolves(Columns(kRows, kEmptyRow), Solve(kRows, method.method, SeededSolve(1)));
   }
   const Columns input =
       test_boards::RandomSubComposition(test_boards::RandomSolution(kRows, 1), kRows / 2, 2);

@@ -39,7 +39,7 @@ namespace nqueens {
 namespace {
 
 // Big enough that the fixed costs are small beside the per-row ones.
-constexpr uint32_t kRows = 1u << 22;
+constexpr uint32_t kLargeRows = 1u << 22;
 
 // A "Vm...:" field of /proc/self/status in bytes; 0 when missing.
 uint64_t StatusBytes(const std::string& field) {
@@ -66,7 +66,7 @@ struct Peak {
 using MeasuredCall = std::function<std::function<bool()>()>;
 
 // Runs `call` in a child process set up as the server sets malloc up
-// (server/memory_budget.cc: large buffers mapped, and unmapped when freed).
+// (server/limits/memory_budget.cc: large buffers mapped, and unmapped when freed).
 Peak MeasureInChild(const MeasuredCall& call) {
   int fds[2];
   if (pipe(fds) != 0) return {};
@@ -152,26 +152,27 @@ class MemoryTest : public testing::Test {
 TEST_F(MemoryTest, CompleteStaysWithinItsEstimate) {
   SolveOptions options;
   options.seed = 3;
-  absl::StatusOr<CompletionResult> random = Solve(kRows, SolveMethod::kRandom, options);
+  absl::StatusOr<CompletionResult> random = Solve(kLargeRows, SolveMethod::kRandom, options);
   ASSERT_TRUE(random.ok());
   ASSERT_TRUE(IsSolution(random->columns));
   // The parent's: in the children's memory before they start.
   const Columns& solution = random->columns;
   ExpectEstimateCovers("Complete, empty board",
-                       CompletePeakBytes(kRows, 0, CompleteMethod::kPipeline),
-                       CompleteCall([] { return Columns(kRows, kEmptyRow); }));
+                       CompletePeakBytes(kLargeRows, 0, CompleteMethod::kPipeline),
+                       CompleteCall([] { return Columns(kLargeRows, kEmptyRow); }));
   ExpectEstimateCovers("Complete, every other row given",
-                       CompletePeakBytes(kRows, kRows / 2, CompleteMethod::kPipeline),
+                       CompletePeakBytes(kLargeRows, kLargeRows / 2, CompleteMethod::kPipeline),
                        CompleteCall([&solution] {
                          return KeepRows(solution, [](size_t row) { return row % 2 == 0; });
                        }));
   // At most 16 free rows: the exact search runs first, and copies the board.
   constexpr uint32_t kFreeRows = 11;  // rows 7, 400,007, ... 4,000,007
-  ExpectEstimateCovers("Complete, 11 free rows",
-                       CompletePeakBytes(kRows, kRows - kFreeRows, CompleteMethod::kPipeline),
-                       CompleteCall([&solution] {
-                         return KeepRows(solution, [](size_t row) { return row % 400'000 != 7; });
-                       }));
+  ExpectEstimateCovers(
+      "Complete, 11 free rows",
+      CompletePeakBytes(kLargeRows, kLargeRows - kFreeRows, CompleteMethod::kPipeline),
+      CompleteCall([&solution] {
+        return KeepRows(solution, [](size_t row) { return row % 400'000 != 7; });
+      }));
 }
 
 TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
@@ -179,16 +180,16 @@ TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
   options.seed = 5;
   options.complete_method = CompleteMethod::kMinConflicts;
   absl::StatusOr<CompletionResult> random =
-      Solve(kRows, SolveMethod::kMinConflicts, SolveOptions(options));
+      Solve(kLargeRows, SolveMethod::kMinConflicts, SolveOptions(options));
   ASSERT_TRUE(random.ok());
   ASSERT_TRUE(IsSolution(random->columns));
   const Columns& solution = random->columns;
   ExpectEstimateCovers("Complete MIN_CONFLICTS, empty board",
-                       CompletePeakBytes(kRows, 0, CompleteMethod::kMinConflicts),
-                       CompleteCall([] { return Columns(kRows, kEmptyRow); }, options));
+                       CompletePeakBytes(kLargeRows, 0, CompleteMethod::kMinConflicts),
+                       CompleteCall([] { return Columns(kLargeRows, kEmptyRow); }, options));
   ExpectEstimateCovers(
       "Complete MIN_CONFLICTS, every other row given",
-      CompletePeakBytes(kRows, kRows / 2, CompleteMethod::kMinConflicts),
+      CompletePeakBytes(kLargeRows, kLargeRows / 2, CompleteMethod::kMinConflicts),
       CompleteCall(
           [&solution] { return KeepRows(solution, [](size_t row) { return row % 2 == 0; }); },
           options));
@@ -197,9 +198,9 @@ TEST_F(MemoryTest, MinConflictsCompletionStaysWithinTheCompletionEstimate) {
 TEST_F(MemoryTest, CompleteFromTheConstructionStaysWithinItsEstimate) {
   // The known-solution stage answers with a copy of the construction's image.
   ExpectEstimateCovers("Complete, construction",
-                       CompletePeakBytes(kRows, kRows / 2, CompleteMethod::kPipeline),
+                       CompletePeakBytes(kLargeRows, kLargeRows / 2, CompleteMethod::kPipeline),
                        CompleteCall([] {
-                         Columns half = *ConstructSolution(kRows);  // becomes the input
+                         Columns half = *ConstructSolution(kLargeRows);  // becomes the input
                          for (size_t row = 1; row < half.size(); row += 2) half[row] = kEmptyRow;
                          return half;
                        }));
@@ -229,21 +230,22 @@ TEST_F(MemoryTest, TheExactSearchOnItsLargestBoardStaysWithinTheEstimate) {
 }
 
 TEST_F(MemoryTest, SolveAndValidateStayWithinTheirEstimates) {
-  ExpectEstimateCovers("Solve RANDOM", SolvePeakBytes(kRows, SolveMethod::kRandom), [] {
-    absl::StatusOr<CompletionResult> result = Solve(kRows, SolveMethod::kRandom);
+  ExpectEstimateCovers("Solve RANDOM", SolvePeakBytes(kLargeRows, SolveMethod::kRandom), [] {
+    absl::StatusOr<CompletionResult> result = Solve(kLargeRows, SolveMethod::kRandom);
     return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
   });
   ExpectEstimateCovers(
-      "Solve MIN_CONFLICTS", SolvePeakBytes(kRows, SolveMethod::kMinConflicts), [] {
-        absl::StatusOr<CompletionResult> result = Solve(kRows, SolveMethod::kMinConflicts);
+      "Solve MIN_CONFLICTS", SolvePeakBytes(kLargeRows, SolveMethod::kMinConflicts), [] {
+        absl::StatusOr<CompletionResult> result = Solve(kLargeRows, SolveMethod::kMinConflicts);
         return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
       });
-  ExpectEstimateCovers("Solve CONSTRUCTIVE", SolvePeakBytes(kRows, SolveMethod::kConstructive), [] {
-    absl::StatusOr<CompletionResult> result = Solve(kRows, SolveMethod::kConstructive);
-    return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
-  });
-  ExpectEstimateCovers("Validate", ValidatePeakBytes(kRows), [] {
-    const Columns board = *ConstructSolution(kRows);  // the caller's board counts
+  ExpectEstimateCovers(
+      "Solve CONSTRUCTIVE", SolvePeakBytes(kLargeRows, SolveMethod::kConstructive), [] {
+        absl::StatusOr<CompletionResult> result = Solve(kLargeRows, SolveMethod::kConstructive);
+        return [result = std::move(result)] { return result.ok() && IsSolution(result->columns); };
+      });
+  ExpectEstimateCovers("Validate", ValidatePeakBytes(kLargeRows), [] {
+    const Columns board = *ConstructSolution(kLargeRows);  // the caller's board counts
     absl::StatusOr<ValidationReport> report = Validate(board);
     return [complete = report.ok() && report->complete] { return complete; };
   });

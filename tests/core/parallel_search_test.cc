@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/stop_poller.h"
+#include "counting_stop.h"
 #include "exact/free_board.h"
 #include "exact/word_search.h"
 #include "gtest/gtest.h"
@@ -23,7 +24,7 @@
 namespace nqueens::internal {
 namespace {
 
-const StopCondition kNever;
+using test_stop::kNever;
 
 // Random compositions near the completion threshold (n ~ 0.19 d^2).
 std::vector<Columns> NearTransition(uint32_t n, uint32_t free_rows, uint32_t count) {

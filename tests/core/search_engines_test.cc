@@ -25,16 +25,16 @@
 namespace nqueens::internal {
 namespace {
 
-struct Sample {
+struct TransitionSample {
   uint32_t n, free_rows, count;
 };
 
 // Random compositions near the completion threshold (n ~ 0.19 d^2 for d
 // free rows, Gent et al.), where the trees are largest for their size.
-std::vector<Columns> NearTransition(const std::vector<Sample>& samples) {
+std::vector<Columns> NearTransition(const std::vector<TransitionSample>& samples) {
   std::vector<Columns> boards;
   uint64_t seed = 1;
-  for (const Sample& sample : samples) {
+  for (const TransitionSample& sample : samples) {
     for (uint32_t i = 0; i < sample.count; ++i) {
       boards.push_back(
           test_boards::RandomComposition(sample.n, sample.n - sample.free_rows, seed++));

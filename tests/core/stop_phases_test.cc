@@ -38,7 +38,7 @@ Columns HalfOfConstruction() {
   return board;
 }
 
-BoardState StateOf(Columns composition) {
+BoardState StateOfComposition(Columns composition) {
   const StopCondition never;
   StopPoller stop(never);
   absl::StatusOr<BoardState> state = BoardState::Create(std::move(composition), stop);
@@ -107,7 +107,7 @@ TEST(StopPhasesTest, BoardStateCreationPollsAsItPlacesTheQueens) {
 }
 
 TEST(StopPhasesTest, ListingFreeLinesPolls) {
-  const BoardState state = StateOf(HalfOfConstruction());
+  const BoardState state = StateOfComposition(HalfOfConstruction());
   HugeVector<uint32_t> rows, columns;
   CountingStop for_rows, for_columns;
   StopPoller rows_stop(for_rows.condition()), columns_stop(for_columns.condition());
@@ -124,7 +124,7 @@ TEST(StopPhasesTest, ListingFreeLinesPolls) {
 
 TEST(StopPhasesTest, RestorePolls) {
   const Columns half = HalfOfConstruction();
-  BoardState state = StateOf(half);
+  BoardState state = StateOfComposition(half);
   state.Place(1, kRows - 1);  // any change for Restore to undo
   CountingStop counting;
   StopPoller stop(counting.condition());

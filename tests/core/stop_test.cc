@@ -160,13 +160,14 @@ PipelineParams ChunkedPairing() {
 }
 
 // Every stage of a run from the empty board, blocks 1-5.
-constexpr uint32_t kRows = 40'000;
+constexpr uint32_t kStopRows = 40'000;
 
 TEST(StopTest, SolveRandomStopsAtEveryPoll) {
   for (const PipelineParams& params : {PipelineParams{}, ChunkedPairing()}) {
-    const Returned full = ExpectStopsAtEveryPoll(SolveCall(kRows, SolveMethod::kRandom, params));
+    const Returned full =
+        ExpectStopsAtEveryPoll(SolveCall(kStopRows, SolveMethod::kRandom, params));
     EXPECT_EQ(full.verdict, "SOLVED");
-    ExpectSolutionExtending(full.board, Columns(kRows, kEmptyRow));
+    ExpectSolutionExtending(full.board, Columns(kStopRows, kEmptyRow));
   }
 }
 
@@ -203,9 +204,9 @@ TEST(StopTest, CompleteStopsAtEveryPollOfItsRestarts) {
 
 TEST(StopTest, CompleteFromTheConstructionStopsAtEveryPoll) {
   // The known-solution stage: a scan of the input and a copy of the image.
-  const Columns construction = *ConstructSolution(kRows);
-  Columns half(kRows, kEmptyRow);
-  for (uint32_t row = 0; row < kRows; row += 2) half[row] = construction[row];
+  const Columns construction = *ConstructSolution(kStopRows);
+  Columns half(kStopRows, kEmptyRow);
+  for (uint32_t row = 0; row < kStopRows; row += 2) half[row] = construction[row];
   const Returned full = ExpectStopsAtEveryPoll(CompleteCall(half));
   EXPECT_EQ(full.board, construction);
 }

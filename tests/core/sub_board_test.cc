@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/rng.h"
+#include "counting_stop.h"
 #include "gtest/gtest.h"
 #include "pipeline/board_state.h"
 #include "test_boards.h"
@@ -18,7 +19,7 @@
 namespace nqueens::internal {
 namespace {
 
-const StopCondition kNever;
+using test_stop::kNever;
 
 // The board as queens in original coordinates (1-based), with the free rows
 // and free columns the sub-board projects, ascending.

@@ -18,7 +18,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-v1::CertificateChunk MakeChunk(uint64_t offset, const std::string& data) {
+v1::CertificateChunk CertificateChunkAt(uint64_t offset, const std::string& data) {
   v1::CertificateChunk chunk;
   chunk.set_offset(offset);
   chunk.set_data(data);
@@ -33,10 +33,10 @@ TEST(CertificateChunkBytesTest, ThreeBytesAColumnOfTheChunkSize) {
 
 TEST(CertificateAssemblerTest, JoinsChunksInOrder) {
   CertificateAssembler assembler(7);
-  EXPECT_TRUE(assembler.Add(MakeChunk(0, "NQC")).ok());
-  EXPECT_TRUE(assembler.Add(MakeChunk(3, "ERT")).ok());
+  EXPECT_TRUE(assembler.Add(CertificateChunkAt(0, "NQC")).ok());
+  EXPECT_TRUE(assembler.Add(CertificateChunkAt(3, "ERT")).ok());
   EXPECT_EQ(assembler.received(), 6u);
-  EXPECT_TRUE(assembler.Add(MakeChunk(6, "\r")).ok());
+  EXPECT_TRUE(assembler.Add(CertificateChunkAt(6, "\r")).ok());
   absl::StatusOr<std::string> whole = std::move(assembler).Finish();
   ASSERT_TRUE(whole.ok()) << whole.status();
   EXPECT_EQ(*whole, "NQCERT\r");
@@ -45,8 +45,8 @@ TEST(CertificateAssemblerTest, JoinsChunksInOrder) {
 TEST(CertificateAssemblerTest, AGapOrAnOverlapIsRefusedNamingBothOffsets) {
   for (const uint64_t offset : {2u, 4u}) {
     CertificateAssembler assembler(9);
-    ASSERT_TRUE(assembler.Add(MakeChunk(0, "abc")).ok());
-    const absl::Status added = assembler.Add(MakeChunk(offset, "def"));
+    ASSERT_TRUE(assembler.Add(CertificateChunkAt(0, "abc")).ok());
+    const absl::Status added = assembler.Add(CertificateChunkAt(offset, "def"));
     EXPECT_EQ(added.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(added.message(), HasSubstr(absl::StrCat("at byte ", offset, ", expected byte 3")));
   }
@@ -54,13 +54,14 @@ TEST(CertificateAssemblerTest, AGapOrAnOverlapIsRefusedNamingBothOffsets) {
 
 TEST(CertificateAssemblerTest, ChunksPastTheSizeAreRefused) {
   CertificateAssembler assembler(4);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, "abc")).ok());
-  EXPECT_THAT(assembler.Add(MakeChunk(3, "de")).message(), HasSubstr("past its size of 4 bytes"));
+  ASSERT_TRUE(assembler.Add(CertificateChunkAt(0, "abc")).ok());
+  EXPECT_THAT(assembler.Add(CertificateChunkAt(3, "de")).message(),
+              HasSubstr("past its size of 4 bytes"));
 }
 
 TEST(CertificateAssemblerTest, ACertificateCutShortIsRefused) {
   CertificateAssembler assembler(6);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, "abc")).ok());
+  ASSERT_TRUE(assembler.Add(CertificateChunkAt(0, "abc")).ok());
   absl::StatusOr<std::string> whole = std::move(assembler).Finish();
   EXPECT_EQ(whole.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(whole.status().message(), HasSubstr("end at byte 3 of 6"));

@@ -33,7 +33,7 @@ std::vector<v1::BoardChunk> Split(const Columns& columns, uint32_t chunk_size) {
   return chunks;
 }
 
-v1::BoardChunk MakeChunk(uint64_t offset, std::vector<uint32_t> columns) {
+v1::BoardChunk BoardChunkAt(uint64_t offset, std::vector<uint32_t> columns) {
   v1::BoardChunk chunk;
   chunk.set_offset(offset);
   chunk.mutable_columns()->Assign(columns.begin(), columns.end());
@@ -93,7 +93,7 @@ TEST(ChunkAssemblerTest, RoundTrip) {
 
 TEST(ChunkAssemblerTest, EmptyRowsAreAllowed) {
   ChunkAssembler assembler(3);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, {0, 3, 0})).ok());
+  ASSERT_TRUE(assembler.Add(BoardChunkAt(0, {0, 3, 0})).ok());
   absl::StatusOr<Columns> board = std::move(assembler).Finish();
   ASSERT_TRUE(board.ok());
   EXPECT_EQ(*board, (Columns{0, 3, 0}));
@@ -106,45 +106,45 @@ void ExpectInvalid(const absl::Status& status, const std::string& needle) {
 
 TEST(ChunkAssemblerTest, GapIsRejected) {
   ChunkAssembler assembler(20);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, {1, 2, 3})).ok());
-  ExpectInvalid(assembler.Add(MakeChunk(5, {4})),
+  ASSERT_TRUE(assembler.Add(BoardChunkAt(0, {1, 2, 3})).ok());
+  ExpectInvalid(assembler.Add(BoardChunkAt(5, {4})),
                 "chunk at offset 5: expected offset 3 (chunks must be in row order without "
                 "gaps or overlaps)");
 }
 
 TEST(ChunkAssemblerTest, OverlapIsRejected) {
   ChunkAssembler assembler(20);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, {1, 2, 3})).ok());
-  ExpectInvalid(assembler.Add(MakeChunk(2, {4})), "chunk at offset 2: expected offset 3");
+  ASSERT_TRUE(assembler.Add(BoardChunkAt(0, {1, 2, 3})).ok());
+  ExpectInvalid(assembler.Add(BoardChunkAt(2, {4})), "chunk at offset 2: expected offset 3");
 }
 
 TEST(ChunkAssemblerTest, FirstChunkMustStartAtZero) {
   ChunkAssembler assembler(20);
-  ExpectInvalid(assembler.Add(MakeChunk(1, {4})), "chunk at offset 1: expected offset 0");
+  ExpectInvalid(assembler.Add(BoardChunkAt(1, {4})), "chunk at offset 1: expected offset 0");
 }
 
 TEST(ChunkAssemblerTest, OversizeChunkIsRejected) {
   const uint32_t n = kMaxChunkSize + 10;
   ChunkAssembler assembler(n);
-  ExpectInvalid(assembler.Add(MakeChunk(0, std::vector<uint32_t>(kMaxChunkSize + 1, 1))),
+  ExpectInvalid(assembler.Add(BoardChunkAt(0, std::vector<uint32_t>(kMaxChunkSize + 1, 1))),
                 "at most 65536");
 }
 
 TEST(ChunkAssemblerTest, ChunkPastRowNIsRejected) {
   ChunkAssembler assembler(4);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, {1, 2})).ok());
-  ExpectInvalid(assembler.Add(MakeChunk(2, {3, 4, 1})), "runs past row n = 4");
+  ASSERT_TRUE(assembler.Add(BoardChunkAt(0, {1, 2})).ok());
+  ExpectInvalid(assembler.Add(BoardChunkAt(2, {3, 4, 1})), "runs past row n = 4");
 }
 
 TEST(ChunkAssemblerTest, ColumnAboveNNamesTheRow) {
   ChunkAssembler assembler(10);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, {1, 2, 3})).ok());
-  ExpectInvalid(assembler.Add(MakeChunk(3, {4, 11})), "row 5 has column 11");
+  ASSERT_TRUE(assembler.Add(BoardChunkAt(0, {1, 2, 3})).ok());
+  ExpectInvalid(assembler.Add(BoardChunkAt(3, {4, 11})), "row 5 has column 11");
 }
 
 TEST(ChunkAssemblerTest, MissingRowsAreNamedByFinish) {
   ChunkAssembler assembler(10);
-  ASSERT_TRUE(assembler.Add(MakeChunk(0, {1, 2, 3})).ok());
+  ASSERT_TRUE(assembler.Add(BoardChunkAt(0, {1, 2, 3})).ok());
   ExpectInvalid(std::move(assembler).Finish().status(), "ended after row 3 of n = 10");
 }
 

@@ -18,6 +18,7 @@
 #include "server/limits/memory_estimate.h"
 #include "server/server.h"
 #include "test_boards.h"
+#include "test_constants.h"
 #include "test_server.h"
 
 namespace nqueens::testing {
@@ -25,17 +26,11 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr absl::Duration kPatience = absl::Seconds(60);
-
-std::unique_ptr<server::Server> StartServer(
+std::unique_ptr<server::Server> StartBatchServer(
     const std::function<void(server::ServiceOptions&)>& adjust = nullptr) {
   server::ServerOptions options;
-  options.listen_addresses = {"127.0.0.1:0"};
-  options.grace = absl::Seconds(1);
   if (adjust) adjust(options.service);
-  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
-  EXPECT_TRUE(server.ok()) << server.status();
-  return server.ok() ? *std::move(server) : nullptr;
+  return StartLoopbackServer(std::move(options));
 }
 
 v1::CompleteRequest Item(const Columns& composition) {
@@ -58,7 +53,7 @@ Columns Composition(int i) {
 }
 
 TEST(CompleteBatchTest, AnswersEveryItemInOrderAndABadItemFailsAlone) {
-  std::unique_ptr<server::Server> server = StartServer();
+  std::unique_ptr<server::Server> server = StartBatchServer();
   ASSERT_NE(server, nullptr);
   auto stub = v1::NQueensService::NewStub(
       grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
@@ -111,7 +106,7 @@ TEST(CompleteBatchTest, AnswersEveryItemInOrderAndABadItemFailsAlone) {
 }
 
 TEST(CompleteBatchTest, AMessageThatCannotBeParsedEndsTheBatchAfterTheAnswersBeforeIt) {
-  std::unique_ptr<server::Server> server = StartServer();
+  std::unique_ptr<server::Server> server = StartBatchServer();
   ASSERT_NE(server, nullptr);
   const std::vector<Columns> items = {Composition(1), Composition(2), Composition(3)};
   // Item 1 of the second message starts a varint that never ends.
@@ -136,7 +131,7 @@ TEST(CompleteBatchTest, AMessageThatCannotBeParsedEndsTheBatchAfterTheAnswersBef
 }
 
 TEST(CompleteBatchTest, ACancelledBatchFreesItsMemory) {
-  std::unique_ptr<server::Server> server = StartServer();
+  std::unique_ptr<server::Server> server = StartBatchServer();
   ASSERT_NE(server, nullptr);
   const uint64_t idle = server->memory_budget().in_use();
   auto stub = v1::NQueensService::NewStub(
@@ -185,7 +180,7 @@ grpc::Status TrickleUntilCut(
 }
 
 TEST(CompleteBatchTest, EmptyMessagesDoNotKeepABatchAlive) {
-  std::unique_ptr<server::Server> server = StartServer(
+  std::unique_ptr<server::Server> server = StartBatchServer(
       [](server::ServiceOptions& service) { service.stream_idle_timeout = absl::Seconds(1); });
   ASSERT_NE(server, nullptr);
   auto stub = v1::NQueensService::NewStub(
@@ -197,7 +192,7 @@ TEST(CompleteBatchTest, EmptyMessagesDoNotKeepABatchAlive) {
 }
 
 TEST(CompleteBatchTest, ABatchEndsAtTheServersCallTimeLimit) {
-  std::unique_ptr<server::Server> server = StartServer([](server::ServiceOptions& service) {
+  std::unique_ptr<server::Server> server = StartBatchServer([](server::ServiceOptions& service) {
     service.limits.max_call_time = absl::Seconds(1);
     service.stream_idle_timeout = absl::Hours(1);
   });
@@ -211,7 +206,7 @@ TEST(CompleteBatchTest, ABatchEndsAtTheServersCallTimeLimit) {
 }
 
 TEST(CompleteBatchTest, AMessageIsHeldInTheMemoryBudgetBeforeItIsParsed) {
-  std::unique_ptr<server::Server> server = StartServer([](server::ServiceOptions& service) {
+  std::unique_ptr<server::Server> server = StartBatchServer([](server::ServiceOptions& service) {
     service.workers = 1;
     service.memory_budget = 2 * server::kFixedCallBytes + (uint64_t{32} << 20);
   });

@@ -10,12 +10,13 @@
 
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "test_constants.h"
 #include "test_notification.h"
 
 namespace nqueens::server {
 namespace {
 
-constexpr absl::Duration kPatience = absl::Seconds(30);
+using testing::kPatience;
 
 TEST(IdleWatchdogTest, AStreamWithoutProgressIsCutOnce) {
   IdleWatchdog watchdog(absl::Milliseconds(10));

@@ -15,11 +15,12 @@
 #include "nqueens/memory.h"
 #include "server/base/byte_size.h"
 #include "server/limits/memory_estimate.h"
+#include "test_constants.h"
 
 namespace nqueens::server {
 namespace {
 
-constexpr uint64_t kMiB = uint64_t{1} << 20;
+using testing::kMiB;
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 
 TEST(ByteSizeTest, ParsesSuffixesAsPowersOf1024) {

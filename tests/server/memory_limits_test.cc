@@ -23,6 +23,7 @@
 #include "server/limits/memory_estimate.h"
 #include "server/server.h"
 #include "test_boards.h"
+#include "test_constants.h"
 #include "test_server.h"
 #include "wire/chunks.h"
 
@@ -36,7 +37,6 @@ using server::ResponseBoard;
 constexpr uint64_t kN = 200'000;
 // How long a test waits for something it expects; failing tests end by it
 // instead of hanging.
-constexpr absl::Duration kPatience = absl::Seconds(30);
 
 // What a CompleteStream on kN rows with the board in chunks reserves once
 // the whole board is in.

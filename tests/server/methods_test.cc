@@ -26,7 +26,7 @@ class MethodsTest : public ServerTest {
   }
 };
 
-v1::SolveRequest MakeSolve(uint64_t n, v1::Method method) {
+v1::SolveRequest SeededSolve(uint64_t n, v1::Method method) {
   v1::SolveRequest request;
   request.set_n(n);
   request.set_method(method);
@@ -49,7 +49,7 @@ TEST_F(MethodsTest, EveryMethodSolvesAndSaysSo) {
         v1::METHOD_BACKTRACKING, v1::METHOD_GENETIC, v1::METHOD_FORMULA}) {
     SCOPED_TRACE(v1::Method_Name(method));
     v1::SolveResponse response;
-    ASSERT_TRUE(Solve(MakeSolve(20, method), &response).ok());
+    ASSERT_TRUE(Solve(SeededSolve(20, method), &response).ok());
     ExpectSolution(response, 20);
     // The value's name without its prefix.
     EXPECT_EQ("METHOD_" + response.stats().method_used(), v1::Method_Name(method));
@@ -58,10 +58,10 @@ TEST_F(MethodsTest, EveryMethodSolvesAndSaysSo) {
 
 TEST_F(MethodsTest, ASymmetryMapsTheResult) {
   v1::SolveResponse plain;
-  ASSERT_TRUE(Solve(MakeSolve(30, v1::METHOD_CONSTRUCTIVE), &plain).ok());
+  ASSERT_TRUE(Solve(SeededSolve(30, v1::METHOD_CONSTRUCTIVE), &plain).ok());
   for (uint32_t symmetry = 1; symmetry < kSymmetryCount; ++symmetry) {
     SCOPED_TRACE(symmetry);
-    v1::SolveRequest request = MakeSolve(30, v1::METHOD_CONSTRUCTIVE);
+    v1::SolveRequest request = SeededSolve(30, v1::METHOD_CONSTRUCTIVE);
     request.set_symmetry(symmetry);
     v1::SolveResponse mapped;
     ASSERT_TRUE(Solve(request, &mapped).ok());
@@ -70,7 +70,7 @@ TEST_F(MethodsTest, ASymmetryMapsTheResult) {
     ASSERT_TRUE(expected.ok());
     EXPECT_EQ(ToColumns(mapped.columns()), *expected);
   }
-  v1::SolveRequest request = MakeSolve(30, v1::METHOD_CONSTRUCTIVE);
+  v1::SolveRequest request = SeededSolve(30, v1::METHOD_CONSTRUCTIVE);
   request.set_symmetry(8);
   v1::SolveResponse response;
   ExpectStatus(Solve(request, &response), grpc::StatusCode::INVALID_ARGUMENT, "symmetry");
@@ -81,14 +81,14 @@ TEST_F(MethodsTest, FormulaVariantsNameTheirFamilyAndTheirRange) {
   const uint64_t variants = FormulaVariantCount(n);
   ASSERT_GT(variants, 1u);
   for (const uint64_t variant : {uint64_t{0}, variants / 2, variants - 1}) {
-    v1::SolveRequest request = MakeSolve(n, v1::METHOD_FORMULA);
+    v1::SolveRequest request = SeededSolve(n, v1::METHOD_FORMULA);
     request.set_variant(variant);
     v1::SolveResponse response;
     ASSERT_TRUE(Solve(request, &response).ok());
     ExpectSolution(response, n);
     EXPECT_FALSE(response.stats().formula().empty());
   }
-  v1::SolveRequest request = MakeSolve(n, v1::METHOD_FORMULA);
+  v1::SolveRequest request = SeededSolve(n, v1::METHOD_FORMULA);
   request.set_variant(variants);
   v1::SolveResponse response;
   ExpectStatus(Solve(request, &response), grpc::StatusCode::INVALID_ARGUMENT,
@@ -97,7 +97,7 @@ TEST_F(MethodsTest, FormulaVariantsNameTheirFamilyAndTheirRange) {
 
 TEST_F(MethodsTest, AnUnknownMethodIsRefused) {
   v1::SolveResponse response;
-  ExpectStatus(Solve(MakeSolve(8, static_cast<v1::Method>(17)), &response),
+  ExpectStatus(Solve(SeededSolve(8, static_cast<v1::Method>(17)), &response),
                grpc::StatusCode::INVALID_ARGUMENT, "method 17");
   v1::CompleteRequest request;
   request.set_n(8);

@@ -31,33 +31,19 @@
 #include "server/observability/metrics_endpoint.h"
 #include "server/observability/process_metrics.h"
 #include "server/server.h"
+#include "test_constants.h"
 #include "test_server.h"
 
 namespace nqueens::testing {
 namespace {
 
-constexpr absl::Duration kPatience = absl::Seconds(60);
 constexpr uint64_t kBudget = uint64_t{1} << 30;
-constexpr uint64_t kLongN = 50'000'000;
-
-std::unique_ptr<server::Server> StartServer(server::ServerOptions options) {
-  options.listen_addresses = {"127.0.0.1:0"};
-  options.grace = absl::Seconds(1);
-  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
-  EXPECT_TRUE(server.ok()) << server.status();
-  return server.ok() ? *std::move(server) : nullptr;
-}
 
 std::unique_ptr<server::Server> StartServerWithMetrics(server::ServiceOptions service) {
   server::ServerOptions options;
   options.metrics_listen = "127.0.0.1:0";
   options.service = service;
-  return StartServer(options);
-}
-
-std::unique_ptr<v1::NQueensService::Stub> StubFor(const server::Server& server) {
-  return v1::NQueensService::NewStub(
-      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+  return StartLoopbackServer(options);
 }
 
 // The samples once every call so far has been recorded.
@@ -316,7 +302,7 @@ TEST(MetricsEndpointTest, AnAddressNotOfThisMachineIsNamed) {
 
 TEST(MetricsEndpointTest, IsOffByDefault) {
   EXPECT_EQ(server::ServerOptions().metrics_listen, "");
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLoopbackServer({});
   ASSERT_NE(server, nullptr);
   EXPECT_EQ(server->metrics_port(), 0);
   EXPECT_EQ(server->metrics_address(), "");

@@ -12,13 +12,14 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "test_constants.h"
 
 namespace nqueens::server {
 namespace {
 
-constexpr uint64_t kMiB = uint64_t{1} << 20;
+using testing::kMiB;
 constexpr uint64_t kBytes = 64 * kMiB;
-constexpr absl::Duration kPatience = absl::Seconds(30);
+using testing::kPatience;
 
 // kBytes of fresh memory, 2 MiB aligned (as a board's room is in practice).
 class FreshMemory {

@@ -26,9 +26,9 @@ namespace {
 
 constexpr int kServers = 3;
 constexpr int kCalls = 300;
-constexpr uint32_t kN = 1000;
+constexpr uint32_t kScaleOutN = 1000;
 
-std::unique_ptr<server::Server> StartServer() {
+std::unique_ptr<server::Server> StartScaleOutServer() {
   server::ServerOptions options;
   options.listen_addresses = {"127.0.0.1:0"};
   options.service.workers = 1;
@@ -44,7 +44,7 @@ class ScaleOutTest : public ::testing::Test {
   void SetUp() override {
     std::vector<std::string> addresses;
     for (int i = 0; i < kServers; ++i) {
-      servers_.push_back(StartServer());
+      servers_.push_back(StartScaleOutServer());
       ASSERT_NE(servers_.back(), nullptr);
       addresses.push_back(servers_.back()->address());
     }
@@ -55,10 +55,10 @@ class ScaleOutTest : public ::testing::Test {
         client::MakeChannel(target, grpc::InsecureChannelCredentials()), target);
   }
 
-  // A RANDOM Solve of kN rows, its board checked with Validate.
+  // A RANDOM Solve of kScaleOutN rows, its board checked with Validate.
   absl::Status SolveOnce() {
     absl::StatusOr<CompletionResult> result =
-        backend_->Solve(kN, SolveMethod::kRandom, client::RunOptions{});
+        backend_->Solve(kScaleOutN, SolveMethod::kRandom, client::RunOptions{});
     if (!result.ok()) return result.status();
     absl::StatusOr<ValidationReport> report = Validate(result->columns);
     if (!report.ok() || !report->complete) return absl::InternalError("not a solution");

@@ -22,6 +22,7 @@
 #include "spdlog/sinks/ringbuffer_sink.h"
 #include "spdlog/spdlog.h"
 #include "test_certificates.h"
+#include "test_constants.h"
 #include "test_server.h"
 
 namespace nqueens::testing {
@@ -34,16 +35,11 @@ using ::testing::Not;
 // (reading changed files, ending a cancelled call): each attempt is a call
 // or a handshake, and the waits between attempts are short.
 constexpr int kMaxAttempts = 200;
-constexpr absl::Duration kPatience = absl::Seconds(30);
 constexpr absl::Duration kBetweenAttempts = absl::Milliseconds(100);
 
-std::unique_ptr<server::Server> StartServer(server::ServerOptions options) {
-  options.listen_addresses = {"127.0.0.1:0"};
+std::unique_ptr<server::Server> StartTwoWorkerServer(server::ServerOptions options) {
   options.service.workers = 2;
-  options.grace = absl::Seconds(1);
-  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
-  EXPECT_TRUE(server.ok()) << server.status();
-  return server.ok() ? *std::move(server) : nullptr;
+  return StartLoopbackServer(std::move(options));
 }
 
 server::ServerOptions ServingTls(const KeyPair& identity, const std::string& client_ca = "") {
@@ -172,7 +168,7 @@ class TlsTest : public ::testing::Test {
 };
 
 TEST_F(TlsTest, ServesAClientThatTrustsItsCa) {
-  std::unique_ptr<server::Server> server = StartServer(ServingTls(server_identity_));
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(ServingTls(server_identity_));
   ASSERT_NE(server, nullptr);
   const SolveResult result = Solve8(Connect(*server, Trusting(ca_)));
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
@@ -180,7 +176,7 @@ TEST_F(TlsTest, ServesAClientThatTrustsItsCa) {
 }
 
 TEST_F(TlsTest, APlaintextClientFails) {
-  std::unique_ptr<server::Server> server = StartServer(ServingTls(server_identity_));
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(ServingTls(server_identity_));
   ASSERT_NE(server, nullptr);
   const SolveResult result = Solve8(Plaintext(*server));
   EXPECT_EQ(result.status.error_code(), grpc::StatusCode::UNAVAILABLE)
@@ -192,7 +188,7 @@ TEST_F(TlsTest, APlaintextClientFails) {
 // handshake in this process too.)
 TEST_F(TlsTest, AFailedHandshakeIsLoggedOnceAtWarn) {
   CapturedLog log;
-  std::unique_ptr<server::Server> server = StartServer(ServingTls(server_identity_));
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(ServingTls(server_identity_));
   ASSERT_NE(server, nullptr);
   EXPECT_EQ(Solve8(Plaintext(*server)).status.error_code(), grpc::StatusCode::UNAVAILABLE);
   const std::vector<std::string> lines = log.SettledLinesWith("andshake");
@@ -203,7 +199,7 @@ TEST_F(TlsTest, AFailedHandshakeIsLoggedOnceAtWarn) {
 }
 
 TEST_F(TlsTest, AClientThatDoesNotTrustTheCaFails) {
-  std::unique_ptr<server::Server> server = StartServer(ServingTls(server_identity_));
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(ServingTls(server_identity_));
   ASSERT_NE(server, nullptr);
   TestCertificateAuthority other_ca("other-ca");
   const SolveResult result = Solve8(Connect(*server, Trusting(other_ca)));
@@ -212,7 +208,7 @@ TEST_F(TlsTest, AClientThatDoesNotTrustTheCaFails) {
 
 TEST_F(TlsTest, ACertificateForAnotherHostNameFails) {
   const KeyPair elsewhere = ca_.Issue("elsewhere", "DNS:elsewhere.example");
-  std::unique_ptr<server::Server> server = StartServer(ServingTls(elsewhere));
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(ServingTls(elsewhere));
   ASSERT_NE(server, nullptr);
   const SolveResult result = Solve8(Connect(*server, Trusting(ca_)));
   ExpectStatus(result.status, grpc::StatusCode::UNAVAILABLE,
@@ -222,7 +218,7 @@ TEST_F(TlsTest, ACertificateForAnotherHostNameFails) {
 TEST_F(TlsTest, MutualTlsRequiresAClientCertificateOfItsCa) {
   TestCertificateAuthority client_ca("client-ca");
   std::unique_ptr<server::Server> server =
-      StartServer(ServingTls(server_identity_, client_ca.ca_file()));
+      StartTwoWorkerServer(ServingTls(server_identity_, client_ca.ca_file()));
   ASSERT_NE(server, nullptr);
 
   EXPECT_EQ(Solve8(Connect(*server, Trusting(ca_))).status.error_code(),
@@ -238,7 +234,7 @@ TEST_F(TlsTest, MutualTlsRequiresAClientCertificateOfItsCa) {
 TEST_F(TlsTest, ARenewedCertificateIsServedWithoutRestart) {
   server::ServerOptions options = ServingTls(server_identity_);
   options.tls.refresh_interval = absl::Seconds(1);
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   ASSERT_EQ(Solve8(Connect(*server, Trusting(ca_))).server_common_name, "server-1");
 
@@ -291,7 +287,7 @@ class TokenTest : public ::testing::Test {
     token_file_ = WriteTempFile(".tokens", "  alpha-token-1 \n\n\tbeta-token-2\n");
     server::ServerOptions options;
     options.auth_token_file = token_file_;
-    server_ = StartServer(options);
+    server_ = StartTwoWorkerServer(options);
     ASSERT_NE(server_, nullptr);
     channel_ = Plaintext(*server_);
   }
@@ -351,7 +347,7 @@ TEST(TokenOverTlsTest, AGoodTokenWorksAndAMissingOneIsRefused) {
   TestCertificateAuthority ca("nqueens-test-ca");
   server::ServerOptions options = ServingTls(ca.Issue("server-1"));
   options.auth_token_file = WriteTempFile(".tokens", "tls-token\n");
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> channel = Connect(*server, Trusting(ca));
   EXPECT_EQ(Solve8(channel).status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
@@ -365,7 +361,7 @@ TEST(HealthPortTest, ServesHealthChecksOnlyInPlaintext) {
   TestCertificateAuthority ca("nqueens-test-ca");
   server::ServerOptions options = ServingTls(ca.Issue("server-1"));
   options.health_listen_addresses = {"127.0.0.1:0"};
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   ASSERT_EQ(server->health_addresses().size(), 1u);
   const std::shared_ptr<grpc::Channel> health_port =
@@ -396,7 +392,7 @@ TEST(HealthPortTest, ACallThereIsLoggedAndCountedOnceAsTheClientSawIt) {
   options.health_listen_addresses = {"127.0.0.1:0"};
   options.auth_token_file = WriteTempFile(".tokens", "health-port-token\n");
   options.metrics_listen = "127.0.0.1:0";
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> health_port =
       grpc::CreateChannel(server->health_addresses()[0], grpc::InsecureChannelCredentials());
@@ -476,7 +472,7 @@ bool RefusedByTheClientLimit(const grpc::Status& status) {
 TEST(ClientLimitTest, ASequentialClientIsNeverRefusedAtALimitOfOne) {
   server::ServerOptions options;
   options.service.max_calls_per_client = 1;
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> channel = Plaintext(*server);
   for (int call = 0; call < 50; ++call) {
@@ -488,7 +484,7 @@ TEST(ClientLimitTest, ASequentialClientIsNeverRefusedAtALimitOfOne) {
 TEST(ClientLimitTest, CallsBeyondTheLimitAreRefusedUntilOneEnds) {
   server::ServerOptions options;
   options.service.max_calls_per_client = 2;
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> channel = Plaintext(*server);
   auto stub = v1::NQueensService::NewStub(channel);
@@ -511,7 +507,7 @@ TEST(ClientLimitTest, EachTokenIsAClientOfItsOwn) {
   server::ServerOptions options;
   options.service.max_calls_per_client = 1;
   options.auth_token_file = WriteTempFile(".tokens", "alpha\nbeta\n");
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartTwoWorkerServer(options);
   ASSERT_NE(server, nullptr);
   const std::shared_ptr<grpc::Channel> channel = Plaintext(*server);
   auto stub = v1::NQueensService::NewStub(channel);

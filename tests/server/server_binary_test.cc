@@ -142,7 +142,7 @@ class Subprocess {
   int stderr_fd_ = -1;
 };
 
-Subprocess StartServer(std::vector<std::string> flags, bool capture_stderr = false) {
+Subprocess StartServerProcess(std::vector<std::string> flags, bool capture_stderr = false) {
   std::vector<std::string> args = {NQUEENS_SERVER_PATH, "--listen=127.0.0.1:0", "--log-level=warn"};
   args.insert(args.end(), flags.begin(), flags.end());
   return Subprocess(args, capture_stderr);
@@ -177,7 +177,7 @@ std::string ReadListeningAddress(Subprocess& server) {
 
 TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
   Subprocess server =
-      StartServer({"--workers=2", "--memory-budget=1G", "--stream-idle-timeout=10s"});
+      StartServerProcess({"--workers=2", "--memory-budget=1G", "--stream-idle-timeout=10s"});
   const std::string address = ReadListeningAddress(server);
   ASSERT_EQ(address.rfind("127.0.0.1:", 0), 0u) << address;
   ASSERT_NE(address, "127.0.0.1:0");
@@ -197,7 +197,7 @@ TEST(ServerBinaryTest, ServesAndExitsCleanlyOnSigterm) {
 // SIGTERM while a SolveStream is mid-way (its header already received): the
 // call still delivers the whole board, then the server exits 0.
 TEST(ServerBinaryTest, SigtermLetsInFlightCallsFinish) {
-  Subprocess server = StartServer({"--grace=60s"});
+  Subprocess server = StartServerProcess({"--grace=60s"});
   const std::string address = ReadListeningAddress(server);
   auto stub =
       v1::NQueensService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
@@ -258,7 +258,7 @@ TEST(ServerBinaryTest, WritesShellCompletionScripts) {
 }
 
 TEST(ServerBinaryTest, ATakenAddressIsAnErrorAtOnce) {
-  Subprocess first = StartServer({});
+  Subprocess first = StartServerProcess({});
   const std::string address = ReadListeningAddress(first);
   Subprocess second({NQUEENS_SERVER_PATH, "--listen=" + address, "--log-level=warn"},
                     /*capture_stderr=*/true);
@@ -295,7 +295,7 @@ TEST(ServerBinaryTest, AListenAddressNeedsAPortInRange) {
 // An open connection with no call in flight does not hold the server for its
 // grace period (600 s here; the bound below is a tenth of it).
 TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
-  Subprocess server = StartServer({"--grace=600s"});
+  Subprocess server = StartServerProcess({"--grace=600s"});
   const std::string address = ReadListeningAddress(server);
   // Its channel stays open, idle, until the server has exited.
   const std::shared_ptr<grpc::Channel> channel =
@@ -317,7 +317,7 @@ TEST(ServerBinaryTest, SigtermWithAnIdleConnectionDoesNotWaitOutTheGrace) {
 // ours.
 TEST(ServerBinaryTest, SigtermWithALongCallInFlightExitsWithinTheGracePlusASecond) {
   constexpr absl::Duration kGrace = absl::Seconds(2);
-  Subprocess server = StartServer({"--grace=2s"});
+  Subprocess server = StartServerProcess({"--grace=2s"});
   const std::string address = ReadListeningAddress(server);
   auto stub =
       v1::NQueensService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
@@ -422,7 +422,7 @@ TEST(ServerBinaryTest, RejectsBadFlags) {
   for (const char* flag :
        {"--log-level=loud", "--memory-budget=lots", "--memory-budget=0", "--stream-idle-timeout=0s",
         "--workers=-1", "--max-queued=-1", "--max-call-seconds=0", "--memory-budget=8M"}) {
-    Subprocess server = StartServer({flag});
+    Subprocess server = StartServerProcess({flag});
     EXPECT_EQ(server.ReadLine(), "") << flag;  // no "listening on" line
     const int status = server.Wait();
     ASSERT_TRUE(WIFEXITED(status)) << flag;
@@ -681,7 +681,7 @@ TEST(ServerBinaryTest, BadLogFormatOrMetricsAddressExitsWithTwoNamingTheFlag) {
        {std::pair{"--log-format=xml", "--log-format"},
         std::pair{"--metrics-listen=nonsense", "--metrics-listen"},
         std::pair{"--metrics-listen=127.0.0.1:99999", "--metrics-listen"}}) {
-    Subprocess server = StartServer({flag}, /*capture_stderr=*/true);
+    Subprocess server = StartServerProcess({flag}, /*capture_stderr=*/true);
     EXPECT_EQ(server.ReadLine(), "") << flag;  // no "listening on" line
     const int status = server.Wait();
     ASSERT_TRUE(WIFEXITED(status)) << flag;
@@ -733,7 +733,7 @@ grpc::Status SolveWithRequestId(v1::NQueensService::Stub& stub, uint32_t n, cons
 
 TEST(ServerBinaryTest, JsonLogIsOneObjectPerLineWithEachCallsFields) {
   Subprocess server =
-      StartServer({"--log-format=json", "--log-level=info"}, /*capture_stderr=*/true);
+      StartServerProcess({"--log-format=json", "--log-level=info"}, /*capture_stderr=*/true);
   const std::string address = ReadListeningAddress(server);
   // Quotes and a backslash, which the log must escape.
   const std::string ok_id = R"(json-"ok"\1)";

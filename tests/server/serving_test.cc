@@ -28,28 +28,18 @@
 #include "server/limits/memory_estimate.h"
 #include "server/server.h"
 #include "test_boards.h"
+#include "test_constants.h"
 #include "test_server.h"
 
 namespace nqueens::testing {
 namespace {
 
-constexpr absl::Duration kPatience = absl::Seconds(60);
-constexpr uint64_t kLongN = 50'000'000;
-
 absl::Time Patience() { return absl::Now() + kPatience; }
 
-std::unique_ptr<server::Server> StartServer(server::ServerOptions options) {
-  options.listen_addresses = {"127.0.0.1:0"};
-  options.grace = absl::Seconds(1);
+// A server that takes boards of up to kLongN rows.
+std::unique_ptr<server::Server> StartLongBoardServer(server::ServerOptions options) {
   options.service.max_n = kLongN;
-  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
-  EXPECT_TRUE(server.ok()) << server.status();
-  return server.ok() ? *std::move(server) : nullptr;
-}
-
-std::unique_ptr<v1::NQueensService::Stub> StubFor(const server::Server& server) {
-  return v1::NQueensService::NewStub(
-      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+  return StartLoopbackServer(std::move(options));
 }
 
 // n = 100 with 22 free rows: 78 queens of a known solution.
@@ -64,7 +54,7 @@ v1::CompleteRequest SmallComposition() {
 }
 
 TEST(ServingTest, ASequentialClientIsNeverRefused) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLongBoardServer({});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   const v1::CompleteRequest request = SmallComposition();
@@ -84,7 +74,7 @@ TEST(ServingTest, AFullQueueIsRefusedNamingItsLimitWhileSmallCallsStillRun) {
   server::ServerOptions options;
   options.service.workers = 1;
   options.service.max_queued = 0;
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartLongBoardServer(options);
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   BackgroundSolve running(*stub, kLongN);
@@ -115,7 +105,7 @@ TEST(ServingTest, AFullQueueIsRefusedNamingItsLimitWhileSmallCallsStillRun) {
 TEST(ServingTest, QueuedCallsThatAreCancelledOrExpireLeaveTheQueueAndFreeTheirMemory) {
   server::ServerOptions options;
   options.service.workers = 1;
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartLongBoardServer(options);
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   const uint64_t idle = server->memory_budget().in_use();
@@ -147,7 +137,7 @@ TEST(ServingTest, QueuedCallsThatAreCancelledOrExpireLeaveTheQueueAndFreeTheirMe
 TEST(ServingTest, ClientLimitsAreLoweredToTheServersMaxima) {
   server::ServerOptions options;
   options.service.limits.max_exact_nodes = 1'000'000'000;
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartLongBoardServer(options);
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   v1::CompleteRequest request = SmallComposition();
@@ -176,7 +166,7 @@ v1::CompleteRequest HardUnsolvableRequest(double max_exact_seconds) {
 }
 
 TEST(ServingTest, TheExactSearchStopsAtMaxExactSecondsAndSaysHowFarItGot) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLongBoardServer({});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   grpc::ClientContext context;
@@ -189,7 +179,7 @@ TEST(ServingTest, TheExactSearchStopsAtMaxExactSecondsAndSaysHowFarItGot) {
 }
 
 TEST(ServingTest, NegativeMaxExactSecondsIsRefusedByName) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLongBoardServer({});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   grpc::ClientContext context;
@@ -235,7 +225,7 @@ TEST(ServingTest, StartRefusesOptionsOutOfRangeNamingTheirFlags) {
 TEST(ServingTest, ACallIsStoppedAtMaxCallSeconds) {
   server::ServerOptions options;
   options.service.limits.max_call_time = absl::Milliseconds(100);
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartLongBoardServer(options);
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   BackgroundSolve solve(*stub, kLongN);
@@ -247,7 +237,7 @@ TEST(ServingTest, AnUploadThatTricklesIsStoppedAtMaxCallSeconds) {
   server::ServerOptions options;
   options.service.limits.max_call_time = absl::Seconds(1);
   options.service.stream_idle_timeout = absl::Hours(1);
-  std::unique_ptr<server::Server> server = StartServer(options);
+  std::unique_ptr<server::Server> server = StartLongBoardServer(options);
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   grpc::ClientContext context;
@@ -276,7 +266,7 @@ TEST(ServingTest, AnUploadThatTricklesIsStoppedAtMaxCallSeconds) {
 // the next call; beyond four times the limit gRPC refuses it itself and may
 // close the connection (a new one is served).
 TEST(ServingTest, LargeMetadataIsRefusedNamingTheLimit) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLongBoardServer({});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(*server);
   for (const size_t bytes : {20'000, 100'000}) {
@@ -316,7 +306,7 @@ grpc::ByteBuffer Garbage() {
 }
 
 TEST(ServingTest, AnUnparseableUnaryRequestIsInvalidArgument) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLongBoardServer({});
   ASSERT_NE(server, nullptr);
   auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
   const grpc::internal::RpcMethod method("/nqueens.v1.NQueensService/Complete",
@@ -330,7 +320,7 @@ TEST(ServingTest, AnUnparseableUnaryRequestIsInvalidArgument) {
 }
 
 TEST(ServingTest, AnUnparseableStreamMessageIsInvalidArgument) {
-  std::unique_ptr<server::Server> server = StartServer({});
+  std::unique_ptr<server::Server> server = StartLongBoardServer({});
   ASSERT_NE(server, nullptr);
   auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
   const grpc::internal::RpcMethod method("/nqueens.v1.NQueensService/CompleteStream",
@@ -350,7 +340,7 @@ TEST(ServingTest, AnUnparseableStreamMessageIsInvalidArgument) {
 }
 
 TEST(ServingTest, ASecondServerOnATakenAddressFailsNamingIt) {
-  std::unique_ptr<server::Server> first = StartServer({});
+  std::unique_ptr<server::Server> first = StartLongBoardServer({});
   ASSERT_NE(first, nullptr);
   server::ServerOptions options;
   options.listen_addresses = {first->address()};

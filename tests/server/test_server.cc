@@ -142,4 +142,17 @@ void ExpectStatus(const grpc::Status& status, grpc::StatusCode code, const std::
   EXPECT_THAT(status.error_message(), ::testing::HasSubstr(needle));
 }
 
+std::unique_ptr<server::Server> StartLoopbackServer(server::ServerOptions options) {
+  options.listen_addresses = {"127.0.0.1:0"};
+  options.grace = absl::Seconds(1);
+  absl::StatusOr<std::unique_ptr<server::Server>> server = server::Server::Start(options);
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? *std::move(server) : nullptr;
+}
+
+std::unique_ptr<v1::NQueensService::Stub> StubFor(const server::Server& server) {
+  return v1::NQueensService::NewStub(
+      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+}
+
 }  // namespace nqueens::testing

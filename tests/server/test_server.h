@@ -97,6 +97,13 @@ RawResult RawCall(const std::shared_ptr<grpc::Channel>& channel, const std::stri
 // A message of one length-delimited field.
 std::string Encode(int field, const std::string& value);
 
+// Starts a server with `options` on 127.0.0.1, port 0, with a grace of 1 s;
+// null, and a failure of the test, if it does not start.
+std::unique_ptr<server::Server> StartLoopbackServer(server::ServerOptions options = {});
+
+// A stub on a new plaintext channel to `server`.
+std::unique_ptr<v1::NQueensService::Stub> StubFor(const server::Server& server);
+
 // The status has `code` and its message contains `needle`.
 void ExpectStatus(const grpc::Status& status, grpc::StatusCode code, const std::string& needle);
 

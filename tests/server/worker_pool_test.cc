@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "test_constants.h"
 #include "test_notification.h"
 
 namespace nqueens::server {
@@ -17,7 +18,7 @@ namespace {
 
 using Size = WorkerPool::Size;
 
-constexpr absl::Duration kPatience = absl::Seconds(30);
+using testing::kPatience;
 
 absl::Time Patience() { return absl::Now() + kPatience; }
 
