@@ -46,5 +46,10 @@ function(nqueens_add_client_executable name)
   target_link_libraries(${name} PRIVATE ${archives}
     -Wl,-Bstatic -Wl,--start-group ${NQUEENS_CLIENT_STATIC_DEPENDENCIES}
     -Wl,--end-group -Wl,-Bdynamic Threads::Threads)
-  target_link_options(${name} PRIVATE -no-pie -static-libstdc++ -static-libgcc)
+  # ld.bfd, not the lld the rest of the build may link with: the CLI defines
+  # --help and --version itself, and lld, which looks into every archive
+  # whatever its place on the line, then also takes the Abseil archive member
+  # that defines them (a duplicate symbol).
+  target_link_options(${name} PRIVATE -no-pie -static-libstdc++ -static-libgcc
+    $<$<BOOL:${NQUEENS_HAVE_LLD}>:-fuse-ld=bfd>)
 endfunction()

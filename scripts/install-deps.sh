@@ -46,6 +46,8 @@ test_packages=(
   # scripts/fuzz.sh: clang++, and libclang_rt.fuzzer (with clang's ASan and
   # UBSan runtimes), which clang only recommends (via libclang-common-14-dev).
   clang libclang-rt-14-dev
+  # The linker the build prefers (CMakeLists.txt: NQUEENS_USE_LLD).
+  lld
   # scripts/test.sh's format and tidy stages.
   clang-format clang-tidy
   # The .deb's dependencies (dpkg-shlibdeps) for CPack.
