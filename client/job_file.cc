@@ -37,10 +37,9 @@ std::string HeaderLine(const JobHeader& header) {
   return absl::StrCat("{\"", kHeaderKey, "\":{", fields, "}}\n");
 }
 
-// The whole of `file` from its start.
-std::string ReadAll(std::FILE* file) {
+// The rest of `file`, from where it stands.
+std::string ReadRest(std::FILE* file) {
   std::string content;
-  std::rewind(file);
   char buffer[1 << 16];
   for (size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) {
     content.append(buffer, got);
@@ -86,7 +85,11 @@ JobFile::~JobFile() { std::fclose(file_); }
 
 absl::Status JobFile::ReadRecords(const JobHeader& header) {
   absl::MutexLock lock(&mutex_);
-  std::string content = ReadAll(file_);
+  if (std::fseek(file_, 0, SEEK_SET) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot read ", path_, " (--job-file): ", std::strerror(errno)));
+  }
+  std::string content = ReadRest(file_);
   // A line is written whole or torn at the end: drop the torn end, so that
   // the next record starts a line of its own.
   const size_t whole = content.rfind('\n') + 1;  // 0 without a newline

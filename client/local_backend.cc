@@ -107,6 +107,7 @@ class LocalBackend : public Backend {
       std::vector<BatchAnswer> answers(round.size(), absl::UnknownError("not run"));
       std::atomic<size_t> cursor{0};
       std::vector<std::thread> workers;
+      workers.reserve(threads);
       for (size_t t = 0; t < threads; ++t) {
         workers.emplace_back([&] {
           for (size_t i; (i = cursor.fetch_add(1)) < round.size();) {

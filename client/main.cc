@@ -326,9 +326,9 @@ int RunHelp(const std::vector<std::string>& arguments) {
   const CommandEntry* command = nullptr;
   if (arguments.size() > 2) return UsageError("expected help or help COMMAND");
   // `help help` is the whole help, as `help` is.
-  if (arguments.size() == 2 && arguments[1] != "help" &&
-      (command = FindCommand(arguments[1])) == nullptr) {
-    return UsageError(absl::StrCat("unknown command ", arguments[1]));
+  if (arguments.size() == 2 && arguments[1] != "help") {
+    command = FindCommand(arguments[1]);
+    if (command == nullptr) return UsageError(absl::StrCat("unknown command ", arguments[1]));
   }
   std::fputs(Help(command).c_str(), stdout);
   return kExitOk;

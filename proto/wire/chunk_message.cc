@@ -251,8 +251,9 @@ std::optional<SerializedChunk> SerializedChunk::Find(const grpc::ByteBuffer& mes
   const uint8_t* const head_end = head + head_size;
   // The chunk, and nothing after it.
   uint64_t length = 0;
-  if (in == head_end || *in++ != kChunkKey || !ReadVarint(&in, head_end, &length) ||
-      length != total - static_cast<uint64_t>(in - head)) {
+  if (in == head_end || *in != kChunkKey) return std::nullopt;
+  ++in;
+  if (!ReadVarint(&in, head_end, &length) || length != total - static_cast<uint64_t>(in - head)) {
     return std::nullopt;
   }
   if (in < head_end && *in == kOffsetKey) {
@@ -260,8 +261,10 @@ std::optional<SerializedChunk> SerializedChunk::Find(const grpc::ByteBuffer& mes
     if (!ReadVarint(&in, head_end, &chunk.offset_)) return std::nullopt;
   }
   if (static_cast<uint64_t>(in - head) == total) return chunk;  // no values
-  if (in == head_end || *in++ != kColumnsKey || !ReadVarint(&in, head_end, &length) ||
-      length == 0 || length != total - static_cast<uint64_t>(in - head)) {
+  if (in == head_end || *in != kColumnsKey) return std::nullopt;
+  ++in;
+  if (!ReadVarint(&in, head_end, &length) || length == 0 ||
+      length != total - static_cast<uint64_t>(in - head)) {
     return std::nullopt;
   }
   // The values' bytes, slice by slice.

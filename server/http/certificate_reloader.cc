@@ -50,7 +50,7 @@ int CheckCertificates(const gnutls_datum_t& chain) {
   const int error =
       gnutls_x509_crt_list_import2(&certificates, &count, &chain, GNUTLS_X509_FMT_PEM, 0);
   for (unsigned int i = 0; i < count; ++i) gnutls_x509_crt_deinit(certificates[i]);
-  gnutls_free(certificates);
+  gnutls_free(static_cast<void*>(certificates));
   return error < 0 ? error : 0;
 }
 

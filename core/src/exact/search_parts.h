@@ -275,7 +275,9 @@ class UndoingSearch {
   // Writes the tree this engine searches to `certificate` (null: none).
   void Certify(CertificateWriter* certificate) { certificate_ = certificate; }
 
- protected:
+ private:
+  // Only the engine this is the base of makes one (CRTP).
+  friend Engine;
   // Ties between lines (equally few open cells) and between cells (equal
   // damage) go by a random order drawn from `tie_seed`, so that restarts
   // explore differently.
@@ -290,6 +292,7 @@ class UndoingSearch {
     CountOpenCells(open_, board.size(), rows_open_, columns_open_);
   }
 
+ protected:
   // Writes the cells of `line` to `cells`, in the order to try them, and
   // returns how many.
   uint32_t ListBranchCells(BranchLine line, Cell* cells) {

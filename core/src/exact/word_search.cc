@@ -45,7 +45,7 @@ uint64_t LineKeyBase(uint32_t rank) { return ~uint64_t{0} << 32 | (rank - (uint3
 #if NQUEENS_WORD_AVX2
 // Per 64-bit lane: the line's key for the lane's open cells, in its low half
 // (the high half all ones, so that 32-bit minima ignore it).
-__attribute__((target("avx2"))) inline __m256i LineKeys(__m256i open, const uint64_t* keys) {
+__attribute__((target("avx2"))) inline __m256i FourLineKeys(__m256i open, const uint64_t* keys) {
   const __m256i nibble_counts = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0,
                                                  1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
   const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
@@ -165,7 +165,7 @@ __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
     matched_columns = _mm256_or_si256(matched_columns, match);
     const __m256i unmatched = _mm256_cmpeq_epi64(match, _mm256_setzero_si256());
     unmatched_rows |= uint64_t(_mm256_movemask_pd(_mm256_castsi256_pd(unmatched))) << x;
-    best_rows = _mm256_min_epu32(best_rows, LineKeys(open, keys + x));
+    best_rows = _mm256_min_epu32(best_rows, FourLineKeys(open, keys + x));
   }
   const uint64_t sums = AnyBits(diagonals);
   shift = _mm256_setr_epi64x(31, 30, 29, 28);
@@ -175,7 +175,7 @@ __attribute__((target("avx2"))) NarrowedLines NarrowByQuads(DepthWords parent,
     Store(child_open + x, open);
     diagonals = _mm256_or_si256(diagonals, _mm256_sllv_epi64(open, shift));
     shift = _mm256_sub_epi64(shift, four);
-    best_columns = _mm256_min_epu32(best_columns, LineKeys(open, keys + x));
+    best_columns = _mm256_min_epu32(best_columns, FourLineKeys(open, keys + x));
   }
   return {LeastKey(best_rows),
           LeastKey(best_columns),

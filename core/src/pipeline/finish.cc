@@ -75,6 +75,7 @@ StageResult Descend(SubBoard& board, Rng& rng, StopPoller& stop) {
 // Block 4: the live rows ranked by free cells, fewest first.
 std::vector<uint32_t> RankRows(const SubBoard& board) {
   std::vector<uint32_t> rows;
+  rows.reserve(board.live_rows());
   for (uint32_t i = 0; i < board.live_rows(); ++i) rows.push_back(board.LiveRow(i));
   std::sort(rows.begin(), rows.end(), [&board](uint32_t a, uint32_t b) {
     return std::make_pair(board.FreeCount(a), a) < std::make_pair(board.FreeCount(b), b);
