@@ -14,7 +14,7 @@
 #                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
 #                          ThreadSanitizer (only their targets are built)
-#   fuzz      build-asan/  each libFuzzer target 5 times for 30 s, two
+#   fuzz      build-asan/  each libFuzzer target 5 times for 15 s, two
 #                          targets at a time (scripts/fuzz.sh), from the
 #                          asan stage's build
 #
@@ -59,25 +59,79 @@ run_ctest() {
   fi
 }
 
-# configure_and_build STAGE BUILD_DIR [cmake arguments...] -- [build arguments...]
-configure_and_build() {
-  local stage=$1 build_dir=$2
-  shift 2
-  local configure=() build=()
-  while (($#)) && [[ $1 != -- ]]; do configure+=("$1"); shift; done
-  (($#)) && shift
-  build=("$@")
-  echo "test.sh: stage $stage: building in $build_dir"
-  if cmake -S "$repo" -B "$build_dir" -G Ninja "${configure[@]}" &&
-      cmake --build "$build_dir" "${build[@]}"; then
-    return 0
+
+# cpu_ticks: the machine's busy and total CPU ticks since boot, from the
+# first line of /proc/stat (user nice system idle iowait irq softirq steal).
+cpu_ticks() {
+  local label user nice system idle iowait irq softirq steal rest
+  read -r label user nice system idle iowait irq softirq steal rest < /proc/stat
+  local busy=$((user + nice + system + irq + softirq + steal))
+  echo "$busy $((busy + idle + iowait))"
+}
+# One row a stage for the closing table: name, result, when it started and
+# how long it took (seconds), and how busy the CPUs were meanwhile.
+stage_rows=()
+
+# run_tidy [built]: clang-tidy's checks over our sources, with the compile
+# commands and the generated headers of the main build (built first unless
+# `built` says it is). Any finding fails; the log keeps only the findings.
+run_tidy() {
+  local tidy_log="$repo/build/clang-tidy.log"
+  if [[ ${1:-} == built ]] || scripts/build.sh --tests > /dev/null; then
+    if run-clang-tidy -p "$repo/build" -quiet -j 2 \
+        "$repo/(core|server|client|command_line|proto/wire|checker)/.*\.cc\$" \
+        > "$tidy_log" 2>&1; then
+      return 0
+    fi
   fi
-  failed_stages+=("$stage (build)")
+  grep -E -A3 '(warning|error): ' "$tidy_log" | head -n 200 || true
   return 1
 }
 
+# build_tsan: only what the `concurrency` tests need: Debian's gRPC and
+# Abseil are not instrumented, so TSan is meaningful only for our own threads.
+build_tsan() {
+  echo "test.sh: stage tsan: building in $repo/build-tsan"
+  cmake -S "$repo" -B "$repo/build-tsan" -G Ninja -DNQUEENS_SANITIZE_THREAD=ON \
+    -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_WERROR=ON "${tsan_flags[@]}" &&
+    cmake --build "$repo/build-tsan" --target concurrency_tests
+}
+
+# The tests of the main and asan stages leave the CPUs partly idle (the main
+# suite keeps two cores about 64 % busy: its tests wait on servers and
+# subprocesses). Beside them the next CPU-bound step starts at the lowest
+# priority, so that the tests keep every cycle they ask for: tidy beside the
+# main tests, the TSan build beside the ASan tests. Its stage then waits for
+# it, and its output is printed there.
+declare -A early_pid early_start
+early_logs=$(mktemp -d)
+trap 'rm -rf "$early_logs"' EXIT
+# start_early STAGE COMMAND...: runs COMMAND for STAGE in the background, if
+# STAGE is to run at all.
+start_early() {
+  local stage=$1
+  shift
+  [[ " $stages " == *" $stage "* ]] || return 0
+  echo "test.sh: stage $stage starts beside the tests (nice 19)"
+  early_start[$stage]=$SECONDS
+  nice -n 19 "$@" > "$early_logs/$stage.log" 2>&1 &
+  early_pid[$stage]=$!
+}
+# finish_early STAGE: 0 if STAGE was started early and succeeded; 1 if it
+# failed; 2 if it was not started early.
+finish_early() {
+  local stage=$1 status=0
+  [[ -n ${early_pid[$stage]:-} ]] || return 2
+  wait "${early_pid[$stage]}" || status=1
+  cat "$early_logs/$stage.log"
+  return $status
+}
+
+run_start=$SECONDS
 for stage in $stages; do
   stage_start=$SECONDS
+  read -r busy_start total_start < <(cpu_ticks)
+  failures_before=${#failed_stages[@]}
   case $stage in
     format)
       # One formatter for the tree; the stage names the files it would change.
@@ -90,20 +144,12 @@ for stage in $stages; do
       ;;
     main)
       scripts/build.sh --tests
+      start_early tidy run_tidy built
       run_ctest main "$repo/build"
       ;;
     tidy)
-      # The compile commands and the generated headers of the main build
-      # (built already when the main stage ran). Any finding fails the stage;
-      # the log keeps only the findings.
-      tidy_log="$repo/build/clang-tidy.log"
-      if ! scripts/build.sh --tests > /dev/null ||
-          ! run-clang-tidy -p "$repo/build" -quiet -j 2 \
-            "$repo/(core|server|client|command_line|proto/wire|checker)/.*\.cc\$" \
-            > "$tidy_log" 2>&1; then
-        grep -E -A3 '(warning|error): ' "$tidy_log" | head -n 200 || true
-        failed_stages+=(tidy)
-      fi
+      stage_start=${early_start[tidy]:-$stage_start}
+      finish_early tidy || { (($? == 2)) && run_tidy; } || failed_stages+=(tidy)
       ;;
     asan)
       # The whole suite, the server binary the Python tests start included,
@@ -114,32 +160,44 @@ for stage in $stages; do
       if ! scripts/asan-build.sh; then
         failed_stages+=("asan (build)")
       else
+        start_early tsan build_tsan
         UBSAN_OPTIONS=print_stacktrace=1 \
           LSAN_OPTIONS="suppressions=$repo/tests/lsan_suppressions.txt" \
           run_ctest asan "$repo/build-asan"
       fi
       ;;
     tsan)
-      # Only what the `concurrency` tests need: Debian's gRPC and Abseil are
-      # not instrumented, so TSan is meaningful only for our own threads.
       # halt_on_error: a report fails the test even if it would pass.
-      if configure_and_build tsan "$repo/build-tsan" \
-          -DNQUEENS_SANITIZE_THREAD=ON -DNQUEENS_BUILD_BENCH=OFF -DNQUEENS_WERROR=ON "${tsan_flags[@]}" \
-          -- --target concurrency_tests; then
+      stage_start=${early_start[tsan]:-$stage_start}
+      built=0
+      finish_early tsan || { (($? == 2)) && build_tsan; } && built=1
+      if ((built)); then
         TSAN_OPTIONS=halt_on_error=1 \
           run_ctest tsan "$repo/build-tsan" -L concurrency
+      else
+        failed_stages+=("tsan (build)")
       fi
       ;;
     fuzz)
-      scripts/fuzz.sh 30 5 || failed_stages+=(fuzz)
+      scripts/fuzz.sh 15 5 || failed_stages+=(fuzz)
       ;;
     *)
       echo "test.sh: unknown stage $stage" >&2
       exit 2
       ;;
   esac
+  read -r busy_end total_end < <(cpu_ticks)
+  busy_percent=$((100 * (busy_end - busy_start) / (total_end - total_start > 0 ? total_end - total_start : 1)))
+  result=passed
+  ((${#failed_stages[@]} > failures_before)) && result=failed
+  stage_rows+=("$(printf '%-8s %-7s %7d %7d %7d%%' "$stage" "$result" \
+    $((stage_start - run_start)) $((SECONDS - stage_start)) "$busy_percent")")
   echo "test.sh: stage $stage took $((SECONDS - stage_start)) s"
 done
+
+printf '%-8s %-7s %7s %7s %8s\n' stage result start seconds "CPU busy"
+printf '%s\n' "${stage_rows[@]}"
+printf '%-8s %-7s %7s %7d\n' all "" "" "$SECONDS"
 
 # Test cases in the JUnit reports whose status is $1.
 count_status() {
