@@ -1,6 +1,6 @@
 # nqueens_include_root(TARGET): TARGET's headers are included as
 # "FOLDER/name.h", FOLDER being the folder of the calling CMakeLists.txt
-# ("server/call.h"). The include path holds a link to that folder alone, not
+# ("client/board_io.h"). The include path holds a link to that folder alone, not
 # the whole tree, so that no one reaches the core's internals through it.
 function(nqueens_include_root target)
   get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)

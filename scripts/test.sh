@@ -114,7 +114,9 @@ start_early() {
   [[ " $stages " == *" $stage "* ]] || return 0
   echo "test.sh: stage $stage starts beside the tests (nice 19)"
   early_start[$stage]=$SECONDS
-  nice -n 19 "$@" > "$early_logs/$stage.log" 2>&1 &
+  # A subshell, so that COMMAND may be one of this script's functions; it
+  # lowers its own priority, which the processes it starts inherit.
+  (renice -n 19 -p "$BASHPID" > /dev/null && "$@") > "$early_logs/$stage.log" 2>&1 &
   early_pid[$stage]=$!
 }
 # finish_early STAGE: 0 if STAGE was started early and succeeded; 1 if it
