@@ -63,19 +63,19 @@ Measured RunBatch(nqueens::client::Backend& backend, const std::vector<Columns>&
   sent.reserve(items);
   uint64_t answered = 0;
   Measured measured;
-  const auto next = [&]() -> std::optional<nqueens::v1::CompleteRequest> {
+  const auto next = [&]() -> std::optional<nqueens::client::BatchItem> {
     if (sent.size() == items) return std::nullopt;
     const Columns& solution = solutions[sent.size() % solutions.size()];
     sent.push_back(nqueens::bench::KeepRandomRows(solution, solution.size() / 2, random));
-    nqueens::v1::CompleteRequest request;
-    request.set_n(solution.size());
-    request.mutable_columns()->Assign(sent.back().begin(), sent.back().end());
-    return request;
+    nqueens::client::BatchItem item;
+    item.composition.n = solution.size();
+    item.composition.columns = sent.back();
+    return item;
   };
   const auto answer = [&](nqueens::client::Backend::BatchAnswer item) {
     const uint64_t index = answered++;
-    if (!item.ok() || item->outcome() != nqueens::v1::OUTCOME_SOLVED) return;
-    const Columns board(item->columns().begin(), item->columns().end());
+    if (!item.ok() || item->outcome != nqueens::Outcome::kSolved) return;
+    const Columns& board = item->columns;
     absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(board);
     bool extends = report.ok() && report->complete && index < sent.size();
     for (size_t row = 0; extends && row < board.size(); ++row) {

@@ -15,7 +15,6 @@
 #include "client/board_io.h"
 #include "nqueens/count.h"
 #include "nqueens/solver.h"
-#include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 #include "wire/limits.h"
 
@@ -30,6 +29,7 @@ class Cancellation;  // cancellation.h
 struct RunOptions {
   std::optional<uint64_t> seed;  // unset: the backend picks one (see stats)
   uint64_t max_backtracks = 0;   // 0: the backend's default
+  uint32_t max_restarts = 0;     // 0: the backend's default (no flag: batch lines set it)
   uint64_t max_exact_nodes = 0;  // 0: the backend's default (no node limit)
   // 0: the backend's default (60 s, or up to --deadline when there is one).
   double max_exact_seconds = 0;
@@ -62,6 +62,13 @@ inline constexpr char kRequestIdPayload[] = "nqueens.request_id";
 // written. The CLI reports it as a usage error, in its own words.
 inline constexpr char kUsageErrorPayload[] = "nqueens.usage_error";
 
+// complete --batch: one line's composition and its options, the command
+// line's with what the line sets instead (batch.h).
+struct BatchItem {
+  Board composition;
+  RunOptions options;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -79,14 +86,16 @@ class Backend {
   virtual absl::StatusOr<uint64_t> Enumerate(Board composition, uint64_t limit,
                                              const RunOptions& options,
                                              const std::function<bool(const Columns&)>& sink) = 0;
-  // complete --batch: completes each request `next` hands out (nullopt: no
+  // complete --batch: completes each item `next` hands out (nullopt: no
   // more; called from a thread of the backend's) and hands each item's
-  // response, or its own error, to `answer` in the order of the requests.
-  // An error return is the batch's: the items not answered are lost.
-  using BatchAnswer = absl::StatusOr<v1::CompleteResponse>;
-  virtual absl::Status CompleteBatch(
-      const std::function<std::optional<v1::CompleteRequest>()>& next,
-      const std::function<void(BatchAnswer)>& answer, const RunOptions& options) = 0;
+  // result, or its own error, to `answer` in the order of the items.
+  // `options` are the batch's own, for the call that carries the items (its
+  // deadline and cancellation). An error return is the batch's: the items
+  // not answered are lost.
+  using BatchAnswer = absl::StatusOr<CompletionResult>;
+  virtual absl::Status CompleteBatch(const std::function<std::optional<BatchItem>()>& next,
+                                     const std::function<void(BatchAnswer)>& answer,
+                                     const RunOptions& options) = 0;
 };
 
 // Runs the core in this process, each call on `threads` threads (0: one per

@@ -18,6 +18,8 @@
 #include "absl/synchronization/mutex.h"
 #include "client/json_output.h"
 #include "command_line/flag_file.h"
+#include "nqueens/v1/nqueens.pb.h"
+#include "wire/convert.h"
 
 namespace nqueens::client {
 namespace {
@@ -89,6 +91,49 @@ absl::Status CheckJsonShape(absl::string_view json) {
   return absl::OkStatus();
 }
 
+// The options of a line's CompleteRequest over the batch's, `options`: the
+// fields the line sets (a limit or the seed, when given; the method, when
+// it names one), and those that belong to one item (certificate, part).
+// Refused as a server refuses them.
+absl::Status SetItemOptions(const v1::CompleteRequest& request, RunOptions& options) {
+  absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
+  if (!method.ok()) return method.status();
+  absl::StatusOr<CertificateFormat> format =
+      wire::CertificateFormatFromProto(request.certificate_format());
+  if (!format.ok()) return format.status();
+  absl::StatusOr<PartSelector> part =
+      wire::PartFromProto(request.part_index(), request.part_count());
+  if (!part.ok()) return part.status();
+  const v1::Limits& limits = request.limits();
+  if (!(limits.max_exact_seconds() >= 0)) {  // also NaN
+    return absl::InvalidArgumentError(absl::StrCat(
+        "limits.max_exact_seconds must be at least 0, not ", limits.max_exact_seconds()));
+  }
+  if (request.has_seed()) options.seed = request.seed();
+  if (request.method() != v1::COMPLETE_METHOD_UNSPECIFIED) options.complete_method = *method;
+  options.want_certificate = request.want_certificate();
+  options.certificate_format = *format;
+  options.part = *part;
+  if (limits.max_backtracks() != 0) options.max_backtracks = limits.max_backtracks();
+  if (limits.max_restarts() != 0) options.max_restarts = limits.max_restarts();
+  if (limits.max_exact_nodes() != 0) options.max_exact_nodes = limits.max_exact_nodes();
+  if (limits.max_exact_seconds() != 0) options.max_exact_seconds = limits.max_exact_seconds();
+  return absl::OkStatus();
+}
+
+// A line's CompleteRequest as a batch item, its board checked as a server
+// checks an item's (at most kStreamingThreshold rows).
+absl::StatusOr<BatchItem> ItemFromRequest(const v1::CompleteRequest& request,
+                                          const RunOptions& batch) {
+  if (absl::Status size = wire::CheckBatchItemSize(request.n()); !size.ok()) return size;
+  absl::StatusOr<Columns> board =
+      wire::BoardFromRequest(request.n(), request.columns(), request.queens());
+  if (!board.ok()) return board.status();
+  BatchItem item{Board{request.n(), *std::move(board), {}}, batch};
+  if (absl::Status set = SetItemOptions(request, item.options); !set.ok()) return set;
+  return item;
+}
+
 // An answer's error line, which names the input line it answers.
 std::string ErrorJsonOfLine(uint64_t line, const absl::Status& error) {
   return ErrorJson(error.code(), absl::StrCat("line ", line, ": ", error.message()), "");
@@ -99,10 +144,12 @@ std::string ErrorJsonOfLine(uint64_t line, const absl::Status& error) {
 // Reading runs on the backend's thread, answers on this one.
 class BatchLines {
  public:
-  BatchLines(std::istream& input, std::FILE* output) : input_(input), output_(output) {}
+  // Items take `batch`'s options where their lines set none.
+  BatchLines(std::istream& input, std::FILE* output, const RunOptions& batch)
+      : input_(input), output_(output), batch_(batch) {}
 
-  // The next request; lines that are no request are queued as errors.
-  std::optional<v1::CompleteRequest> Next() {
+  // The next item; lines that are no item are queued as errors.
+  std::optional<BatchItem> Next() {
     std::string line;
     for (LineRead read; (read = ReadLine(input_, line)) != LineRead::kEnd;) {
       ++line_number_;
@@ -112,22 +159,13 @@ class BatchLines {
                                     ", more than any item takes: the rest is not read");
         return std::nullopt;
       }
-      v1::CompleteRequest request;
-      // A blank line is answered too (as an error): the answers stay one per
-      // input line, so that the n-th answer is the n-th line's.
-      absl::Status parsed = absl::StripAsciiWhitespace(line).empty()
-                                ? absl::InvalidArgumentError("an empty line, not a CompleteRequest")
-                                : CheckJsonShape(line);
-      if (parsed.ok()) {
-        const auto json = google::protobuf::util::JsonStringToMessage(line, &request);
-        if (!json.ok()) parsed = absl::InvalidArgumentError(json.message().as_string());
-      }
+      absl::StatusOr<BatchItem> item = ParseItem(line);
       absl::MutexLock lock(&mutex_);
-      if (parsed.ok()) {
-        pending_.push_back({line_number_, std::nullopt});
-        return request;
+      if (item.ok()) {
+        pending_.push_back({line_number_, item->composition.n, std::nullopt});
+        return *std::move(item);
       }
-      pending_.push_back({line_number_, ErrorJsonOfLine(line_number_, parsed)});
+      pending_.push_back({line_number_, 0, ErrorJsonOfLine(line_number_, item.status())});
     }
     return std::nullopt;
   }
@@ -137,13 +175,13 @@ class BatchLines {
     absl::MutexLock lock(&mutex_);
     WriteErrorsLocked();
     if (pending_.empty()) return;  // a backend that answers too much
-    const uint64_t line = pending_.front().line;
+    const Pending answered = pending_.front();
     pending_.pop_front();
     if (answer.ok()) {
-      Write(ResponseJson(*answer));
+      Write(BatchAnswerJson(*answer, answered.n));
     } else {
       ++refused_;
-      Write(ErrorJsonOfLine(line, answer.status()));
+      Write(ErrorJsonOfLine(answered.line, answer.status()));
     }
   }
 
@@ -166,6 +204,20 @@ class BatchLines {
   uint64_t lines() const { return line_number_; }
 
  private:
+  // A line as an item: a CompleteRequest in the proto's JSON mapping.
+  absl::StatusOr<BatchItem> ParseItem(const std::string& line) const {
+    // A blank line is answered too (as an error): the answers stay one per
+    // input line, so that the n-th answer is the n-th line's.
+    if (absl::StripAsciiWhitespace(line).empty()) {
+      return absl::InvalidArgumentError("an empty line, not a CompleteRequest");
+    }
+    if (absl::Status shape = CheckJsonShape(line); !shape.ok()) return shape;
+    v1::CompleteRequest request;
+    const auto json = google::protobuf::util::JsonStringToMessage(line, &request);
+    if (!json.ok()) return absl::InvalidArgumentError(json.message().as_string());
+    return ItemFromRequest(request, batch_);
+  }
+
   void WriteErrorsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     while (!pending_.empty() && pending_.front().error.has_value()) {
       ++refused_;
@@ -179,10 +231,13 @@ class BatchLines {
   uint64_t line_number_ = 0;
   std::string input_error_;
   std::FILE* const output_;
+  const RunOptions& batch_;
   mutable absl::Mutex mutex_;
-  // An input line waiting for its answer, or its error line.
+  // An input line waiting for its answer (to an item of n rows), or its
+  // error line.
   struct Pending {
     uint64_t line;
+    uint64_t n;
     std::optional<std::string> error;
   };
   std::deque<Pending> pending_ ABSL_GUARDED_BY(mutex_);
@@ -213,7 +268,7 @@ int RunBatch(Backend& backend, const std::string& input_path, const CommandOptio
       return ReportError(kExitUsage, absl::StrCat("cannot open ", options.output_path));
     }
   }
-  BatchLines lines(input, output);
+  BatchLines lines(input, output, options.run);
   const absl::Status status = backend.CompleteBatch(
       [&] { return lines.Next(); },
       [&](Backend::BatchAnswer answer) { lines.Answer(std::move(answer)); }, options.run);

@@ -1,11 +1,12 @@
 // nqueens complete --batch FILE: many compositions, one per line of FILE
 // ("-" for stdin) as JSON, each a CompleteRequest in the proto's JSON mapping
 // ({"n": 8, "columns": [1, 0, ...]} or {"n": 8, "queens": [{"row": 1,
-// "column": 1}]}, with any other of its fields). Writes one JSON line per
-// input line, in input order, to --output or stdout: the CompleteResponse,
-// or {"error": {"code": ..., "message": "line N: ..."}} for a line that
-// could not be read or was refused, a blank line included: the n-th answer
-// is the n-th line's.
+// "column": 1}]}, with any other of its fields: a seed, limits or method
+// it gives take the place of --seed, --max-* or --method). Writes one JSON
+// line per input line, in input order, to --output or stdout: the
+// CompleteResponse, or {"error": {"code": ..., "message": "line N: ..."}}
+// for a line that could not be read or was refused, a blank line included:
+// the n-th answer is the n-th line's.
 #ifndef NQUEENS_CLIENT_BATCH_H_
 #define NQUEENS_CLIENT_BATCH_H_
 

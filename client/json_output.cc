@@ -29,19 +29,29 @@ std::string WithPart(std::string json, const PartSelector& part) {
   return json;
 }
 
-}  // namespace
-
-std::string CompletionJson(const CompletionResult& result, uint64_t n, const PartSelector& part) {
+// The answer to complete (or solve) as a server writes it, without the
+// certificate.
+v1::CompleteResponse CompletionResponse(const CompletionResult& result, uint64_t n) {
   v1::CompleteResponse response;
   response.set_outcome(wire::OutcomeToProto(result.outcome));
   response.set_n(n);
   *response.mutable_stats() = wire::StatsToProto(result.stats);
   response.mutable_columns()->Assign(result.columns.begin(), result.columns.end());
   response.set_certificate_missing(result.certificate_missing);
-  return WithPart(ToJson(response), part);
+  return response;
 }
 
-std::string ResponseJson(const v1::CompleteResponse& response) { return ToJson(response); }
+}  // namespace
+
+std::string CompletionJson(const CompletionResult& result, uint64_t n, const PartSelector& part) {
+  return WithPart(ToJson(CompletionResponse(result, n)), part);
+}
+
+std::string BatchAnswerJson(const CompletionResult& result, uint64_t n) {
+  v1::CompleteResponse response = CompletionResponse(result, n);
+  if (result.certificate.has_value()) response.set_certificate(*result.certificate);
+  return ToJson(response);
+}
 
 std::string ValidationJson(const ValidationReport& report) {
   v1::ValidateResponse response;

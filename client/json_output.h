@@ -15,7 +15,6 @@
 #include "nqueens/count.h"
 #include "nqueens/parts.h"
 #include "nqueens/solver.h"
-#include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
 
 namespace nqueens::client {
@@ -24,8 +23,10 @@ namespace nqueens::client {
 // SOLVED, and why an UNSOLVABLE answer has no certificate.
 std::string CompletionJson(const CompletionResult& result, uint64_t n,
                            const PartSelector& part = {});
-// A CompleteResponse as it came (complete --batch).
-std::string ResponseJson(const v1::CompleteResponse& response);
+// complete --batch: an item's answer, CompletionJson's fields with the
+// certificate when the item asked for one (as a server's CompleteResponse
+// carries it; complete writes it to a file of its own).
+std::string BatchAnswerJson(const CompletionResult& result, uint64_t n);
 std::string ValidationJson(const ValidationReport& report);
 std::string CountJson(const CountResult& result, uint64_t n, const PartSelector& part = {});
 // `text` as a JSON string, quoted and escaped.

@@ -12,7 +12,6 @@
 #include "client/progress.h"
 #include "command_line/cpu_count.h"
 #include "nqueens/seed.h"
-#include "wire/convert.h"
 
 namespace nqueens::client {
 namespace {
@@ -39,6 +38,7 @@ CallOptions ToCallOptions(const RunOptions& options, int threads) {
   if (options.max_backtracks != 0) {
     completion.params.tot_sim_bound = options.max_backtracks;
   }
+  if (options.max_restarts != 0) completion.params.max_restarts = options.max_restarts;
   if (options.max_exact_nodes != 0) completion.params.exact_node_budget = options.max_exact_nodes;
   completion.params.exact_max_seconds = options.max_exact_seconds;
   completion.stop = StopFor(options);
@@ -62,26 +62,12 @@ SolveOptions ToSolveOptions(const RunOptions& options, int threads) {
   return solve;
 }
 
-// One item of a batch, on its own thread (the items run side by side).
-Backend::BatchAnswer CompleteItem(const v1::CompleteRequest& request, const RunOptions& options) {
-  if (absl::Status size = wire::CheckBatchItemSize(request.n()); !size.ok()) return size;
-  absl::StatusOr<Columns> board =
-      wire::BoardFromRequest(request.n(), request.columns(), request.queens());
-  if (!board.ok()) return board.status();
-  RunOptions item = options;
-  if (request.has_seed()) item.seed = request.seed();
-  CompleteOptions completion = ToCompleteOptions(item, 1);
-  absl::StatusOr<CompleteMethod> method = wire::CompleteMethodFromProto(request.method());
-  if (!method.ok()) return method.status();
-  completion.complete_method = *method;
-  absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), completion);
-  if (!result.ok()) return result.status();
-  v1::CompleteResponse response;
-  response.set_outcome(wire::OutcomeToProto(result->outcome));
-  response.set_n(request.n());
-  *response.mutable_stats() = wire::StatsToProto(result->stats);
-  response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
-  return response;
+// Complete's work on `threads` threads: a call's, or a batch item's on one.
+absl::StatusOr<CompletionResult> CompleteOn(Board composition, const RunOptions& options,
+                                            int threads) {
+  const CompleteOptions completion = ToCompleteOptions(options, threads);
+  if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
+  return nqueens::Complete(std::move(composition.columns), completion);
 }
 
 class LocalBackend : public Backend {
@@ -90,18 +76,20 @@ class LocalBackend : public Backend {
   explicit LocalBackend(int threads) : threads_(ThreadCount(threads)) {}
 
   // Rounds of kBatchRound items per thread, each round's answers in order.
-  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>& next,
+  // Each item runs with its own options, which hold the batch's: its
+  // deadline runs from the item's start.
+  absl::Status CompleteBatch(const std::function<std::optional<BatchItem>()>& next,
                              const std::function<void(BatchAnswer)>& answer,
-                             const RunOptions& options) override {
+                             const RunOptions&) override {
     constexpr size_t kBatchRound = 64;
     const size_t threads = static_cast<size_t>(command_line::UsableCpus());
-    std::vector<v1::CompleteRequest> round;
+    std::vector<BatchItem> round;
     for (;;) {
       round.clear();
       while (round.size() < kBatchRound * threads) {
-        std::optional<v1::CompleteRequest> request = next();
-        if (!request.has_value()) break;
-        round.push_back(*std::move(request));
+        std::optional<BatchItem> item = next();
+        if (!item.has_value()) break;
+        round.push_back(*std::move(item));
       }
       if (round.empty()) return absl::OkStatus();
       std::vector<BatchAnswer> answers(round.size(), absl::UnknownError("not run"));
@@ -111,7 +99,7 @@ class LocalBackend : public Backend {
       for (size_t t = 0; t < threads; ++t) {
         workers.emplace_back([&] {
           for (size_t i; (i = cursor.fetch_add(1)) < round.size();) {
-            answers[i] = CompleteItem(round[i], options);
+            answers[i] = CompleteOn(std::move(round[i].composition), round[i].options, 1);
           }
         });
       }
@@ -128,10 +116,8 @@ class LocalBackend : public Backend {
   }
 
   absl::StatusOr<CompletionResult> Complete(Board composition, const RunOptions& options) override {
-    const CompleteOptions completion = ToCompleteOptions(options, threads_);
     ProgressPhase solving(options.progress, "solving", 0);
-    if (absl::Status dense = MakeDense(composition); !dense.ok()) return dense;
-    return nqueens::Complete(std::move(composition.columns), completion);
+    return CompleteOn(std::move(composition), options, threads_);
   }
 
   // The core's validation is a single O(n) pass; run here without a stop

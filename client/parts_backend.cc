@@ -275,7 +275,7 @@ class PartsBackend : public Backend {
   absl::StatusOr<ValidationReport> Validate(Board, const RunOptions&) override {
     return NotCut("validate");
   }
-  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>&,
+  absl::Status CompleteBatch(const std::function<std::optional<BatchItem>()>&,
                              const std::function<void(BatchAnswer)>&, const RunOptions&) override {
     return NotCut("complete --batch");
   }

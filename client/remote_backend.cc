@@ -68,6 +68,14 @@ absl::StatusOr<CompletionResult> ResultFromResponse(const Response& response, ui
                          Columns(response.columns().begin(), response.columns().end()));
 }
 
+// The certificate a message (ResultHeader, CompleteResponse) holds, or why
+// there is none, into `result`.
+template <typename Message>
+void TakeCertificate(const Message& message, CompletionResult& result) {
+  result.certificate_missing = message.certificate_missing();
+  if (!message.certificate().empty()) result.certificate = message.certificate();
+}
+
 // Collects a result stream: one ResultHeader, then, when the outcome is
 // SOLVED, the board in chunks, or a certificate the header announces but
 // does not hold, in chunks.
@@ -145,8 +153,7 @@ class ResultCollector {
     absl::StatusOr<CompletionResult> result =
         ResultFromProto(header_->outcome(), header_->stats(), n_, std::move(columns));
     if (!result.ok()) return result;
-    result->certificate_missing = header_->certificate_missing();
-    if (!header_->certificate().empty()) result->certificate = header_->certificate();
+    TakeCertificate(*header_, *result);
     if (certificate_) {
       absl::StatusOr<std::string> certificate = std::move(*certificate_).Finish();
       if (!certificate.ok()) return MalformedResult(certificate.status().message());
@@ -242,8 +249,30 @@ template <typename Request>
 void SetRunOptions(const RunOptions& options, Request& request) {
   if (options.seed) request.set_seed(*options.seed);
   request.mutable_limits()->set_max_backtracks(options.max_backtracks);
+  request.mutable_limits()->set_max_restarts(options.max_restarts);
   request.mutable_limits()->set_max_exact_nodes(options.max_exact_nodes);
   request.mutable_limits()->set_max_exact_seconds(options.max_exact_seconds);
+}
+
+// Fills the options of a Complete request (CompleteRequest, the header of
+// CompleteStreamRequest).
+template <typename Request>
+void SetCompleteOptions(const RunOptions& options, Request& request) {
+  SetRunOptions(options, request);
+  request.set_method(wire::CompleteMethodToProto(options.complete_method));
+  request.set_want_certificate(options.want_certificate);
+  request.set_certificate_format(wire::CertificateFormatToProto(options.certificate_format));
+  SetPart(options.part, request);
+}
+
+// A batch item as a CompleteRequest. A board that cannot take its wire form
+// goes as it came, for the server to refuse (the batch's other items go on).
+v1::CompleteRequest RequestOf(BatchItem item) {
+  ChooseWireForm(item.composition).IgnoreError();
+  v1::CompleteRequest request;
+  SetBoard(item.composition, request);
+  SetCompleteOptions(item.options, request);
+  return request;
 }
 
 // Runs `call`, which waits for the server to solve, showing a spinner.
@@ -337,9 +366,7 @@ class RemoteBackend : public Backend {
     if (composition.n <= kStreamingThreshold && !options.want_certificate) {
       v1::CompleteRequest request;
       SetBoard(composition, request);
-      SetRunOptions(options, request);
-      request.set_method(wire::CompleteMethodToProto(options.complete_method));
-      SetPart(options.part, request);
+      SetCompleteOptions(options, request);
       v1::CompleteResponse response;
       const grpc::Status status =
           WhileSolving(options, [&] { return stub_->Complete(context.get(), request, &response); });
@@ -347,12 +374,7 @@ class RemoteBackend : public Backend {
       return ResultFromResponse(response, composition.n);
     }
     v1::CompleteStreamRequest header;
-    SetRunOptions(options, *header.mutable_header());
-    header.mutable_header()->set_method(wire::CompleteMethodToProto(options.complete_method));
-    header.mutable_header()->set_want_certificate(options.want_certificate);
-    header.mutable_header()->set_certificate_format(
-        wire::CertificateFormatToProto(options.certificate_format));
-    SetPart(options.part, *header.mutable_header());
+    SetCompleteOptions(options, *header.mutable_header());
     std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>> stream(
         grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
             channel_.get(), complete_stream_, context.get()));
@@ -473,7 +495,7 @@ class RemoteBackend : public Backend {
     return std::move(collector).Finish();
   }
 
-  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>& next,
+  absl::Status CompleteBatch(const std::function<std::optional<BatchItem>()>& next,
                              const std::function<void(BatchAnswer)>& answer,
                              const RunOptions& options) override {
     CallContext context(options, security_.token);
@@ -482,8 +504,8 @@ class RemoteBackend : public Backend {
     // server takes them: what waits goes out together.
     BatchQueue queue(kBatchQueuedItems, kBatchMessageItems, kBatchMessageBytes);
     std::thread maker([&] {
-      for (std::optional<v1::CompleteRequest> request = next();
-           request.has_value() && queue.Put(*std::move(request)); request = next()) {
+      for (std::optional<BatchItem> item = next();
+           item.has_value() && queue.Put(RequestOf(*std::move(item))); item = next()) {
       }
       queue.Close();
     });
@@ -505,7 +527,10 @@ class RemoteBackend : public Backend {
           break;
         }
         if (item.has_response()) {
-          answer(std::move(*item.mutable_response()));
+          const v1::CompleteResponse& completed = item.response();
+          absl::StatusOr<CompletionResult> result = ResultFromResponse(completed, completed.n());
+          if (result.ok()) TakeCertificate(completed, *result);
+          answer(std::move(result));
         } else {
           answer(absl::Status(static_cast<absl::StatusCode>(item.error().code()),
                               item.error().message()));

@@ -91,7 +91,8 @@ def cli_page(client: str) -> str:
     return "\n\n".join([
         "# nqueens (CLI)",
         generated("`nqueens --help` and `nqueens help COMMAND`",
-                  "Change the help in `client/main.cc`"),
+                  "Change the help in `client/help.cc` (the commands in "
+                  "`client/command_table.cc`, the flags in `client/flags.cc`)"),
         f"Commands: {links}.",
         *sections]) + "\n"
 

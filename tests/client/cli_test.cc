@@ -310,6 +310,35 @@ TEST_P(CliTest, ABatchRefusesNestedArraysNamingTheLine) {
                                   Columns(4, kEmptyRow)));
 }
 
+// A line's seed and method hold for it, the command line's for a line that
+// gives none; an UNSOLVABLE item's certificate comes in its answer, in this
+// process as from a server.
+TEST_P(CliTest, ABatchLineTakesTheCommandLinesOptionsWhereItGivesNone) {
+  const std::string input =
+      "{\"n\": 8, \"method\": \"COMPLETE_METHOD_PIPELINE\"}\n"
+      "{\"n\": 8, \"method\": \"COMPLETE_METHOD_PIPELINE\", \"seed\": 9}\n"
+      "{\"n\": 4, \"columns\": [1, 0, 0, 0], \"wantCertificate\": true}\n";
+  const ProcessResult result =
+      Nqueens({"complete", "--batch", "-", "--seed", "7", "--method", "exact"}, input);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const std::vector<std::string> lines = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << result.out;
+  for (size_t line = 0; line < 2; ++line) {
+    const auto response = FromJson<v1::CompleteResponse>(lines[line]);
+    EXPECT_EQ(response.stats().seed(), line == 0 ? 7u : 9u);
+    EXPECT_EQ(response.stats().method_used(), "PIPELINE");
+    EXPECT_TRUE(IsSolutionExtending(Columns(response.columns().begin(), response.columns().end()),
+                                    Columns(8, kEmptyRow)));
+  }
+  const auto unsolvable = FromJson<v1::CompleteResponse>(lines[2]);
+  EXPECT_EQ(unsolvable.outcome(), v1::OUTCOME_UNSOLVABLE);
+  EXPECT_EQ(unsolvable.stats().method_used(), "EXACT");
+  const ProcessResult checked = testing::Run({NQUEENS_CHECKER_PATH, WriteTempFile("1 0 0 0\n"),
+                                              WriteTempFile(unsolvable.certificate(), ".cert")});
+  EXPECT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_THAT(checked.out, HasSubstr("proves that"));
+}
+
 TEST_P(CliTest, SaysWhichMethodRan) {
   const ProcessResult solved = Nqueens({"solve", "12", "--method", "formula", "--symmetry", "3"});
   EXPECT_EQ(solved.exit_code, 0) << solved.err;

@@ -30,7 +30,7 @@ class ScriptedBackend : public Backend {
                                      const std::function<bool(const Columns&)>&) override {
     return answer_.status();
   }
-  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>&,
+  absl::Status CompleteBatch(const std::function<std::optional<BatchItem>()>&,
                              const std::function<void(BatchAnswer)>&, const RunOptions&) override {
     return answer_.status();
   }

@@ -41,7 +41,7 @@ class NoBackend : public Backend {
                                      const std::function<bool(const Columns&)>&) override {
     return absl::UnimplementedError("");
   }
-  absl::Status CompleteBatch(const std::function<std::optional<v1::CompleteRequest>()>&,
+  absl::Status CompleteBatch(const std::function<std::optional<BatchItem>()>&,
                              const std::function<void(BatchAnswer)>&, const RunOptions&) override {
     return absl::UnimplementedError("");
   }
