@@ -10,9 +10,6 @@
 // remote side starts its own nqueens-server (all CPUs as workers) on
 // 127.0.0.1. Every SOLVED board is validated against its composition; a wrong
 // one, or a lost answer, makes the exit status 1.
-#include <sys/resource.h>
-
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -22,7 +19,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
-#include "absl/time/clock.h"
+#include "bench/common/clocks.h"
+#include "bench/common/stats.h"
 #include "client/backend.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
@@ -37,6 +35,7 @@ ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server", "the server
 namespace {
 
 using nqueens::Columns;
+using nqueens::bench::Clock;
 using nqueens::bench::Random;
 
 constexpr int kSolutions = 64;
@@ -47,13 +46,6 @@ struct Measured {
   double server_cpu_per_item = 0;  // the server's, for the loopback runs
   uint64_t wrong = 0;              // answers lost, or SOLVED boards that do not extend
 };
-
-double ProcessCpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-}
 
 // Runs the batch through `backend`: items per second, and what went wrong.
 Measured RunBatch(nqueens::client::Backend& backend, const std::vector<Columns>& solutions,
@@ -83,20 +75,16 @@ Measured RunBatch(nqueens::client::Backend& backend, const std::vector<Columns>&
     }
     if (!extends) ++measured.wrong;
   };
-  const absl::Time start = absl::Now();
-  const double cpu_start = ProcessCpuSeconds();
+  const Clock::time_point start = Clock::now();
+  const double cpu_start = nqueens::bench::ProcessCpuSeconds();
   const absl::Status status = backend.CompleteBatch(next, answer, {});
-  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
-  measured.client_cpu_per_item = (ProcessCpuSeconds() - cpu_start) / static_cast<double>(items);
+  const double seconds = nqueens::bench::SecondsSince(start);
+  measured.client_cpu_per_item =
+      (nqueens::bench::ProcessCpuSeconds() - cpu_start) / static_cast<double>(items);
   if (!status.ok()) nqueens::bench::Fail(std::string(status.message()));
   measured.wrong += items - answered;
   measured.items_per_second = static_cast<double>(answered) / seconds;
   return measured;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 }  // namespace
@@ -134,8 +122,8 @@ int main(int argc, char** argv) {
                  loopback.back(), ratios.back(), 1e3 * mine.client_cpu_per_item,
                  1e3 * theirs.client_cpu_per_item, 1e3 * theirs.server_cpu_per_item);
   }
-  absl::PrintF("| median | %.0f | %.0f | %.3f | | | |\n", Median(in_process), Median(loopback),
-               Median(ratios));
+  absl::PrintF("| median | %.0f | %.0f | %.3f | | | |\n", nqueens::bench::Median(in_process),
+               nqueens::bench::Median(loopback), nqueens::bench::Median(ratios));
   absl::PrintF("%d items of n = %d per run; wrong or lost answers: %d\n", items, n, wrong);
   return wrong == 0 ? 0 : 1;
 }

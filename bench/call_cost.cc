@@ -37,7 +37,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -49,6 +48,9 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/common/clocks.h"
+#include "bench/common/report.h"
+#include "bench/common/stats.h"
 #include "nqueens/board.h"
 #include "nqueens/seed.h"
 #include "nqueens/solver.h"
@@ -75,7 +77,6 @@ namespace nqueens::bench {
 namespace {
 
 namespace v1 = nqueens::v1;
-using Clock = std::chrono::steady_clock;
 
 // A call on any service as bytes: every method goes through the same client
 // code, so the client's share of each call is the same.
@@ -240,7 +241,7 @@ double Seconds(const Work& work) {
   for (int run = 0; run < 3; ++run) {
     const Clock::time_point start = Clock::now();
     work();
-    least = std::min(least, std::chrono::duration<double>(Clock::now() - start).count());
+    least = std::min(least, SecondsSince(start));
   }
   return least;
 }
@@ -310,13 +311,6 @@ struct Segment {
   double p50 = 0;                  // seconds
 };
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 class Target {
  public:
   Target(std::string name, const std::string& binary, const std::vector<std::string>& flags)
@@ -346,7 +340,7 @@ class Target {
       clients.emplace_back([&, i] { Call(*channels_[i], probe, end, latencies[i], failures[i]); });
     }
     for (std::thread& client : clients) client.join();
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double elapsed = SecondsSince(start);
     const double cpu = server_.CpuSeconds() - cpu_before;
     std::vector<double> all;
     for (size_t i = 0; i < channels_.size(); ++i) {
@@ -354,7 +348,7 @@ class Target {
       all.insert(all.end(), latencies[i].begin(), latencies[i].end());
     }
     const double calls = static_cast<double>(all.size());
-    return Segment{calls / elapsed, cpu / std::max(calls, 1.0), Median(all)};
+    return Segment{calls / elapsed, cpu / std::max(calls, 1.0), Percentile(all, 0.5)};
   }
 
  private:
@@ -373,7 +367,7 @@ class Target {
         failure = absl::StrCat("status ", status.error_code(), ": ", status.error_message());
         return;
       }
-      latencies.push_back(std::chrono::duration<double>(done - now).count());
+      latencies.push_back(SecondsBetween(now, done));
       now = done;
     }
     if (!latencies.empty() && !probe.check(Flatten(answer))) failure = "an unexpected answer";
@@ -454,15 +448,10 @@ int Measure() {
     }
     std::cerr << "round " << round + 1 << " of " << rounds << " done\n";
   }
-  const std::string table = Table(targets, probes, measured);
   std::cout << absl::StrFormat(
-                   "%d client threads, %d rounds of %.1f s per method and server, %u CPUs\n\n",
-                   absl::GetFlag(FLAGS_threads), rounds, seconds,
-                   std::thread::hardware_concurrency())
-            << table;
-  if (const std::string path = absl::GetFlag(FLAGS_markdown); !path.empty()) {
-    std::ofstream(path) << table;
-  }
+      "%d client threads, %d rounds of %.1f s per method and server, %u CPUs\n\n",
+      absl::GetFlag(FLAGS_threads), rounds, seconds, std::thread::hardware_concurrency());
+  PrintReport(Table(targets, probes, measured), absl::GetFlag(FLAGS_markdown));
   return 0;
 }
 

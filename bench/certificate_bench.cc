@@ -30,6 +30,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "bench/common/clocks.h"
+#include "bench/common/report.h"
+#include "bench/common/stats.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
 #include "proc_memory.h"
@@ -52,11 +55,6 @@ struct Board {
   Columns columns;
 };
 
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
 Columns ReadBoard(const std::string& path) {
   std::ifstream file(path);
   Columns columns;
@@ -78,9 +76,9 @@ double Search(const Columns& board, bool certificate, CertificateFormat format,
   options.want_certificate = certificate;
   options.certificate_format = format;
   options.certificate_max_bytes = size_t{4} << 30;
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<CompletionResult> result = Complete(board, options);
-  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  const double seconds = SecondsSince(start);
   if (!result.ok() || result->outcome != Outcome::kUnsolvable ||
       (certificate && !result->certificate.has_value())) {
     absl::FPrintF(stderr, "no proof: %s %s %s\n", result.status().ToString(),
@@ -113,15 +111,6 @@ Board DrawUnsolvable(uint32_t m) {
   }
 }
 
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream file(path, std::ios::binary);
-  file << bytes;
-  if (!file) {
-    absl::FPrintF(stderr, "cannot write %s\n", path);
-    std::exit(2);
-  }
-}
-
 struct CheckRun {
   double seconds = 0;
   double peak_mb = 0;
@@ -138,7 +127,7 @@ CheckRun Check(const std::string& board_path, const std::string& certificate_pat
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, checker.c_str(), &actions, nullptr, arguments, environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -152,7 +141,7 @@ CheckRun Check(const std::string& board_path, const std::string& certificate_pat
     peak = std::max(peak, ProcStatusBytes(std::to_string(pid), "VmHWM").value_or(0));
     absl::SleepFor(absl::Milliseconds(5));
   }
-  CheckRun run{absl::ToDoubleSeconds(absl::Now() - start), peak / 1e6};
+  CheckRun run{SecondsSince(start), peak / 1e6};
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     absl::FPrintF(stderr, "the checker rejected the certificate (%s)\n", certificate_path);
     std::exit(1);

@@ -1,16 +1,27 @@
 #include "compositions.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+
 namespace nqueens::bench {
 
 std::vector<uint32_t> ParseSizes(const std::vector<std::string>& texts) {
   std::vector<uint32_t> sizes;
-  for (const std::string& text : texts) sizes.push_back(static_cast<uint32_t>(std::stoul(text)));
+  for (const std::string& text : texts) {
+    uint32_t n = 0;
+    if (!absl::SimpleAtoi(text, &n)) {
+      std::fprintf(stderr, "not a board size: %s\n", text.c_str());
+      std::exit(2);
+    }
+    sizes.push_back(n);
+  }
   return sizes;
 }
 

@@ -15,8 +15,8 @@ namespace nqueens::bench {
 
 using Random = std::mt19937_64;
 
-// Board sizes given as a flag's list ("100,1000"); std::stoul's exceptions
-// on a malformed one.
+// Board sizes given as a flag's list ("100,1000"). Exits the program with
+// status 2 and a message on stderr on one that is not a number.
 std::vector<uint32_t> ParseSizes(const std::vector<std::string>& texts);
 
 // Uniform in 0 .. bound - 1.

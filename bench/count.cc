@@ -10,7 +10,6 @@
 // average before the runs.
 #include "nqueens/count.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -23,6 +22,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "bench/common/report.h"
+#include "bench/common/stats.h"
 
 ABSL_FLAG(std::vector<std::string>, n, (std::vector<std::string>{"12", "13", "14", "15", "16"}),
           "board sizes, comma-separated (published counts known up to 20)");
@@ -66,12 +67,6 @@ double LoadAverage() {
   double load = -1;
   in >> load;
   return load;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t middle = values.size() / 2;
-  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
 }  // namespace
@@ -119,19 +114,18 @@ int main(int argc, char** argv) {
     all_match = all_match && match;
     std::vector<std::string> medians;
     for (const std::vector<double>& s : seconds)
-      medians.push_back(absl::StrFormat("%.3f", Median(s)));
-    const std::string row =
-        absl::StrFormat("| %u | %u | %u | %s | %d | %s | %.2fx | %u | %.2f |\n", n, last.solutions,
-                        last.fundamental.value_or(0),
-                        published == Published().end() ? "?" : (match ? "equal" : "DIFFERENT"),
-                        runs, absl::StrJoin(medians, " | "),
-                        Median(seconds.front()) / Median(seconds.back()), last.nodes, load);
+      medians.push_back(absl::StrFormat("%.3f", nqueens::bench::Median(s)));
+    const std::string row = absl::StrFormat(
+        "| %u | %u | %u | %s | %d | %s | %.2fx | %u | %.2f |\n", n, last.solutions,
+        last.fundamental.value_or(0),
+        published == Published().end() ? "?" : (match ? "equal" : "DIFFERENT"), runs,
+        absl::StrJoin(medians, " | "),
+        nqueens::bench::Median(seconds.front()) / nqueens::bench::Median(seconds.back()),
+        last.nodes, load);
     std::fputs(row.c_str(), stdout);
     std::fflush(stdout);
     table += row;
   }
-  if (!absl::GetFlag(FLAGS_markdown).empty()) {
-    std::ofstream(absl::GetFlag(FLAGS_markdown)) << table;
-  }
+  nqueens::bench::WriteFile(absl::GetFlag(FLAGS_markdown), table);
   return all_match ? 0 : 2;
 }

@@ -50,9 +50,13 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "base/stop_poller.h"
+#include "bench/common/clocks.h"
+#include "bench/common/report.h"
+#include "bench/common/stats.h"
 #include "checker/certificate_check.h"
 #include "compositions.h"
 #include "exact/exact_search.h"
@@ -103,6 +107,7 @@ namespace {
 using nqueens::Columns;
 using nqueens::kEmptyRow;
 using nqueens::bench::Below;
+using nqueens::bench::Clock;
 using nqueens::bench::Diagonal;
 using nqueens::bench::ExcludedDiagonals;
 using nqueens::bench::ExcludedDiagonalsAsCompletion;
@@ -116,21 +121,15 @@ struct Batch {
   uint64_t dropped = 0;  // unsolvable at a glance, or the generator gave up
 };
 
-// Writes the batch's instances for --write_boards; false on an I/O error.
-bool WriteBoards(const std::string& family, uint32_t size, const Batch& batch) {
+// Writes the batch's instances for --write_boards.
+void WriteBoards(const std::string& family, uint32_t size, const Batch& batch) {
   const std::string directory = absl::GetFlag(FLAGS_write_boards);
-  if (directory.empty()) return true;
+  if (directory.empty()) return;
   for (size_t i = 0; i < batch.instances.size(); ++i) {
-    const std::string path = absl::StrFormat("%s/%s-%d-%d.q", directory, family, size, i);
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (file == nullptr) {
-      absl::FPrintF(stderr, "cannot write %s\n", path);
-      return false;
-    }
-    for (uint32_t column : batch.instances[i]) absl::FPrintF(file, "%d\n", column);
-    if (std::fclose(file) != 0) return false;
+    std::string text;
+    for (uint32_t column : batch.instances[i]) absl::StrAppend(&text, column, "\n");
+    nqueens::bench::WriteFile(absl::StrFormat("%s/%s-%d-%d.q", directory, family, size, i), text);
   }
-  return true;
 }
 
 // Each instance is the generator's run carried on from a copy of a shared
@@ -221,9 +220,9 @@ struct Solver {
 
 Run RunComplete(const Columns& input, const nqueens::CompleteOptions& options) {
   Run run;
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<nqueens::CompletionResult> result = nqueens::Complete(input, options);
-  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.seconds = nqueens::bench::SecondsSince(start);
   if (!result.ok()) {
     if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
       absl::FPrintF(stderr, "Complete failed: %s\n", result.status().ToString());
@@ -270,10 +269,10 @@ Run ExactSearchAlone(const Columns& input, uint64_t) {
   Run run;
   const nqueens::StopCondition condition = Deadline();
   nqueens::internal::StopPoller stop(condition);
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<nqueens::internal::ExactResult> result = nqueens::internal::ExactComplete(
       input, {absl::GetFlag(FLAGS_large_exact_nodes)}, stop, {kThreads, {}});
-  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.seconds = nqueens::bench::SecondsSince(start);
   if (!result.ok()) {
     if (result.status().code() != absl::StatusCode::kDeadlineExceeded) {
       absl::FPrintF(stderr, "ExactComplete failed: %s\n", result.status().ToString());
@@ -327,10 +326,10 @@ Run EngineAlone(const Columns& input, uint64_t) {
     absl::FPrintF(stderr, "FreeBoard::Build failed: %s\n", board.status().ToString());
     std::exit(2);
   }
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   const nqueens::internal::SearchOutcome outcome =
       kEngine(*board, absl::GetFlag(FLAGS_large_exact_nodes), stop, 0);
-  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.seconds = nqueens::bench::SecondsSince(start);
   run.timed_out = !stop.status().ok();
   run.exact_nodes = outcome.nodes;
   run.outcome = outcome.solutions > 0                       ? nqueens::Outcome::kSolved
@@ -345,11 +344,11 @@ Run ExactSearchWithCertificates(const Columns& input, uint64_t) {
   Run run;
   const nqueens::StopCondition condition = Deadline();
   nqueens::internal::StopPoller stop(condition);
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<nqueens::internal::ExactResult> result =
       nqueens::internal::ExactComplete(input, {absl::GetFlag(FLAGS_large_exact_nodes)}, stop, {},
                                        {nqueens::CertificateFormat::kBinary, size_t{1} << 32});
-  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.seconds = nqueens::bench::SecondsSince(start);
   if (!result.ok()) {
     run.timed_out = true;
     return run;
@@ -378,20 +377,14 @@ struct Row {
   uint64_t solved = 0, unsolvable = 0, undecided = 0, timed_out = 0;
   uint64_t defects = 0;  // wrong boards, and instances SOLVED by one solver, UNSOLVABLE by another
   double median_seconds = 0, max_seconds = 0;
-  uint64_t median_nodes = 0, max_nodes = 0;
+  double median_nodes = 0;
+  uint64_t max_nodes = 0;
   double ns_per_node = 0;  // all the runs' time over all their exact nodes
 };
 
-template <typename T>
-T Median(std::vector<T> values) {
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
-
 Row Summarize(const Batch& batch, const std::string& solver, const std::vector<Run>& runs) {
   Row row{batch.label, solver, runs.size(), batch.dropped};
-  std::vector<double> seconds;
-  std::vector<uint64_t> nodes;
+  std::vector<double> seconds, nodes;
   double total_seconds = 0, total_nodes = 0;
   for (const Run& run : runs) {
     total_seconds += run.seconds;
@@ -402,12 +395,12 @@ Row Summarize(const Batch& batch, const std::string& solver, const std::vector<R
     row.timed_out += run.timed_out;
     row.defects += run.wrong_board;
     seconds.push_back(run.seconds);
-    nodes.push_back(run.exact_nodes);
+    nodes.push_back(static_cast<double>(run.exact_nodes));
+    row.max_nodes = std::max(row.max_nodes, run.exact_nodes);
   }
-  row.median_seconds = Median(seconds);
+  row.median_seconds = nqueens::bench::Median(seconds);
   row.max_seconds = *std::max_element(seconds.begin(), seconds.end());
-  row.median_nodes = Median(nodes);
-  row.max_nodes = *std::max_element(nodes.begin(), nodes.end());
+  row.median_nodes = nqueens::bench::Median(nodes);
   row.ns_per_node = total_nodes > 0 ? total_seconds * 1e9 / total_nodes : 0;
   return row;
 }
@@ -458,12 +451,9 @@ void PrintSpeedups(const Batch& batch, const std::vector<Solver>& solvers,
       if (first.outcome == nqueens::Outcome::kUnsolvable) unsolvable.push_back(speedup);
       if (first.outcome == nqueens::Outcome::kSolved) solved.push_back(speedup);
     }
-    auto median = [](const std::vector<double>& values) {
-      return values.empty() ? 0.0 : Median(values);
-    };
     absl::PrintF("%s, %s: per-instance speedup, median %.2f on %d unsolvable, %.2f on %d solved\n",
-                 batch.label, solvers[s].name, median(unsolvable), unsolvable.size(),
-                 median(solved), solved.size());
+                 batch.label, solvers[s].name, nqueens::bench::Median(unsolvable),
+                 unsolvable.size(), nqueens::bench::Median(solved), solved.size());
   }
 }
 
@@ -489,18 +479,18 @@ std::vector<Row> Measure(const Batch& batch, const std::vector<Solver>& solvers,
   return rows;
 }
 
-void WriteMarkdown(const std::vector<Row>& rows, std::FILE* out) {
-  absl::FPrintF(
-      out,
+std::string Markdown(const std::vector<Row>& rows) {
+  std::string out =
       "| instances | solver | count | dropped | solved | unsolvable | undecided (timeouts) "
       "| defects | median s | max s | median exact nodes | max exact nodes | ns per node |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
-    absl::FPrintF(
-        out, "| %s | %s | %d | %d | %d | %d | %d (%d) | %d | %.3g | %.3g | %d | %d | %.0f |\n",
+    absl::StrAppendFormat(
+        &out, "| %s | %s | %d | %d | %d | %d | %d (%d) | %d | %.3g | %.3g | %.0f | %d | %.0f |\n",
         r.batch, r.solver, r.instances, r.dropped, r.solved, r.unsolvable, r.undecided, r.timed_out,
         r.defects, r.median_seconds, r.max_seconds, r.median_nodes, r.max_nodes, r.ns_per_node);
   }
+  return out;
 }
 
 }  // namespace
@@ -549,22 +539,13 @@ int main(int argc, char** argv) {
     const uint32_t count = absl::GetFlag(FLAGS_instances);
     const Batch batch =
         random_family ? RandomBatch(size, count, random) : DiagonalsBatch(size, count, random);
-    if (!WriteBoards(family, size, batch)) return 2;
+    WriteBoards(family, size, batch);
     for (Row& row : Measure(batch, solvers, random)) {
-      WriteMarkdown({row}, stderr);  // progress
+      std::fputs(Markdown({row}).c_str(), stderr);  // progress
       rows.push_back(std::move(row));
     }
   }
-  WriteMarkdown(rows, stdout);
-  if (const std::string path = absl::GetFlag(FLAGS_markdown); !path.empty()) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (file == nullptr) {
-      absl::FPrintF(stderr, "cannot write %s\n", path);
-      return 2;
-    }
-    WriteMarkdown(rows, file);
-    std::fclose(file);
-  }
+  nqueens::bench::PrintReport(Markdown(rows), absl::GetFlag(FLAGS_markdown));
   uint64_t defects = 0;
   for (const Row& row : rows) defects += row.defects;
   return defects == 0 ? 0 : 1;

@@ -12,7 +12,6 @@
 // the servers this program started on loopback.
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -37,6 +36,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "bench/common/clocks.h"
+#include "bench/common/report.h"
+#include "bench/common/stats.h"
 #include "compositions.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
@@ -57,14 +59,9 @@ namespace nqueens::bench {
 namespace {
 
 namespace v1 = nqueens::v1;
-using Clock = std::chrono::steady_clock;
 using grpc::StatusCode;
 
 constexpr uint64_t kSmallMaxRows = 65536;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 int Scaled(int calls) {
   return std::max(1, static_cast<int>(std::lround(calls * absl::GetFlag(FLAGS_scale))));
@@ -436,15 +433,10 @@ struct Report {
   std::vector<std::string> findings;  // targets and other measurements
 };
 
-double Percentile(std::vector<double> values, double fraction) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t index =
-      std::min(values.size() - 1, static_cast<size_t>(std::ceil(fraction * values.size())) - 1);
-  return values[index];
+// "-" for a latency of no calls (a NaN percentile).
+std::string Millis(double seconds) {
+  return std::isnan(seconds) ? "-" : absl::StrFormat("%.1f ms", seconds * 1000);
 }
-
-std::string Millis(double seconds) { return absl::StrFormat("%.1f ms", seconds * 1000); }
 std::string Mib(uint64_t bytes) { return absl::StrFormat("%.0f MB", bytes / 1e6); }
 
 // Collects the outcomes of a scenario's calls from many threads.
@@ -926,14 +918,6 @@ void ThroughputClient(ServerProcess& server, uint32_t n, const Columns& solution
   }
 }
 
-// CPU seconds this process (the clients) has used.
-double ClientCpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
 // Where a run's CPU went, per call: on the server's workers (the work), and
 // everywhere else (gRPC's threads, the clients).
 struct CallCpu {
@@ -954,11 +938,11 @@ double RatioCeiling(const CallCpu& cpu, double cpus) {
 CallCpu MeasureCallCpu(ServerProcess& server, uint64_t calls, const std::function<void()>& run) {
   const double server_before = server.CpuSeconds();
   const double workers_before = server.ThreadCpuSecondsAtNice(5);
-  const double clients_before = ClientCpuSeconds();
+  const double clients_before = ProcessCpuSeconds();
   run();
   const double workers = server.ThreadCpuSecondsAtNice(5) - workers_before;
   const double rest = server.CpuSeconds() - server_before - workers;
-  const double clients = ClientCpuSeconds() - clients_before;
+  const double clients = ProcessCpuSeconds() - clients_before;
   return {workers / calls, (rest + clients) / calls};
 }
 
@@ -1233,11 +1217,7 @@ std::string Markdown(const std::vector<Report>& reports) {
 }
 
 int WriteReport(const std::vector<Report>& reports) {
-  const std::string markdown = Markdown(reports);
-  std::cout << markdown;
-  if (const std::string path = absl::GetFlag(FLAGS_markdown); !path.empty()) {
-    std::ofstream(path) << markdown;
-  }
+  PrintReport(Markdown(reports), absl::GetFlag(FLAGS_markdown));
   int unexpected = 0;
   for (const Report& report : reports) unexpected += report.unexpected;
   return unexpected == 0 ? 0 : 1;

@@ -19,6 +19,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "bench/common/clocks.h"
+#include "bench/common/stats.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
@@ -43,6 +45,7 @@ using nqueens::CompletionResult;
 using nqueens::Outcome;
 using nqueens::SolveMethod;
 using nqueens::SolveOptions;
+using nqueens::bench::Clock;
 
 struct Run {
   bool solved = false;
@@ -60,10 +63,10 @@ Run RunOnce(uint32_t n, SolveMethod method, uint64_t index) {
     const uint32_t runs = std::max(absl::GetFlag(FLAGS_runs), 1u);
     options.formula_variant = count / runs * index % count;
   }
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<CompletionResult> result = nqueens::Solve(n, method, options);
   Run run;
-  run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  run.seconds = nqueens::bench::SecondsSince(start);
   if (!result.ok()) return run;
   run.work =
       method == SolveMethod::kGenetic ? result->stats.generations : result->stats.search_nodes;
@@ -72,16 +75,6 @@ Run RunOnce(uint32_t n, SolveMethod method, uint64_t index) {
   run.solved = report.ok() && report->complete;
   if (!run.solved) std::printf("INVALID board: n = %u, %s\n", n, nqueens::SolveMethodName(method));
   return run;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[values.size() / 2];
-}
-
-double Quantile90(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[(values.size() * 9) / 10 - (values.size() % 10 == 0)];
 }
 
 struct Summary {
@@ -99,9 +92,9 @@ Summary Measure(uint32_t n, SolveMethod method, uint32_t runs) {
     seconds.push_back(run.seconds);
     work.push_back(static_cast<double>(run.work));
   }
-  summary.median_seconds = Median(seconds);
-  summary.p90_seconds = Quantile90(seconds);
-  summary.median_work = Median(work);
+  summary.median_seconds = nqueens::bench::Median(seconds);
+  summary.p90_seconds = nqueens::bench::Percentile(seconds, 0.9);
+  summary.median_work = nqueens::bench::Median(work);
   return summary;
 }
 

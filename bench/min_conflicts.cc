@@ -10,7 +10,6 @@
 // resident size before the call (the peak is reset just before it), the
 // returned board included.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -23,6 +22,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "bench/common/clocks.h"
+#include "bench/common/stats.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 #include "proc_memory.h"
@@ -33,6 +34,8 @@ ABSL_FLAG(uint32_t, runs, 5, "runs per size, with seeds seed, seed + 1, ...");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the first run");
 
 namespace {
+
+using nqueens::bench::Clock;
 
 struct Run {
   double seconds = 0;
@@ -51,10 +54,10 @@ bool Measure(uint32_t n, uint64_t seed, Run& run) {
   options.seed = seed;
   const uint64_t before = ResidentBytes("VmRSS");
   nqueens::bench::ResetPeakResidentBytes("self");
-  const auto start = std::chrono::steady_clock::now();
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<nqueens::CompletionResult> result =
       nqueens::Solve(n, nqueens::SolveMethod::kMinConflicts, options);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.seconds = nqueens::bench::SecondsSince(start);
   const uint64_t peak = ResidentBytes("VmHWM");
   run.peak_bytes = peak > before ? peak - before : 0;
   if (!result.ok()) {
@@ -72,12 +75,6 @@ bool Measure(uint32_t n, uint64_t seed, Run& run) {
     return false;
   }
   return true;
-}
-
-template <typename T>
-T Median(std::vector<T> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 }  // namespace
@@ -99,18 +96,18 @@ int main(int argc, char** argv) {
   absl::PrintF("|---:|---:|---:|---:|---:|---:|---:|\n");
   for (uint32_t n : sizes) {
     std::vector<double> seconds;
-    std::vector<uint64_t> repairs;
+    std::vector<double> repairs;
     uint64_t peak_bytes = 0;
     for (uint32_t i = 0; i < runs; ++i) {
       Run run;
       if (!Measure(n, absl::GetFlag(FLAGS_seed) + i, run)) return 1;
       seconds.push_back(run.seconds);
-      repairs.push_back(run.repairs);
+      repairs.push_back(static_cast<double>(run.repairs));
       peak_bytes = std::max(peak_bytes, run.peak_bytes);
     }
-    absl::PrintF("| %d | %d | %.4f | %.4f | %.4f | %d | %.2f |\n", n, runs, Median(seconds),
-                 *std::min_element(seconds.begin(), seconds.end()),
-                 *std::max_element(seconds.begin(), seconds.end()), Median(repairs),
+    absl::PrintF("| %d | %d | %.4f | %.4f | %.4f | %.0f | %.2f |\n", n, runs,
+                 nqueens::bench::Median(seconds), *std::min_element(seconds.begin(), seconds.end()),
+                 *std::max_element(seconds.begin(), seconds.end()), nqueens::bench::Median(repairs),
                  static_cast<double>(peak_bytes) / n);
     std::fflush(stdout);
   }

@@ -76,6 +76,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "bench/common/clocks.h"
+#include "bench/common/stats.h"
 #include "client/backend.h"
 #include "client/board_io.h"
 #include "nqueens/board.h"
@@ -106,7 +108,7 @@ ABSL_FLAG(std::string, file_format, "binary", "e2e: the CLI's input and output f
 namespace {
 
 using nqueens::Columns;
-using Clock = std::chrono::steady_clock;
+using nqueens::bench::Clock;
 
 struct Measurement {
   double seconds = 0;
@@ -118,10 +120,6 @@ struct Measurement {
 
 // Thrown, not exited, so that destructors stop the server and delete files.
 [[noreturn]] void Fail(const std::string& message) { throw std::runtime_error(message); }
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // --- Peak resident memory, from procfs. ---
 
@@ -222,7 +220,8 @@ std::vector<Measurement> MeasureComplete(uint32_t n, uint32_t runs, std::mt19937
     const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::CompletionResult> result =
         nqueens::Complete(std::move(composition), options);
-    Measurement measurement{SecondsSince(start), StatusBytes("self", "VmHWM") - bench_only_bytes};
+    Measurement measurement{nqueens::bench::SecondsSince(start),
+                            StatusBytes("self", "VmHWM") - bench_only_bytes};
     if (!result.ok()) Fail("Complete: " + result.status().ToString());
     PrintBlockTimes(result->stats, measurement.seconds);
     if (result->outcome != nqueens::Outcome::kSolved) {
@@ -243,7 +242,7 @@ std::vector<Measurement> MeasureValidate(uint32_t n, uint32_t runs, std::mt19937
     ResetPeak("self");
     const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::ValidationReport> report = nqueens::Validate(*solution);
-    measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
+    measurements.push_back({nqueens::bench::SecondsSince(start), StatusBytes("self", "VmHWM")});
     if (!report.ok() || !report->complete) Fail("Validate rejected a solution");
   }
   return measurements;
@@ -256,7 +255,7 @@ std::vector<Measurement> MeasureSolve(uint32_t n, uint32_t runs, std::mt19937_64
     const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::CompletionResult> result =
         nqueens::Solve(n, nqueens::SolveMethod::kConstructive);
-    measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
+    measurements.push_back({nqueens::bench::SecondsSince(start), StatusBytes("self", "VmHWM")});
     if (!result.ok() || result->outcome != nqueens::Outcome::kSolved) Fail("Solve failed");
     CheckSolution(result->columns, "constructive solution");
   }
@@ -273,7 +272,7 @@ std::vector<Measurement> MeasureRandom(uint32_t n, uint32_t runs, std::mt19937_6
     const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::CompletionResult> result =
         nqueens::Solve(n, nqueens::SolveMethod::kRandom, options);
-    measurements.push_back({SecondsSince(start), StatusBytes("self", "VmHWM")});
+    measurements.push_back({nqueens::bench::SecondsSince(start), StatusBytes("self", "VmHWM")});
     if (!result.ok() || result->outcome != nqueens::Outcome::kSolved) Fail("Solve failed");
     PrintBlockTimes(result->stats, measurements.back().seconds);
     CheckSolution(result->columns, "random solution");
@@ -287,14 +286,14 @@ std::vector<Measurement> MeasureBandwidth(uint32_t n, uint32_t runs, std::mt1993
     ResetPeak("self");
     Clock::time_point start = Clock::now();
     Columns board = nqueens::MakeEmptyBoard(n);
-    Measurement measurement{SecondsSince(start), StatusBytes("self", "VmHWM")};
+    Measurement measurement{nqueens::bench::SecondsSince(start), StatusBytes("self", "VmHWM")};
     measurement.phases[0] = measurement.seconds;
     start = Clock::now();
     std::fill(board.begin(), board.end(), run + 1);
-    measurement.phases[1] = SecondsSince(start);
+    measurement.phases[1] = nqueens::bench::SecondsSince(start);
     start = Clock::now();
     const uint64_t sum = std::accumulate(board.begin(), board.end(), uint64_t{0});
-    measurement.phases[2] = SecondsSince(start);
+    measurement.phases[2] = nqueens::bench::SecondsSince(start);
     if (sum != uint64_t{n} * (run + 1)) Fail("the board did not read back");
     measurements.push_back(measurement);
   }
@@ -369,7 +368,7 @@ class CliClient {
     int status = 0;
     rusage usage{};
     if (wait4(cli, &status, 0, &usage) != cli) Fail("lost the CLI process");
-    measurement.seconds = SecondsSince(start);
+    measurement.seconds = nqueens::bench::SecondsSince(start);
     measurement.cli_peak_bytes = static_cast<uint64_t>(usage.ru_maxrss) * 1024;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       Fail(absl::StrCat("the CLI failed (wait status ", status, ")"));
@@ -421,7 +420,7 @@ class GrpcClient {
     const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::CompletionResult> result =
         backend_->Complete(std::move(board), options);
-    measurement.seconds = SecondsSince(start);
+    measurement.seconds = nqueens::bench::SecondsSince(start);
     if (!result.ok()) Fail("Complete RPC: " + result.status().ToString());
     if (result->outcome != nqueens::Outcome::kSolved) {
       Fail(absl::StrCat("the server answered ", nqueens::OutcomeName(result->outcome)));
@@ -467,7 +466,7 @@ std::vector<Measurement> MeasureFloor(uint32_t n, uint32_t runs, std::mt19937_64
     int status = 0;
     if (waitpid(client, &status, 0) != client) Fail("lost the floor client");
     Measurement measurement;
-    measurement.seconds = SecondsSince(start);
+    measurement.seconds = nqueens::bench::SecondsSince(start);
     close(pipe_fds[1]);
     std::FILE* output = fdopen(pipe_fds[0], "r");
     // Steady clock and CLOCK_MONOTONIC are one clock on Linux.
@@ -490,12 +489,6 @@ std::vector<Measurement> MeasureFloor(uint32_t n, uint32_t runs, std::mt19937_64
 
 // --- Report. ---
 
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 void PrintCsv(const std::string& mode, uint64_t n, const std::vector<Measurement>& measurements) {
   std::vector<double> seconds;
   std::array<std::vector<double>, 3> phases;
@@ -506,12 +499,13 @@ void PrintCsv(const std::string& mode, uint64_t n, const std::vector<Measurement
     peak_bytes = std::max(peak_bytes, m.peak_bytes);
     cli_peak_bytes = std::max(cli_peak_bytes, m.cli_peak_bytes);
   }
-  const double median = Median(seconds);
+  const double median = nqueens::bench::Median(seconds);
   const double rows = static_cast<double>(n);
   std::string phase_medians = ",,";
   if (mode == "floor" || mode == "bandwidth") {
     phase_medians =
-        absl::StrFormat("%.6f,%.6f,%.6f", Median(phases[0]), Median(phases[1]), Median(phases[2]));
+        absl::StrFormat("%.6f,%.6f,%.6f", nqueens::bench::Median(phases[0]),
+                        nqueens::bench::Median(phases[1]), nqueens::bench::Median(phases[2]));
   }
   absl::PrintF(
       "mode,n,runs,median_s,min_s,max_s,median_us_per_row,peak_bytes_per_row,"

@@ -20,18 +20,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "bench/common/clocks.h"
 #include "proc_memory.h"
 
 extern char** environ;
 
 namespace nqueens::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The first line of `fd`, without its newline.
 std::string ReadLine(int fd) {

@@ -25,17 +25,18 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "bench/common/clocks.h"
+#include "bench/common/report.h"
+#include "bench/common/stats.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
@@ -63,6 +64,7 @@ using nqueens::CompleteMethod;
 using nqueens::CompletionResult;
 using nqueens::Outcome;
 using nqueens::SolveMethod;
+using nqueens::bench::Clock;
 using nqueens::bench::Random;
 
 constexpr SolveMethod kSolveMethods[] = {SolveMethod::kConstructive, SolveMethod::kRandom,
@@ -106,9 +108,9 @@ Run InChild(const Call& call, const Columns& input) {
     Run run;
     const uint64_t before = nqueens::bench::ProcStatusBytes("self", "VmRSS").value_or(0);
     nqueens::bench::ResetPeakResidentBytes("self");
-    const absl::Time start = absl::Now();
+    const Clock::time_point start = Clock::now();
     absl::StatusOr<CompletionResult> result = call();
-    run.seconds = absl::ToDoubleSeconds(absl::Now() - start);
+    run.seconds = nqueens::bench::SecondsSince(start);
     run.peak_bytes = nqueens::bench::ProcStatusBytes("self", "VmHWM").value_or(0) - before;
     run.stopped = result.status().code() == absl::StatusCode::kDeadlineExceeded;
     run.failed = !result.ok() && !run.stopped;
@@ -132,25 +134,6 @@ nqueens::CompleteOptions Options(uint64_t seed) {
   options.seed = seed;
   options.stop.deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_run_seconds));
   return options;
-}
-
-std::vector<uint32_t> Sizes(const std::vector<std::string>& texts) {
-  std::vector<uint32_t> sizes;
-  for (const std::string& text : texts) {
-    uint32_t n = 0;
-    if (!absl::SimpleAtoi(text, &n)) {
-      absl::FPrintF(stderr, "not a board size: %s\n", text);
-      std::exit(2);
-    }
-    sizes.push_back(n);
-  }
-  return sizes;
-}
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return NAN;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 std::string Seconds(double seconds) {
@@ -192,15 +175,15 @@ SolveCell SolveAt(SolveMethod method, uint32_t n, Random& random) {
     }
     if (!run.board_ok) ++cell.wrong;
   }
-  cell.median_seconds = Median(seconds);
-  cell.peak_bytes = Median(bytes);
+  cell.median_seconds = nqueens::bench::Median(seconds);
+  cell.peak_bytes = nqueens::bench::Median(bytes);
   return cell;
 }
 
 std::map<SolveMethod, std::vector<SolveCell>> SolveTable(Random& random) {
   std::map<SolveMethod, std::vector<SolveCell>> table;
   for (const SolveMethod method : kSolveMethods) {
-    for (const uint32_t n : Sizes(absl::GetFlag(FLAGS_solve_n))) {
+    for (const uint32_t n : nqueens::bench::ParseSizes(absl::GetFlag(FLAGS_solve_n))) {
       const SolveCell cell = SolveAt(method, n, random);
       absl::FPrintF(stderr, "solve %s n=%d: %d/%d solved, median %s\n",
                     nqueens::SolveMethodName(method), n, cell.solved, cell.seeds,
@@ -280,7 +263,7 @@ std::map<CompleteMethod, CompleteCell> CompleteRow(const InputSet& set, Random& 
       if (decided) seconds[method].push_back(run.seconds);
     }
   }
-  for (auto& [method, cell] : row) cell.median_seconds = Median(seconds[method]);
+  for (auto& [method, cell] : row) cell.median_seconds = nqueens::bench::Median(seconds[method]);
   return row;
 }
 
@@ -373,16 +356,6 @@ std::string Plot(const std::map<SolveMethod, std::vector<SolveCell>>& table) {
   return svg + "</svg>\n";
 }
 
-void WriteFile(const std::string& path, const std::string& text) {
-  if (path.empty()) return;
-  std::ofstream out(path);
-  out << text;
-  if (!out) {
-    absl::FPrintF(stderr, "cannot write %s\n", path);
-    std::exit(1);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -391,10 +364,10 @@ int main(int argc, char** argv) {
   const auto solve = SolveTable(random);
   std::vector<std::pair<std::string, std::map<CompleteMethod, CompleteCell>>> complete;
   std::vector<InputSet> sets;
-  for (const uint32_t n : Sizes(absl::GetFlag(FLAGS_table2_n))) {
+  for (const uint32_t n : nqueens::bench::ParseSizes(absl::GetFlag(FLAGS_table2_n))) {
     sets.push_back(Table2Inputs(n, random));
   }
-  for (const uint32_t n : Sizes(absl::GetFlag(FLAGS_transition_n))) {
+  for (const uint32_t n : nqueens::bench::ParseSizes(absl::GetFlag(FLAGS_transition_n))) {
     sets.push_back(TransitionInputs(n, random));
   }
   uint32_t wrong = 0;
@@ -408,8 +381,7 @@ int main(int argc, char** argv) {
   }
   const std::string markdown = absl::StrCat("### Solve\n\n", SolveMarkdown(solve),
                                             "\n### Complete\n\n", CompleteMarkdown(complete));
-  std::fputs(markdown.c_str(), stdout);
-  WriteFile(absl::GetFlag(FLAGS_markdown), markdown);
-  WriteFile(absl::GetFlag(FLAGS_svg), Plot(solve));
+  nqueens::bench::PrintReport(markdown, absl::GetFlag(FLAGS_markdown));
+  nqueens::bench::WriteFile(absl::GetFlag(FLAGS_svg), Plot(solve));
   return wrong == 0 ? 0 : 1;
 }

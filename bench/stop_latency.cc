@@ -23,10 +23,12 @@
 //   rss_before_mb,rss_at_cancel_mb,peak_after_cancel_mb,rss_after_mb
 // finished_first counts runs that returned before the cancel (they are left
 // out of the latency figures); median_ms and max_ms are the time from the
-// cancel to the return. Memory (medians over the runs, in MB of 10^6 bytes):
-// the resident size (VmRSS) with the input built, just before the cancel,
-// and after the call returned, its result was freed and malloc_trim(0) ran
-// (as the server does after a large call, server/limits/memory_budget.cc);
+// cancel to the return (nan, as are rss_at_cancel_mb and
+// peak_after_cancel_mb, when every run finished first). Memory (medians over
+// the runs, in MB of 10^6 bytes): the resident size (VmRSS) with the input
+// built, just before the cancel, and after the call returned, its result was
+// freed and malloc_trim(0) ran (as the server does after a large call,
+// server/limits/memory_budget.cc);
 // peak_after_cancel is the highest resident size between the cancel and the
 // return (VmHWM, reset at the cancel): above rss_at_cancel when the call
 // went on allocating after it was cancelled.
@@ -43,11 +45,11 @@
 // the first poll; last_poll_to_return_ms from the last poll to the return
 // (freeing what the call held included).
 #include <malloc.h>
-#include <time.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <fstream>
@@ -68,6 +70,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "bench/common/clocks.h"
+#include "bench/common/stats.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 #include "proc_memory.h"
@@ -84,7 +88,7 @@ ABSL_FLAG(uint64_t, run_for_ms, 600000, "gaps: cancel a call that runs longer th
 namespace {
 
 using nqueens::Columns;
-using Clock = std::chrono::steady_clock;
+using nqueens::bench::Clock;
 
 [[noreturn]] void Fail(const std::string& message) { throw std::runtime_error(message); }
 
@@ -231,8 +235,7 @@ Sample Measure(Call run_call, std::chrono::milliseconds cancel_after) {
   if (!sample.finished_first && returned_at <= cancelled_at) sample.finished_first = true;
   if (!sample.finished_first) {
     sample.peak_after_cancel = StatusBytes("VmHWM");
-    sample.cancel_to_return_ms =
-        std::chrono::duration<double, std::milli>(returned_at - cancelled_at).count();
+    sample.cancel_to_return_ms = 1e3 * nqueens::bench::SecondsBetween(cancelled_at, returned_at);
   }
   if (!result.status.ok() &&
       !(result.status.code() == absl::StatusCode::kCancelled && !sample.finished_first)) {
@@ -258,29 +261,19 @@ struct Gaps {
   absl::StatusCode code = absl::StatusCode::kOk;
 };
 
-double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double, std::milli>(to - from).count();
-}
-
-// CPU time of the calling thread, in milliseconds.
-double ThreadCpuMilliseconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
-}
-
 // Runs `run_call` with a callback that times the intervals between polls,
 // and cancels once `run_for` has passed.
 Gaps MeasureGaps(Call run_call, std::chrono::milliseconds run_for) {
   Gaps gaps;
   const Clock::time_point start = Clock::now();
   Clock::time_point last = start;
-  double last_cpu = ThreadCpuMilliseconds();
+  double last_cpu = 1e3 * nqueens::bench::ThreadCpuSeconds();
   nqueens::CompleteOptions options;
   options.stop.cancelled = [&] {
     const Clock::time_point now = Clock::now();
-    const double now_cpu = ThreadCpuMilliseconds();
-    const double gap = MillisecondsBetween(last, now), cpu_gap = now_cpu - last_cpu;
+    const double now_cpu = 1e3 * nqueens::bench::ThreadCpuSeconds();
+    const double gap = 1e3 * nqueens::bench::SecondsBetween(last, now),
+                 cpu_gap = now_cpu - last_cpu;
     if (++gaps.polls == 1) gaps.first_poll_ms = gap;
     if (gap > gaps.longest_ms) {
       gaps.longest_ms = gap;
@@ -295,7 +288,7 @@ Gaps MeasureGaps(Call run_call, std::chrono::milliseconds run_for) {
     return now - start > run_for;
   };
   CallResult result = run_call(options);
-  gaps.last_poll_to_return_ms = MillisecondsBetween(last, Clock::now());
+  gaps.last_poll_to_return_ms = 1e3 * nqueens::bench::SecondsBetween(last, Clock::now());
   gaps.code = result.status.code();
   if (!result.status.ok() && gaps.code != absl::StatusCode::kCancelled) {
     Fail("the call returned " + result.status.ToString());
@@ -314,13 +307,6 @@ void PrintGaps(const std::string& call, uint64_t n, const Gaps& gaps) {
 
 // --- Report. ---
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 void PrintLine(const std::string& call, uint64_t n, int cancel_after_ms,
                const std::vector<Sample>& samples) {
   std::vector<double> latency, before, at_cancel, peak, after;
@@ -337,10 +323,11 @@ void PrintLine(const std::string& call, uint64_t n, int cancel_after_ms,
     peak.push_back(s.peak_after_cancel / 1e6);
   }
   const double max_latency =
-      latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+      latency.empty() ? NAN : *std::max_element(latency.begin(), latency.end());
   absl::PrintF("%s,%d,%d,%d,%d,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f\n", call, n, cancel_after_ms,
-               samples.size(), finished_first, Median(latency), max_latency, Median(before),
-               Median(at_cancel), Median(peak), Median(after));
+               samples.size(), finished_first, nqueens::bench::Median(latency), max_latency,
+               nqueens::bench::Median(before), nqueens::bench::Median(at_cancel),
+               nqueens::bench::Median(peak), nqueens::bench::Median(after));
   std::fflush(stdout);
 }
 

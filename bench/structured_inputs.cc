@@ -23,7 +23,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
-#include "absl/time/clock.h"
+#include "bench/common/clocks.h"
+#include "bench/common/stats.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
@@ -39,6 +40,7 @@ ABSL_FLAG(uint64_t, seed, 1, "seed of the whole run");
 namespace {
 
 using nqueens::Columns;
+using nqueens::bench::Clock;
 using nqueens::bench::Random;
 
 // A solution and where it came from, e.g. "FORMULA 3 symmetry 5 rows shifted
@@ -100,9 +102,9 @@ std::vector<Source> Sources(uint32_t n, Random& random) {
 // that was not solved, or took over a second.
 void Run(const Columns& composition, const std::string& source, Tally& tally) {
   ++tally.inputs;
-  const absl::Time start = absl::Now();
+  const Clock::time_point start = Clock::now();
   const auto result = nqueens::Complete(composition);
-  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  const double seconds = nqueens::bench::SecondsSince(start);
   tally.seconds.push_back(seconds);
   if (!result.ok() || result->outcome != nqueens::Outcome::kSolved || seconds > 1) {
     absl::FPrintF(stderr, "n=%d, %d queens, from %s: %s in %.3g s\n", composition.size(),
@@ -158,10 +160,10 @@ int main(int argc, char** argv) {
       for (const Source& source : sources) {
         Run(nqueens::bench::KeepRandomRows(source.columns, kept, random), source.label, tally);
       }
-      std::sort(tally.seconds.begin(), tally.seconds.end());
       absl::PrintF("| %d | %s | %d | %d | %d | %d | %d | %d | %.3g | %.3g |\n", n, keep_text,
                    sources.size(), tally.inputs, tally.solved, tally.unsolvable, tally.undecided,
-                   tally.wrong, tally.seconds[tally.seconds.size() / 2], tally.seconds.back());
+                   tally.wrong, nqueens::bench::Median(tally.seconds),
+                   *std::max_element(tally.seconds.begin(), tally.seconds.end()));
       std::fflush(stdout);
       clean = clean && tally.solved == tally.inputs;
     }

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <numeric>
 #include <random>
@@ -26,6 +25,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "bench/common/clocks.h"
+#include "bench/common/report.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
@@ -52,6 +53,7 @@ ABSL_FLAG(std::string, csv, "", "write the table as CSV here");
 namespace {
 
 using nqueens::Columns;
+using nqueens::bench::Clock;
 using nqueens::bench::KeepRandomRows;
 
 // Table 2 of the paper: n -> (m, t mean, t90 mean, t min, t max, FalseNeg, t row).
@@ -149,9 +151,9 @@ Summary Measure(uint32_t n, std::mt19937_64& random) {
       options.params.match_construction = false;
       options.params.exact_first_max_free_rows = 0;
     }
-    const absl::Time start = absl::Now();
+    const Clock::time_point start = Clock::now();
     absl::StatusOr<nqueens::CompletionResult> result = nqueens::Complete(input, options);
-    seconds.push_back(absl::ToDoubleSeconds(absl::Now() - start));
+    seconds.push_back(nqueens::bench::SecondsSince(start));
     const bool solved = result.ok() && result->outcome == nqueens::Outcome::kSolved &&
                         IsSolutionExtending(result->columns, input);
     if (!solved) ++summary.false_negatives;
@@ -181,57 +183,47 @@ std::string HistogramText(const Summary& s) {
   return absl::StrJoin(parts, " ");
 }
 
-void WriteMarkdown(const std::vector<Summary>& rows, std::FILE* out) {
-  absl::FPrintF(
-      out,
+std::string Markdown(const std::vector<Summary>& rows) {
+  std::string out = absl::StrFormat(
       "| n | m | t mean (s) | t90 mean (s) | t min (s) | t max (s) | false neg | heuristic gave up "
       "| t row (us) | zero BT | BT histogram | paper m | paper t mean | paper t90 | paper FalseNeg "
       "| paper t row (as printed) | speed-up (mean) |\n|%s\n",
       absl::StrJoin(std::vector<std::string>(17, "---|"), ""));
   for (const Summary& s : rows) {
-    absl::FPrintF(out, "| %d | %d | %.6f | %.6f | %.6f | %.6f | %d | %d | %.4f | %.1f%% | %s |",
-                  s.n, s.samples, s.mean, s.t90, s.min, s.max, s.false_negatives, s.gave_up,
-                  s.mean * 1e6 / s.n, 100.0 * s.zero_backtracks / s.samples, HistogramText(s));
+    absl::StrAppendFormat(
+        &out, "| %d | %d | %.6f | %.6f | %.6f | %.6f | %d | %d | %.4f | %.1f%% | %s |", s.n,
+        s.samples, s.mean, s.t90, s.min, s.max, s.false_negatives, s.gave_up, s.mean * 1e6 / s.n,
+        100.0 * s.zero_backtracks / s.samples, HistogramText(s));
     auto paper = PaperTable().find(s.n);
     if (paper == PaperTable().end()) {
-      absl::FPrintF(out, " | | | | | |\n");
+      out += " | | | | | |\n";
     } else {
       const PaperRow& p = paper->second;
-      absl::FPrintF(out, " %d | %.6f | %.6f | %d | %.4f | %.0fx |\n", p.m, p.mean, p.t90,
-                    p.false_neg, p.t_row, p.mean / s.mean);
+      absl::StrAppendFormat(&out, " %d | %.6f | %.6f | %d | %.4f | %.0fx |\n", p.m, p.mean, p.t90,
+                            p.false_neg, p.t_row, p.mean / s.mean);
     }
   }
+  return out;
 }
 
-void WriteCsv(const std::vector<Summary>& rows, std::FILE* out) {
-  absl::FPrintF(
-      out,
+std::string Csv(const std::vector<Summary>& rows) {
+  std::string out =
       "n,m,t_mean,t90_mean,t_min,t_max,false_neg,heuristic_gave_up,t_row_us,zero_bt_share,"
-      "bt_histogram,paper_m,paper_t_mean,paper_false_neg\n");
+      "bt_histogram,paper_m,paper_t_mean,paper_false_neg\n";
   for (const Summary& s : rows) {
     auto paper = PaperTable().find(s.n);
-    absl::FPrintF(out, "%d,%d,%.9f,%.9f,%.9f,%.9f,%d,%d,%.6f,%.6f,%s,", s.n, s.samples, s.mean,
-                  s.t90, s.min, s.max, s.false_negatives, s.gave_up, s.mean * 1e6 / s.n,
-                  double(s.zero_backtracks) / s.samples, HistogramText(s));
+    absl::StrAppendFormat(&out, "%d,%d,%.9f,%.9f,%.9f,%.9f,%d,%d,%.6f,%.6f,%s,", s.n, s.samples,
+                          s.mean, s.t90, s.min, s.max, s.false_negatives, s.gave_up,
+                          s.mean * 1e6 / s.n, double(s.zero_backtracks) / s.samples,
+                          HistogramText(s));
     if (paper != PaperTable().end()) {
-      absl::FPrintF(out, "%d,%.6f,%d\n", paper->second.m, paper->second.mean,
-                    paper->second.false_neg);
+      absl::StrAppendFormat(&out, "%d,%.6f,%d\n", paper->second.m, paper->second.mean,
+                            paper->second.false_neg);
     } else {
-      absl::FPrintF(out, ",,\n");
+      out += ",,\n";
     }
   }
-}
-
-void WriteTo(const std::string& path, void (*write)(const std::vector<Summary>&, std::FILE*),
-             const std::vector<Summary>& rows) {
-  if (path.empty()) return;
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  if (file == nullptr) {
-    absl::FPrintF(stderr, "cannot write %s\n", path);
-    std::exit(2);
-  }
-  write(rows, file);
-  std::fclose(file);
+  return out;
 }
 
 }  // namespace
@@ -243,11 +235,10 @@ int main(int argc, char** argv) {
   for (const std::string& text : absl::GetFlag(FLAGS_n)) {
     const uint32_t n = static_cast<uint32_t>(std::stoull(text));
     rows.push_back(Measure(n, random));
-    WriteMarkdown({rows.back()}, stderr);  // progress
+    std::fputs(Markdown({rows.back()}).c_str(), stderr);  // progress
   }
-  WriteMarkdown(rows, stdout);
-  WriteTo(absl::GetFlag(FLAGS_markdown), WriteMarkdown, rows);
-  WriteTo(absl::GetFlag(FLAGS_csv), WriteCsv, rows);
+  nqueens::bench::PrintReport(Markdown(rows), absl::GetFlag(FLAGS_markdown));
+  nqueens::bench::WriteFile(absl::GetFlag(FLAGS_csv), Csv(rows));
   int false_negatives = 0;
   for (const Summary& s : rows) false_negatives += s.false_negatives;
   return false_negatives == 0 ? 0 : 1;
