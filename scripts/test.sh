@@ -7,9 +7,10 @@
 #   api       -            the .proto's contract (scripts/check-api.sh): buf
 #                          lint, and buf breaking against the released 1.0.0
 #   main      build/       the whole suite
-#   tidy      build/       clang-tidy's checks (.clang-tidy) on the sources of
+#   tidy      build-tidy/  clang-tidy's checks (.clang-tidy) on the sources of
 #                          core/, server/, client/, command_line/, proto/wire/
-#                          and checker/, with the main build's compile commands
+#                          and checker/, configured as the main build but
+#                          without its unity build
 #   asan      build-asan/  the whole suite under AddressSanitizer + UBSan,
 #                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
@@ -72,17 +73,24 @@ cpu_ticks() {
 # how long it took (seconds), and how busy the CPUs were meanwhile.
 stage_rows=()
 
-# run_tidy [built]: clang-tidy's checks over our sources, with the compile
-# commands and the generated headers of the main build (built first unless
-# `built` says it is). Any finding fails; the log keeps only the findings.
+# run_tidy: clang-tidy's checks over our sources. The main build is a unity
+# build, whose compile commands name the batches, so tidy reads a tree of its
+# own, build-tidy/, configured as the main build but one file at a time; of
+# it only the generated headers are built (protoc's, the git revision). Any
+# finding fails; the log keeps only the findings.
 run_tidy() {
-  local tidy_log="$repo/build/clang-tidy.log"
-  if [[ ${1:-} == built ]] || scripts/build.sh --tests > /dev/null; then
-    if run-clang-tidy -p "$repo/build" -quiet -j 2 \
-        "$repo/(core|server|client|command_line|proto/wire|checker)/.*\.cc\$" \
-        > "$tidy_log" 2>&1; then
-      return 0
-    fi
+  local tidy_dir="$repo/build-tidy"
+  local tidy_log="$tidy_dir/clang-tidy.log"
+  cmake -S "$repo" -B "$tidy_dir" -G Ninja -DNQUEENS_BUILD_TESTS=ON -DNQUEENS_BUILD_BENCH=OFF \
+    -DNQUEENS_WERROR=ON -DNQUEENS_UNITY_BUILD=OFF > /dev/null || return 1
+  local headers
+  mapfile -t headers < <(ninja -C "$tidy_dir" -t targets all |
+    sed -n 's/^\([^/].*\.h\): CUSTOM_COMMAND$/\1/p')
+  ninja -C "$tidy_dir" "${headers[@]}" > /dev/null || return 1
+  if run-clang-tidy -p "$tidy_dir" -quiet -j 2 \
+      "$repo/(core|server|client|command_line|proto/wire|checker)/.*\.cc\$" \
+      > "$tidy_log" 2>&1; then
+    return 0
   fi
   grep -E -A3 '(warning|error): ' "$tidy_log" | head -n 200 || true
   return 1
@@ -146,7 +154,7 @@ for stage in $stages; do
       ;;
     main)
       scripts/build.sh --tests
-      start_early tidy run_tidy built
+      start_early tidy run_tidy
       run_ctest main "$repo/build"
       ;;
     tidy)

@@ -32,6 +32,12 @@
 #include "wire/request_id.h"
 
 namespace nqueens::server::http {
+
+// What a request asks for: a call, or a path the gateway answers itself
+// (with GET or HEAD, needing no token). Outside the anonymous namespace
+// because Gateway::Exchange, which has external linkage, holds one.
+enum class Kind { kCall, kPreflight, kHealth, kDocument, kPage };
+
 namespace {
 
 constexpr char kJson[] = "application/json";
@@ -128,9 +134,6 @@ MHD_Response* PageResponse() {
   return response;
 }
 
-// What a request asks for: a call, or a path the gateway answers itself
-// (with GET or HEAD, needing no token).
-enum class Kind { kCall, kPreflight, kHealth, kDocument, kPage };
 struct OwnPath {
   const char* path;
   Kind kind;
