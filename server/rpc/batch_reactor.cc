@@ -14,8 +14,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "server/rpc/call_reactor.h"
+#include "server/rpc/message_codec.h"
 #include "server/rpc/reactors.h"
-#include "server/rpc/stream_io.h"
 
 namespace nqueens::server {
 namespace {

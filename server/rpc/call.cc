@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "nqueens/board.h"
-#include "nqueens/memory.h"
 #include "nqueens/seed.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "server/base/byte_size.h"
@@ -47,17 +46,6 @@ std::string RequestIdOf(const grpc::CallbackServerContext& context) {
   return wire::NewRequestId();
 }
 
-// min(asked or the default, the server's maximum); notes a lowered request.
-template <typename T>
-T Clamp(T asked, T default_value, T maximum, const char* field, const char* flag,
-        std::vector<std::string>& lowered) {
-  if (asked > maximum) {
-    lowered.push_back(absl::StrCat(field, "=", maximum, " (", flag, ")"));
-    return maximum;
-  }
-  return std::min(asked != 0 ? asked : default_value, maximum);
-}
-
 }  // namespace
 
 Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const char* method)
@@ -66,7 +54,8 @@ Call::Call(ServiceState& service, grpc::CallbackServerContext* context, const ch
       method_metrics_(service.metrics.ForMethod(method)),
       start_(absl::Now()),
       deadline_(wire::DeadlineFromChrono(context->deadline())),
-      server_deadline_(start_ + service.options.limits.max_call_time) {
+      server_deadline_(start_ + service.options.limits.max_call_time),
+      limit_policy_(service.options.limits, deadline_) {
   record_.method = method;
   record_.request_id = RequestIdOf(*context);
   // Now: once the call is cancelled, gRPC no longer knows the peer.
@@ -201,55 +190,29 @@ absl::StatusOr<MemoryBudget::Reservation> Call::ReserveApart(uint64_t bytes, uin
   return *std::move(reserved);
 }
 
-absl::StatusOr<double> Call::ExactSeconds(double asked, std::vector<std::string>& lowered) const {
-  if (!(asked >= 0)) {  // also NaN
-    return absl::InvalidArgumentError(
-        absl::StrCat("limits.max_exact_seconds must be at least 0, not ", asked));
-  }
-  const double max = service_.options.limits.max_exact_seconds;
-  if (asked > max) {
-    lowered.push_back(absl::StrCat("max_exact_seconds=", max, " (--max-exact-seconds)"));
-    return max;
-  }
-  if (asked > 0) return asked;
-  // The default: the core's for a call without a deadline (--max-call-seconds
-  // is no deadline the caller chose), else up to the call's deadline.
-  return deadline_ == absl::InfiniteFuture() ? std::min(kDefaultExactSeconds, max) : max;
+absl::StatusOr<CallOptions> Call::OptionsWith(const std::optional<uint64_t>& seed,
+                                              absl::StatusOr<LimitedParams> limited,
+                                              std::vector<std::string>& lowered) const {
+  if (!limited.ok()) return limited.status();
+  lowered.insert(lowered.end(), limited->lowered.begin(), limited->lowered.end());
+  CallOptions options;
+  options.seed = seed.has_value() ? *seed : FreshSeed();
+  options.params = limited->params;
+  options.stop = Stop();
+  return options;
 }
 
 absl::StatusOr<CallOptions> Call::ItemOptionsFor(const std::optional<uint64_t>& seed,
                                                  const v1::Limits& limits,
                                                  std::vector<std::string>& lowered) const {
-  CallOptions options;
-  options.seed = seed.has_value() ? *seed : FreshSeed();
-  const CallLimits& max = service_.options.limits;
-  PipelineParams& params = options.params;
-  // The items of a batch run at once on the call's reservation, which covers
-  // the exact search up to here only.
-  params.exact_max_free_rows = kExactFreeRowsInEstimates;
-  params.tot_sim_bound =
-      Clamp<uint64_t>(limits.max_backtracks(), params.tot_sim_bound, max.max_backtracks,
-                      "max_backtracks", "--max-backtracks", lowered);
-  params.max_restarts =
-      Clamp<uint32_t>(limits.max_restarts(), params.max_restarts, max.max_restarts, "max_restarts",
-                      "--max-restarts", lowered);
-  params.exact_node_budget =
-      Clamp<uint64_t>(limits.max_exact_nodes(), params.exact_node_budget, max.max_exact_nodes,
-                      "max_exact_nodes", "--max-exact-nodes", lowered);
-  absl::StatusOr<double> exact_seconds = ExactSeconds(limits.max_exact_seconds(), lowered);
-  if (!exact_seconds.ok()) return exact_seconds.status();
-  params.exact_max_seconds = *exact_seconds;
-  options.stop = Stop();
-  return options;
+  return OptionsWith(seed, limit_policy_.ForBatchItem(limits), lowered);
 }
 
 absl::StatusOr<CallOptions> Call::CallOptionsFor(const std::optional<uint64_t>& seed,
                                                  const v1::Limits& limits) {
-  absl::StatusOr<CallOptions> options = ItemOptionsFor(seed, limits, lowered_limits_);
+  absl::StatusOr<CallOptions> options =
+      OptionsWith(seed, limit_policy_.ForCall(limits), lowered_limits_);
   if (!options.ok()) return options;
-  // A call alone may search boards larger than the estimates cover, its
-  // memory reserved when the search starts.
-  options->params.exact_max_free_rows = service_.options.limits.max_exact_free_rows;
   options->reserve_memory = [this](uint64_t bytes) {
     return ReserveMemory((memory_.has_value() ? memory_->bytes() : 0) + bytes);
   };

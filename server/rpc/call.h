@@ -1,8 +1,9 @@
 // Per-call bookkeeping shared by every method: admission to a service that
 // may be shutting down, the size check, the memory the call holds, its place
-// in the worker queue, the limits and stop condition it runs under, the one
-// Finish, its request id, and its log line and metrics. Handlers and reactors
-// use a Call; none of this is repeated per method.
+// in the worker queue, the limits (as limit_policy.h sets them) and stop
+// condition it runs under, the one Finish, its request id, and its log line
+// and metrics. Handlers and reactors use a Call; none of this is repeated per
+// method.
 #ifndef NQUEENS_SERVER_RPC_CALL_H_
 #define NQUEENS_SERVER_RPC_CALL_H_
 
@@ -24,6 +25,7 @@
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "server/observability/call_record.h"
+#include "server/rpc/limit_policy.h"
 #include "server/rpc/service_state.h"
 
 namespace nqueens::server {
@@ -154,8 +156,11 @@ class Call {
   absl::Status Admit();
   // RESOURCE_EXHAUSTED above kMaxCallMetadataBytes.
   absl::Status CheckMetadataSize();
-  // Limits.max_exact_seconds (`asked`) as the core's exact_max_seconds.
-  absl::StatusOr<double> ExactSeconds(double asked, std::vector<std::string>& lowered) const;
+  // The core's options with the `limited` parameters, whose lowered limits
+  // go to `lowered`: the seed (or a fresh one) and the stop condition.
+  absl::StatusOr<CallOptions> OptionsWith(const std::optional<uint64_t>& seed,
+                                          absl::StatusOr<LimitedParams> limited,
+                                          std::vector<std::string>& lowered) const;
   // Who makes the call, for --max-calls-per-client: the digest of its token
   // (UNAUTHENTICATED without a good one) when tokens are required, else its
   // address without the port.
@@ -174,6 +179,7 @@ class Call {
   const absl::Time start_;
   absl::Time deadline_;         // the client's
   absl::Time server_deadline_;  // start_ + --max-call-seconds
+  const LimitPolicy limit_policy_;
   std::optional<ClientCalls::Slot> client_slot_;
   bool entered_ = false;
   // Its status is written once, before finished_ is set.

@@ -8,6 +8,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "server/rpc/call_reactor.h"
+#include "server/rpc/message_codec.h"
 #include "server/rpc/reactors.h"
 #include "wire/convert.h"
 

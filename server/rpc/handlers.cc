@@ -17,6 +17,7 @@
 #include "server/limits/memory_estimate.h"
 #include "server/limits/worker_pool.h"
 #include "server/rpc/board_message.h"
+#include "server/rpc/message_codec.h"
 #include "server/rpc/stream_io.h"
 #include "wire/convert.h"
 #include "wire/limits.h"

@@ -2,12 +2,12 @@
 // that move them: a request stream (a header, then the board in chunks unless
 // the header carried it sparse) read into a board, and a result (a header,
 // then the board in chunks) cut into response messages. Templates because
-// the streams share the header/chunk shape but not a type.
+// the streams share the header/chunk shape but not a type. Each message
+// goes through the codec of message_codec.h.
 #ifndef NQUEENS_SERVER_RPC_STREAM_IO_H_
 #define NQUEENS_SERVER_RPC_STREAM_IO_H_
 
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/codegen/proto_utils.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -24,43 +24,14 @@
 #include "nqueens/solver.h"
 #include "server/base/pages_ahead.h"
 #include "server/limits/memory_estimate.h"
-#include "server/limits/parsed_size.h"
 #include "server/rpc/call.h"
+#include "server/rpc/message_codec.h"
 #include "wire/certificate_chunks.h"
 #include "wire/chunk_message.h"
 #include "wire/chunks.h"
 #include "wire/convert.h"
 
 namespace nqueens::server {
-
-// Parses `bytes` as a `Message`: INVALID_ARGUMENT naming `what` otherwise.
-template <typename Message>
-absl::Status ParseMessage(grpc::ByteBuffer& bytes, const std::string& what, Message* message) {
-  if (grpc::SerializationTraits<Message>::Deserialize(&bytes, message).ok()) {
-    return absl::OkStatus();
-  }
-  return absl::InvalidArgumentError(absl::StrCat(what, " could not be parsed as a ",
-                                                 Message::descriptor()->full_name(), " message"));
-}
-
-// What a request message holds in memory while it is parsed and after: its
-// bytes as received and what parsing them makes (see limits/parsed_size.h), to be
-// reserved before it is parsed. INVALID_ARGUMENT, naming `what`, for bytes
-// the parser would refuse.
-template <typename Message>
-absl::StatusOr<uint64_t> ParsingBytes(const grpc::ByteBuffer& bytes, const std::string& what) {
-  absl::StatusOr<uint64_t> parsed = ParsedBytesBound(bytes, *Message::descriptor(), what);
-  if (!parsed.ok()) return parsed.status();
-  return bytes.Length() + *parsed;
-}
-
-template <typename Message>
-grpc::ByteBuffer SerializeMessage(const Message& message) {
-  grpc::ByteBuffer bytes;
-  bool own_buffer = false;
-  grpc::SerializationTraits<Message>::Serialize(message, &bytes, &own_buffer);
-  return bytes;
-}
 
 // A board of this many bytes or more has its pages faulted in ahead of the
 // rows (base/pages_ahead.h), at most kPagesAheadWindow bytes past them: 16 huge

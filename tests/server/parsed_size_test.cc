@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "nqueens/v1/nqueens.pb.h"
-#include "server/rpc/stream_io.h"
+#include "server/rpc/message_codec.h"
 
 namespace nqueens::server {
 namespace {
