@@ -21,7 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
-#include "client/backend.h"
+#include "client/backends/backend.h"
 #include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"

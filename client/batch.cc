@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
-#include "client/json_output.h"
+#include "client/output/json_output.h"
 #include "command_line/flag_file.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "wire/convert.h"

@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "client/backend.h"
+#include "client/backends/backend.h"
 #include "client/commands.h"
 
 namespace nqueens::client {

@@ -11,10 +11,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "client/batch.h"
-#include "client/json_output.h"
-#include "client/picture.h"
-#include "client/progress.h"
-#include "client/render.h"
+#include "client/output/json_output.h"
+#include "client/output/picture.h"
+#include "client/output/progress.h"
+#include "client/output/render.h"
 
 namespace nqueens::client {
 namespace {

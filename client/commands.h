@@ -9,8 +9,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "client/backend.h"
-#include "client/board_io.h"
+#include "client/backends/backend.h"
+#include "client/boards/board_io.h"
 #include "nqueens/solver.h"
 
 namespace nqueens::client {
@@ -44,8 +44,8 @@ struct CommandOptions {
   BoardFormat output_format = BoardFormat::kQArray;
   std::string output_path;  // empty: stdout
   bool quiet = false;       // nothing on stderr but errors
-  // --json: the result as one JSON object (json_output.h) instead of the
-  // board or report, to --output or stdout.
+  // --json: the result as one JSON object (client/output/json_output.h)
+  // instead of the board or report, to --output or stdout.
   bool json = false;
   // complete --batch: FILE holds many compositions (batch.h).
   bool batch = false;
@@ -56,8 +56,9 @@ struct CommandOptions {
   // asked for).
   std::string certificate_path;
   // --parts K without --part-index: the backend cuts the job into K parts
-  // (parts_backend.h) and writes the parts' certificates itself; 0: one
-  // call. (--part-index I runs one call for run.part = {I, K}.)
+  // (client/parts/parts_backend.h) and writes the parts' certificates
+  // itself; 0: one call. (--part-index I runs one call for run.part =
+  // {I, K}.)
   uint64_t parts = 0;
 };
 

@@ -20,9 +20,9 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/types/span.h"
-#include "client/board_io.h"
-#include "client/job_servers.h"
-#include "client/parts_backend.h"
+#include "client/boards/board_io.h"
+#include "client/parts/job_servers.h"
+#include "client/parts/parts_backend.h"
 #include "command_line/host_port.h"
 #include "nqueens/parts.h"
 

@@ -12,10 +12,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "client/backend.h"
+#include "client/backends/backend.h"
+#include "client/backends/security.h"
 #include "client/command_table.h"
 #include "client/commands.h"
-#include "client/security.h"
 
 // The flags main.cc reads itself; flags.cc reads the others.
 ABSL_DECLARE_FLAG(bool, help);

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "client/board_io.h"
+#include "client/boards/board_io.h"
 #include "client/command_table.h"
 #include "client/commands.h"
 #include "client/flags.h"

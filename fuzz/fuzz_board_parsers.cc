@@ -1,5 +1,5 @@
-// The CLI's board parsers (client/board_io.h) on arbitrary bytes, in every
-// format: --format auto and each explicit one.
+// The CLI's board parsers (client/boards/board_io.h) on arbitrary bytes, in
+// every format: --format auto and each explicit one.
 //
 // Invariants:
 //   - no crash, no sanitizer report, whatever the input;
@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "client/board_io.h"
+#include "client/boards/board_io.h"
 #include "fuzz_check.h"
 #include "nqueens/board.h"
 

@@ -1,4 +1,4 @@
-#include "client/batch_queue.h"
+#include "client/backends/batch_queue.h"
 
 #include <thread>
 

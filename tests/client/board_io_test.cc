@@ -1,4 +1,4 @@
-#include "client/board_io.h"
+#include "client/boards/board_io.h"
 
 #include <unistd.h>
 

@@ -20,7 +20,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "cli.h"
-#include "client/board_io.h"
+#include "client/boards/board_io.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/count.h"

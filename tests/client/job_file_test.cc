@@ -1,4 +1,4 @@
-#include "client/job_file.h"
+#include "client/parts/job_file.h"
 
 #include <fstream>
 #include <sstream>

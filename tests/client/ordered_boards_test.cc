@@ -1,4 +1,4 @@
-#include "client/ordered_boards.h"
+#include "client/parts/ordered_boards.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-// A job cut into parts over real servers (client/parts_backend.h on
-// client/parts_job.h): n = 14 counted in 64 parts over three servers, one of
-// them killed halfway, equals OEIS A000170 and the core's own count.
+// A job cut into parts over real servers (client/parts/parts_backend.h on
+// client/parts/parts_job.h): n = 14 counted in 64 parts over three servers,
+// one of them killed halfway, equals OEIS A000170 and the core's own count.
 #include <csignal>
 #include <map>
 #include <memory>
@@ -10,10 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
-#include "client/job_servers.h"
-#include "client/parts_backend.h"
-#include "client/parts_job.h"
-#include "client/security.h"
+#include "client/backends/security.h"
+#include "client/parts/job_servers.h"
+#include "client/parts/parts_backend.h"
+#include "client/parts/parts_job.h"
 #include "gtest/gtest.h"
 #include "nqueens/count.h"
 #include "server_process.h"

@@ -1,7 +1,7 @@
-// The scheduler of a job cut into parts (client/parts_job.h), with tasks
+// The scheduler of a job cut into parts (client/parts/parts_job.h), with tasks
 // that script what each server answers; parts_job_servers_test.cc runs a job
 // over real servers. No server binary here: the TSan stage runs these.
-#include "client/parts_job.h"
+#include "client/parts/parts_job.h"
 
 #include <atomic>
 #include <map>
@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
-#include "client/cancellation.h"
+#include "client/backends/cancellation.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,8 +1,8 @@
-#include "client/picture.h"
+#include "client/output/picture.h"
 
 #include <string>
 
-#include "client/render.h"
+#include "client/output/render.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

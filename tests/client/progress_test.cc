@@ -1,6 +1,6 @@
 // The progress display, drawn into a string with a clock the test moves: what
 // is drawn when, and how a line looks. No terminal, no threads, no sleeping.
-#include "client/progress.h"
+#include "client/output/progress.h"
 
 #include <string>
 

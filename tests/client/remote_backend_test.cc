@@ -13,7 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "checker/certificate_check.h"
-#include "client/backend.h"
+#include "client/backends/backend.h"
 #include "gtest/gtest.h"
 #include "nqueens/v1/nqueens.pb.h"
 #include "nqueens/validate.h"
@@ -63,7 +63,7 @@ class RecordingInterceptor : public grpc::experimental::Interceptor {
 
  private:
   // The message's type follows from the method. The streams' messages are
-  // sent serialized (client/remote_backend.cc), so they are read back.
+  // sent serialized (client/backends/remote_backend.cc), so they are read back.
   void Count(InterceptorBatchMethods* methods) {
     ++call_->messages;
     const void* message = methods->GetSendMessage();

@@ -1,4 +1,4 @@
-#include "client/render.h"
+#include "client/output/render.h"
 
 #include "absl/time/time.h"
 #include "gtest/gtest.h"

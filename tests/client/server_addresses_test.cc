@@ -1,4 +1,4 @@
-#include "client/server_addresses.h"
+#include "client/parts/server_addresses.h"
 
 #include <string>
 #include <vector>

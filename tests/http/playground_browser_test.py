@@ -108,7 +108,7 @@ QUEENS_JS = """[...document.querySelectorAll("#board [role=gridcell]")]
   .map((cell) => [Number(cell.dataset.row), Number(cell.dataset.col), cell.dataset.state,
                   getComputedStyle(cell, "::after").backgroundColor])"""
 
-# The colours of the CLI's pictures (client/picture.cc), by data-state.
+# The colours of the CLI's pictures (client/output/picture.cc), by data-state.
 COLOURS = {"given": "rgb(32, 32, 32)", "placed": "rgb(31, 111, 208)",
            "conflict": "rgb(208, 31, 31)"}
 

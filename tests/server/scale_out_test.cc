@@ -1,7 +1,7 @@
 // One client channel over three servers, as inside a cluster behind the
-// headless Service: the CLI's channel (client/channel.h) spreads the calls
-// over every server its target names, and a server that stops loses none of
-// the calls it had not begun (the client retries them elsewhere).
+// headless Service: the CLI's channel (client/backends/channel.h) spreads the
+// calls over every server its target names, and a server that stops loses
+// none of the calls it had not begun (the client retries them elsewhere).
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
@@ -14,8 +14,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "client/backend.h"
-#include "client/channel.h"
+#include "client/backends/backend.h"
+#include "client/backends/channel.h"
 #include "gtest/gtest.h"
 #include "metrics_scrape.h"
 #include "nqueens/validate.h"

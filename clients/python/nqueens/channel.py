@@ -11,9 +11,9 @@ from nqueens.requests import Metadata
 MAX_MESSAGE_BYTES = 64 << 20  # proto/wire/limits.h
 
 # The CLI's service config (proto/nqueens/v1/nqueens_service_config.json,
-# copied in by scripts/generate-python-stubs.sh; client/channel.cc says why):
-# calls spread over every server a target names, and a call refused by a
-# server that shuts down is retried.
+# copied in by scripts/generate-python-stubs.sh; client/backends/channel.cc
+# says why): calls spread over every server a target names, and a call
+# refused by a server that shuts down is retried.
 _SERVICE_CONFIG = importlib.resources.files("nqueens.v1").joinpath(
     "nqueens_service_config.json").read_text(encoding="utf-8")
 

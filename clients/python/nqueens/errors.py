@@ -15,7 +15,8 @@ _STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
 # (with pick_first: "failed to connect to all addresses; ...").
 _NOT_CONNECTED = ("connections to all backends failing", "failed to connect")
 _CLOSED = "socket closed"
-# The advice the CLI gives for it (client/security.cc), in this package's terms.
+# The advice the CLI gives for it (client/backends/security.cc), in this
+# package's terms.
 _TLS_ADVICE = ("the server closed the connection at once; if it serves TLS, make the client "
                "with tls=True (the system's CAs) or tls=\"ca.pem\" (a PEM file of the CAs to "
                "trust)")

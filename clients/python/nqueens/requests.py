@@ -140,7 +140,7 @@ def columns_of(board: Board) -> Tuple[List[int], bool]:
 
 def sparse_queens(columns: List[int]) -> Optional[List[pb.Queen]]:
     """The board's queens when it travels as a list of them, else None: with
-    few queens, as the C++ client decides (client/remote_backend.cc)."""
+    few queens, as the C++ client decides (client/backends/remote_backend.cc)."""
     count = len(columns) - columns.count(0)
     if count < len(columns) / 8 and count <= MAX_SPARSE_QUEENS:
         return [pb.Queen(row=row, column=column)
