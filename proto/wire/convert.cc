@@ -232,6 +232,7 @@ CompletionStats StatsFromProto(const v1::Stats& proto) {
   stats.generations = proto.generations();
   stats.repairs = proto.repairs();
   stats.formula = proto.formula();
+  stats.lowered_limits.assign(proto.lowered_limits().begin(), proto.lowered_limits().end());
   return stats;
 }
 
@@ -260,6 +261,7 @@ v1::Stats StatsToProto(const CompletionStats& stats) {
   result.set_generations(stats.generations);
   result.set_repairs(stats.repairs);
   result.set_formula(stats.formula);
+  for (const std::string& limit : stats.lowered_limits) result.add_lowered_limits(limit);
   return result;
 }
 

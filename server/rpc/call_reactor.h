@@ -126,8 +126,9 @@ class CallReactor : public Base {
     absl::StatusOr<CompletionResult> result = RunGuarded(job.run);
     job.run = nullptr;
     if (!result.ok()) return End(call_.Explain(result.status()));
+    result->stats.lowered_limits = call_.lowered_limits();
     auto writer = std::make_shared<ResultStreamWriter<Response>>(
-        job.n, *std::move(result), job.chunk_size, call_.lowered_limits(), job.chunk_certificate);
+        job.n, *std::move(result), job.chunk_size, job.chunk_certificate);
     next_message_ = [writer] { return writer->Next(); };
     WriteNext();
   }

@@ -223,8 +223,9 @@ template <typename Response>
 absl::StatusOr<grpc::ByteBuffer> OneMessage(Call& call, uint64_t n,
                                             absl::StatusOr<CompletionResult> result) {
   if (!result.ok()) return result.status();
+  result->stats.lowered_limits = call.lowered_limits();
   Response response;
-  SetResultHeader(n, *result, call.lowered_limits(), &response);
+  SetResultHeader(n, *result, &response);
   return SerializeWithBoard(response, Response::kColumnsFieldNumber, result->columns,
                             [&call] { return call.StillGoing(); });
 }
@@ -349,8 +350,9 @@ absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
   absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), *options);
   if (!result.ok()) return result.status();
   NameCertificateLimit(room, *result);
+  result->stats.lowered_limits = std::move(lowered);
   v1::CompleteResponse response;
-  SetResultHeader(n, *result, lowered, &response);
+  SetResultHeader(n, *result, &response);
   response.mutable_columns()->Assign(result->columns.begin(), result->columns.end());
   return response;
 }

@@ -202,14 +202,11 @@ class RequestStreamReader {
 // apart), for a response or a stream's result header; the certificate's
 // bytes too unless they follow in chunks (`certificate_follows`).
 template <typename Message>
-void SetResultHeader(uint64_t n, const CompletionResult& result,
-                     const std::vector<std::string>& lowered_limits, Message* message,
+void SetResultHeader(uint64_t n, const CompletionResult& result, Message* message,
                      bool certificate_follows = false) {
   message->set_n(n);
   message->set_outcome(wire::OutcomeToProto(result.outcome));
   *message->mutable_stats() = wire::StatsToProto(result.stats);
-  for (const std::string& limit : lowered_limits)
-    message->mutable_stats()->add_lowered_limits(limit);
   // Solve's answers carry no certificate.
   if constexpr (!std::is_same_v<Message, v1::SolveResponse>) {
     if (result.certificate.has_value() && !certificate_follows) {
@@ -229,11 +226,10 @@ template <typename Response>
 class ResultStreamWriter {
  public:
   ResultStreamWriter(uint64_t n, CompletionResult result, uint32_t chunk_size,
-                     const std::vector<std::string>& lowered_limits, bool chunk_certificate)
+                     bool chunk_certificate)
       : n_(n),
         result_(std::move(result)),
         chunk_size_(wire::EffectiveChunkSize(chunk_size)),
-        lowered_limits_(lowered_limits),
         certificate_chunk_bytes_(wire::CertificateChunkBytes(chunk_size)),
         certificate_in_chunks_(chunk_certificate && result_.certificate.has_value() &&
                                result_.certificate->size() > certificate_chunk_bytes_) {}
@@ -243,8 +239,7 @@ class ResultStreamWriter {
     if (!header_sent_) {
       header_sent_ = true;
       Response message;
-      SetResultHeader(n_, result_, lowered_limits_, message.mutable_header(),
-                      certificate_in_chunks_);
+      SetResultHeader(n_, result_, message.mutable_header(), certificate_in_chunks_);
       return SerializeMessage(message);
     }
     if (certificate_in_chunks_) return NextCertificateChunk();
@@ -275,7 +270,6 @@ class ResultStreamWriter {
   const uint64_t n_;
   const CompletionResult result_;
   const uint32_t chunk_size_;
-  const std::vector<std::string> lowered_limits_;
   const uint64_t certificate_chunk_bytes_;
   const bool certificate_in_chunks_;
   bool header_sent_ = false;

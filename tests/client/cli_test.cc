@@ -43,7 +43,9 @@ namespace {
 
 using client::Board;
 using client::BoardFormat;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::StartsWith;
 
@@ -337,6 +339,29 @@ TEST_P(CliTest, ABatchLineTakesTheCommandLinesOptionsWhereItGivesNone) {
                                               WriteTempFile(unsolvable.certificate(), ".cert")});
   EXPECT_EQ(checked.exit_code, 0) << checked.err;
   EXPECT_THAT(checked.out, HasSubstr("proves that"));
+}
+
+TEST_P(CliTest, AnAnswerNamesTheLimitsTheServerLowered) {
+  // Above the server's --max-backtracks (1,000,000 by default): it runs
+  // with its maximum and says so; in process nothing is lowered.
+  const std::string input =
+      "{\"n\": 8, \"columns\": [1, 0, 0, 0, 0, 0, 0, 0], \"limits\": {\"maxBacktracks\": "
+      "\"5000000\"}}\n";
+  const ProcessResult batch = Nqueens({"complete", "--batch", "-"}, input);
+  const ProcessResult single =
+      Nqueens({"complete", "-", "--json", "--max-backtracks", "5000000"}, "1 0 0 0 0 0 0 0\n");
+  for (const ProcessResult* result : {&batch, &single}) {
+    EXPECT_EQ(result->exit_code, 0) << result->err;
+    const auto response = FromJson<v1::CompleteResponse>(result->out);
+    EXPECT_TRUE(IsSolutionExtending(Columns(response.columns().begin(), response.columns().end()),
+                                    Columns{1, 0, 0, 0, 0, 0, 0, 0}));
+    if (GetParam() == Where::kRemote) {
+      EXPECT_THAT(response.stats().lowered_limits(),
+                  ElementsAre("max_backtracks=1000000 (--max-backtracks)"));
+    } else {
+      EXPECT_THAT(response.stats().lowered_limits(), IsEmpty());
+    }
+  }
 }
 
 TEST_P(CliTest, SaysWhichMethodRan) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -165,6 +166,10 @@ struct CompletionStats {
   // FORMULA: the family and its parameters, e.g. "modular (n = 6K+1):
   // shift 0, step 2"; empty for the other methods.
   std::string formula;
+  // The limits the caller asked for that whoever ran the method lowered, as
+  // "max_backtracks=1000000 (--max-backtracks)": a server's answer says so
+  // (Stats.lowered_limits of the .proto); the core never lowers any.
+  std::vector<std::string> lowered_limits;
 };
 
 struct CompletionResult {
