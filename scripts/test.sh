@@ -7,10 +7,10 @@
 #   api       -            the .proto's contract (scripts/check-api.sh): buf
 #                          lint, and buf breaking against the released 1.0.0
 #   main      build/       the whole suite
-#   tidy      build-tidy/  clang-tidy's checks (.clang-tidy) on the sources of
+#   tidy      build/       clang-tidy's checks (.clang-tidy) on the sources of
 #                          core/, server/, client/, command_line/, proto/wire/
-#                          and checker/, configured as the main build but
-#                          without its unity build
+#                          and checker/, read in the main build's unity
+#                          batches
 #   asan      build-asan/  the whole suite under AddressSanitizer + UBSan,
 #                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
@@ -73,23 +73,26 @@ cpu_ticks() {
 # how long it took (seconds), and how busy the CPUs were meanwhile.
 stage_rows=()
 
-# run_tidy: clang-tidy's checks over our sources. The main build is a unity
-# build, whose compile commands name the batches, so tidy reads a tree of its
-# own, build-tidy/, configured as the main build but one file at a time; of
-# it only the generated headers are built (protoc's, the git revision). Any
-# finding fails; the log keeps only the findings.
+# run_tidy: clang-tidy's checks over our sources, from the main build's
+# compile commands. That build is a unity build: each command compiles a batch
+# file that includes up to 8 of a target's .cc files, so tidy reads every
+# batch with one of our sources in it, and reports what it finds in them
+# (.clang-tidy's HeaderFilterRegex names our folders). One parse of a batch's
+# headers instead of one per file: about 2.5 times less CPU than file by file.
+# bugprone-suspicious-include is left out here, since it would report each
+# batch's own includes of .cc files. Without a unity build, tidy reads our
+# sources one by one. Any finding fails; the log keeps only the
+# findings.
 run_tidy() {
-  local tidy_dir="$repo/build-tidy"
-  local tidy_log="$tidy_dir/clang-tidy.log"
-  cmake -S "$repo" -B "$tidy_dir" -G Ninja -DNQUEENS_BUILD_TESTS=ON -DNQUEENS_BUILD_BENCH=OFF \
-    -DNQUEENS_WERROR=ON -DNQUEENS_UNITY_BUILD=OFF > /dev/null || return 1
-  local headers
-  mapfile -t headers < <(ninja -C "$tidy_dir" -t targets all |
-    sed -n 's/^\([^/].*\.h\): CUSTOM_COMMAND$/\1/p')
-  ninja -C "$tidy_dir" "${headers[@]}" > /dev/null || return 1
-  if run-clang-tidy -p "$tidy_dir" -quiet -j 2 \
-      "$repo/(core|server|client|command_line|proto/wire|checker)/.*\.cc\$" \
-      > "$tidy_log" 2>&1; then
+  local tidy_log="$repo/build/clang-tidy.log" batch batches=()
+  local ours="$repo/(core|server|client|command_line|proto/wire|checker)/[^\"]*\\.cc"
+  while read -r batch; do
+    grep -qE "^#include \"$ours\"\$" "$batch" && batches+=("$batch")
+  done < <(find "$repo/build" -path '*/Unity/unity_*.cxx' | sort)
+  # A build configured with -DNQUEENS_UNITY_BUILD=OFF has no batches.
+  ((${#batches[@]} > 0)) || batches=("$ours\$")
+  if run-clang-tidy -p "$repo/build" -quiet -j 2 -checks=-bugprone-suspicious-include \
+      "${batches[@]}" > "$tidy_log" 2>&1; then
     return 0
   fi
   grep -E -A3 '(warning|error): ' "$tidy_log" | head -n 200 || true
