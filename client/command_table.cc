@@ -16,16 +16,16 @@ constexpr CommandEntry kCommands[] = {
     {"complete", RunComplete, "FILE",
      "extend the composition in FILE (\"-\" for stdin) to a solution",
      "method format output_format picture certificate certificate_format batch parts part_index "
-     "window job_file"},
+     "window job_file resolve_every"},
     {"validate", RunValidate, "FILE", "check the board in FILE for attacking queens",
      "format picture"},
     {"count", RunCount, "N|FILE",
      "the number of solutions of the N x N board, or of completions of the composition in "
      "FILE (at most 64 free rows), on stdout; with the fundamental solutions (up to the "
      "symmetries of the square) for the empty board",
-     "format parts part_index window job_file"},
+     "format parts part_index window job_file resolve_every"},
     {"enumerate", RunEnumerate, "N|FILE", "every such solution, one per line as its Q array",
-     "format limit parts part_index window"},
+     "format limit parts part_index window resolve_every"},
     // These two run without a backend (RunHealth, RunCompletion).
     {"health", nullptr, "[SERVICE]",
      "the gRPC health check of --server (grpc.health.v1): prints SERVING and exits 0, or what "

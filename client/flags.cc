@@ -95,6 +95,12 @@ ABSL_FLAG(std::string, job_file, "",
           "count and complete with --parts: record each finished part in this file (one JSON line "
           "each); a rerun with the same file, command, board and --parts skips the recorded "
           "parts, and a file of another job is refused");
+// Two small DNS queries every 5 s cost nothing beside a job of parts, and a
+// server that comes up waits at most that long for its first part.
+ABSL_FLAG(absl::Duration, resolve_every, absl::Seconds(5),
+          "with --parts over a dns: name or HOST:PORT: look the name up again this often while "
+          "the job runs; servers of new addresses join the job, dropped ones still named are "
+          "tried again, those no longer named get no new parts (0: never)");
 ABSL_FLAG(bool, quiet, false, "print nothing on stderr but errors (no progress)");
 ABSL_FLAG(bool, tls, false, "connect with TLS, trusting the system's CAs");
 ABSL_FLAG(std::string, tls_ca, "",
@@ -215,16 +221,16 @@ absl::Status CertificateFromFlags(const std::set<std::string>& given, CommandOpt
   return absl::OkStatus();
 }
 
-// --parts and --part-index into `options`, and whether --window and
-// --job-file (which MakeBackend reads) go with them. `given`: the flags on
-// the command line (from the environment, --window and --job-file apply to
-// jobs of parts only).
+// --parts and --part-index into `options`, and whether --window,
+// --job-file and --resolve-every (which MakeBackend reads) go with them.
+// `given`: the flags on the command line (from the environment, those three
+// apply to jobs of parts only).
 absl::Status PartsFromFlags(const std::string& command, const std::set<std::string>& given,
                             CommandOptions& options) {
   const std::optional<uint64_t> parts = absl::GetFlag(FLAGS_parts);
   const std::optional<uint64_t> index = absl::GetFlag(FLAGS_part_index);
   if (!parts.has_value()) {
-    for (const char* flag : {"part_index", "window", "job_file"}) {
+    for (const char* flag : {"part_index", "window", "job_file", "resolve_every"}) {
       if (given.count(flag) != 0) {
         return absl::InvalidArgumentError(absl::StrCat(Dashed(flag), " needs --parts K"));
       }
@@ -243,6 +249,13 @@ absl::Status PartsFromFlags(const std::string& command, const std::set<std::stri
     return absl::InvalidArgumentError(
         "--parts cuts the exact search only: complete --parts needs --method exact");
   }
+  if (absl::GetFlag(FLAGS_resolve_every) < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--resolve-every must be 0 (never) or more");
+  }
+  if (given.count("resolve_every") != 0 && absl::GetFlag(FLAGS_local)) {
+    return absl::InvalidArgumentError(
+        "--resolve-every looks the name of --server up again: it does not apply to --local");
+  }
   if (!index.has_value()) {
     options.parts = *parts;
     return absl::OkStatus();
@@ -251,7 +264,7 @@ absl::Status PartsFromFlags(const std::string& command, const std::set<std::stri
     return absl::InvalidArgumentError(
         absl::StrCat("--part-index must be below --parts (", *parts, "), not ", *index));
   }
-  for (const char* flag : {"window", "job_file"}) {
+  for (const char* flag : {"window", "job_file", "resolve_every"}) {
     if (given.count(flag) != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           Dashed(flag), " belongs to a job spread over servers, not to --part-index's one part"));
@@ -407,6 +420,7 @@ absl::StatusOr<std::unique_ptr<Backend>> MakeBackend(const ClientSecurity& secur
   if (job.window == 0) job.window = local ? LocalWindow() : kDefaultWindow;
   job.job_file = absl::GetFlag(FLAGS_job_file);
   job.certificate_path = options.certificate_path;
+  if (!local) job.look_up = JobServerLookUp(server, security, absl::GetFlag(FLAGS_resolve_every));
   if (!options.quiet) {
     job.warn = [](absl::string_view line) {
       std::fputs(absl::StrCat("nqueens: ", line, "\n").c_str(), stderr);

@@ -47,6 +47,15 @@ absl::StatusOr<std::vector<JobServer>> RemoteJobServers(const std::string& targe
   return servers;
 }
 
+ServerLookUp JobServerLookUp(const std::string& target, const ClientSecurity& security,
+                             absl::Duration every) {
+  if (every <= absl::ZeroDuration() || every == absl::InfiniteDuration() ||
+      !NamesServersByName(target)) {
+    return {};
+  }
+  return {[target, security] { return RemoteJobServers(target, security); }, every};
+}
+
 std::vector<JobServer> LocalJobServers() {
   std::vector<JobServer> servers;
   servers.push_back({"this machine", MakeLocalBackend(/*threads=*/1)});

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "client/backends/security.h"
 #include "client/parts/parts_job.h"
 #include "client/parts/server_addresses.h"
@@ -26,6 +27,13 @@ inline constexpr size_t kDefaultWindow = 2;
 // went away fails its calls rather than leaving them waiting.
 absl::StatusOr<std::vector<JobServer>> RemoteJobServers(const std::string& target,
                                                         const ClientSecurity& security);
+
+// The look-up of `target`'s servers (RemoteJobServers) every `every` while a
+// job runs, for a target that names them by a host name
+// (NamesServersByName); none, the servers fixed, for a target of addresses
+// or an `every` of zero or infinity.
+ServerLookUp JobServerLookUp(const std::string& target, const ClientSecurity& security,
+                             absl::Duration every);
 
 // This process as the one server: each part on one thread.
 std::vector<JobServer> LocalJobServers();

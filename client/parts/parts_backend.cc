@@ -298,14 +298,22 @@ class PartsBackend : public Backend {
     job.window = options_.window;
     job.deadline = options.deadline;
     job.progress = options.progress;
+    job.look_up = options_.look_up;
     job.on_event = [this](const PartEvent& event) {
-      if (event.kind == PartEvent::Kind::kDropped && options_.warn) {
-        options_.warn(absl::StrCat("server ", servers_[event.server].name,
-                                   " gets no more parts: ", event.error.message()));
-      }
+      if (options_.warn) Warn(event);
       if (options_.on_event) options_.on_event(event);
     };
     return job;
+  }
+
+  // The line, if any, that tells the user of `event`.
+  void Warn(const PartEvent& event) const {
+    if (event.kind == PartEvent::Kind::kDropped) {
+      options_.warn(absl::StrCat("server ", event.server_name,
+                                 " gets no more parts: ", event.error.message()));
+    } else if (event.kind == PartEvent::Kind::kJoined) {
+      options_.warn(absl::StrCat("server ", event.server_name, " joins the job"));
+    }
   }
 
   // Runs the parts of the job on `columns` that its job file has not

@@ -35,7 +35,11 @@ struct PartsBackendOptions {
   std::string job_file;
   // complete: where the parts' certificates go (see above); empty: nowhere.
   std::string certificate_path;
-  // Told, in one line, of a server that gets no more parts; may be empty.
+  // The servers looked up again while a job runs (parts_job.h); by default
+  // they are fixed.
+  ServerLookUp look_up;
+  // Told, in one line, of a server that joins the job or gets no more parts;
+  // may be empty.
   std::function<void(absl::string_view)> warn;
   // Every event of the job (tests watch it); may be empty.
   std::function<void(const PartEvent&)> on_event;

@@ -1,7 +1,6 @@
 #include "client/parts/server_addresses.h"
 
 #include <arpa/inet.h>
-#include <netdb.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "client/parts/dns_lookup.h"
 
 namespace nqueens::client {
 namespace {
@@ -73,56 +73,77 @@ absl::StatusOr<std::vector<ServerAddress>> AddressList(absl::string_view target,
   return servers;
 }
 
-// Every address `host` resolves to, with `port`.
-absl::StatusOr<std::vector<ServerAddress>> Lookup(const HostPort& address) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  const int error = getaddrinfo(address.host.c_str(), address.port.c_str(), &hints, &found);
-  if (error != 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot resolve ", address.host, ": ", gai_strerror(error)));
-  }
+// Every address of `address.host` (at `dns_server`, LookUpHost), with
+// `address.port` and the name kept for TLS and the calls' authority.
+absl::StatusOr<std::vector<ServerAddress>> NameAddresses(const HostPort& address,
+                                                         absl::string_view dns_server) {
+  absl::StatusOr<std::vector<std::string>> found = LookUpHost(address.host, dns_server);
+  if (!found.ok()) return found.status();
   std::vector<ServerAddress> servers;
-  for (const addrinfo* entry = found; entry != nullptr; entry = entry->ai_next) {
-    std::array<char, INET6_ADDRSTRLEN> text{};
-    const void* bytes =
-        entry->ai_family == AF_INET
-            ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(entry->ai_addr)->sin_addr)
-            : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(entry->ai_addr)->sin6_addr);
-    if ((entry->ai_family != AF_INET && entry->ai_family != AF_INET6) ||
-        inet_ntop(entry->ai_family, bytes, text.data(), text.size()) == nullptr) {
-      continue;
-    }
-    std::optional<ServerAddress> server =
-        LiteralAddress(HostPort{text.data(), address.port}, entry->ai_family);
+  for (const std::string& text : *found) {
+    std::optional<ServerAddress> server = LiteralAddress(HostPort{text, address.port}, AF_UNSPEC);
     if (!server.has_value()) continue;
     server->host_name = address.host;
     server->authority = absl::StrCat(address.host, ":", address.port);
     servers.push_back(*std::move(server));
   }
-  freeaddrinfo(found);
-  if (servers.empty()) {
-    return absl::UnavailableError(absl::StrCat("cannot resolve ", address.host, ": no address"));
-  }
   return servers;
 }
 
-// HOST:PORT: an IP address as it is, a name as every address it has.
+// A target that names its servers by a host, as HOST:PORT (the port may be
+// missing) to be looked up.
+struct NamedHost {
+  absl::string_view address;
+  absl::string_view dns_server;    // dns://AUTHORITY/'s; empty: the system's resolver
+  absl::string_view default_port;  // for a missing port
+};
+
+// dns:HOST:PORT, dns:///HOST:PORT, dns://AUTHORITY/HOST:PORT and HOST:PORT
+// taken apart; nullopt for the targets of other schemes.
+std::optional<NamedHost> NamedHostOf(absl::string_view target) {
+  if (absl::ConsumePrefix(&target, "dns:")) {
+    NamedHost named{target, "", "443"};  // gRPC's default port for dns:
+    if (absl::ConsumePrefix(&named.address, "//")) {
+      const size_t slash = named.address.find('/');
+      named.dns_server = named.address.substr(0, slash);
+      named.address = slash == absl::string_view::npos ? "" : named.address.substr(slash + 1);
+    }
+    return named;
+  }
+  if (absl::StartsWith(target, "ipv4:") || absl::StartsWith(target, "ipv6:") ||
+      absl::StartsWith(target, "unix:") || absl::StrContains(target, "://")) {
+    return std::nullopt;
+  }
+  return NamedHost{target, "", ""};
+}
+
+// `named` split into host and port, the port defaulted; nullopt when
+// malformed.
+std::optional<HostPort> HostAndPort(const NamedHost& named) {
+  std::optional<HostPort> split = SplitHostPort(named.address);
+  if (!split.has_value() || split->host.empty()) return std::nullopt;
+  if (split->port.empty()) split->port = std::string(named.default_port);
+  return split;
+}
+
+// The servers of `named`: an IP address as it is, a name as every address
+// it has.
 absl::StatusOr<std::vector<ServerAddress>> HostAddresses(absl::string_view target,
-                                                         absl::string_view address,
-                                                         absl::string_view default_port) {
-  std::optional<HostPort> split = SplitHostPort(address);
-  if (!split.has_value() || split->host.empty()) {
+                                                         const NamedHost& named) {
+  const std::optional<HostPort> split = HostAndPort(named);
+  if (!split.has_value()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--server ", target, ": expected HOST:PORT or [IPV6]:PORT"));
   }
-  if (split->port.empty()) split->port = std::string(default_port);
   if (std::optional<ServerAddress> literal = LiteralAddress(*split, AF_UNSPEC)) {
     return std::vector<ServerAddress>{*std::move(literal)};
   }
-  return Lookup(*split);
+  absl::StatusOr<std::vector<ServerAddress>> servers = NameAddresses(*split, named.dns_server);
+  if (servers.status().code() == absl::StatusCode::kInvalidArgument) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--server ", target, ": ", servers.status().message()));
+  }
+  return servers;
 }
 
 // The servers in their first order, each once.
@@ -146,21 +167,20 @@ absl::StatusOr<std::vector<ServerAddress>> ResolveServers(const std::string& tar
     servers = AddressList(target, rest, AF_INET);
   } else if (absl::ConsumePrefix(&rest, "ipv6:")) {
     servers = AddressList(target, rest, AF_INET6);
-  } else if (absl::ConsumePrefix(&rest, "dns:")) {
-    // dns:HOST:PORT, dns:///HOST:PORT or dns://AUTHORITY/HOST:PORT; the
-    // system's resolver stands in for AUTHORITY's.
-    if (absl::ConsumePrefix(&rest, "//")) {
-      const size_t slash = rest.find('/');
-      rest = slash == absl::string_view::npos ? absl::string_view() : rest.substr(slash + 1);
-    }
-    servers = HostAddresses(target, rest, "443");
-  } else if (absl::StrContains(target, "://") || absl::StartsWith(target, "unix:")) {
-    servers = std::vector<ServerAddress>{{target, target, "", ""}};
+  } else if (const std::optional<NamedHost> named = NamedHostOf(target)) {
+    servers = HostAddresses(target, *named);
   } else {
-    servers = HostAddresses(target, target, "");
+    servers = std::vector<ServerAddress>{{target, target, "", ""}};
   }
   if (!servers.ok()) return servers.status();
   return WithoutRepeats(*std::move(servers));
+}
+
+bool NamesServersByName(const std::string& target) {
+  const std::optional<NamedHost> named = NamedHostOf(target);
+  if (!named.has_value()) return false;
+  const std::optional<HostPort> split = HostAndPort(*named);
+  return split.has_value() && !LiteralAddress(*split, AF_UNSPEC).has_value();
 }
 
 }  // namespace nqueens::client

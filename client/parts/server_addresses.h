@@ -28,14 +28,20 @@ struct ServerAddress {
 // Every server that `target` (--server) names, in its order, without
 // repeats:
 //   ipv4:A:P,B:Q and ipv6:[A]:P,[B]:Q   each address listed;
-//   dns:///HOST:PORT (dns://AUTHORITY/HOST:PORT)   and HOST:PORT   every
-//     address HOST resolves to now (getaddrinfo; a headless Service's name
-//     gives every ready pod); the port defaults to 443 for dns:, as gRPC's;
+//   dns:///HOST:PORT and HOST:PORT   every address HOST resolves to now
+//     (getaddrinfo; a headless Service's name gives every ready pod);
+//   dns://AUTHORITY/HOST:PORT   the same as the DNS server AUTHORITY
+//     (IPV4 or IPV4:PORT) answers, as gRPC asks it (dns_lookup.h);
+//     the port defaults to 443 for dns:, as gRPC's;
 //   [IPV6]:PORT, IPV4:PORT   that one;
 //   any other scheme (unix:, ...)   one server, the target as is.
 // UNAVAILABLE naming HOST when it does not resolve; INVALID_ARGUMENT for a
-// malformed list.
+// malformed list or AUTHORITY.
 absl::StatusOr<std::vector<ServerAddress>> ResolveServers(const std::string& target);
+
+// Whether `target` names its servers by a host name (dns:, HOST:PORT), whose
+// addresses may change while a job runs, rather than by addresses.
+bool NamesServersByName(const std::string& target);
 
 }  // namespace nqueens::client
 

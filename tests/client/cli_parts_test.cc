@@ -7,6 +7,7 @@
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -29,6 +30,7 @@
 #include "subprocess.h"
 #include "test_boards.h"
 #include "test_certificates.h"
+#include "test_dns_server.h"
 #include "test_util.h"
 
 namespace nqueens::testing {
@@ -126,6 +128,69 @@ TEST(CliPartsTest, CountsN14In64PartsOverThreeServersWhenOneHangsAndIsKilledHalf
   EXPECT_EQ(counted.fundamental(), *core->fundamental);
   EXPECT_EQ(counted.nodes(), core->nodes);
   ExpectEachPartOnce(RecordedParts(job), 64, 64);
+}
+
+// Three servers on 127.0.0.2, .3 and .4 sharing one port, as the servers
+// behind one name do; the third logs to the file at `third_log`. Empty when
+// no port could be shared.
+std::vector<std::unique_ptr<ServerProcess>> ServersSharingAPort(const std::string& third_log) {
+  const std::vector<std::string> no_flags;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    std::vector<std::unique_ptr<ServerProcess>> servers;
+    servers.push_back(std::make_unique<ServerProcess>("127.0.0.2:0", "", no_flags));
+    const std::string& first = servers[0]->address();
+    if (first.empty()) continue;
+    const std::string port = first.substr(first.rfind(':') + 1);
+    servers.push_back(std::make_unique<ServerProcess>("127.0.0.3:" + port, "", no_flags));
+    servers.push_back(std::make_unique<ServerProcess>("127.0.0.4:" + port, third_log, no_flags));
+    if (!servers[1]->address().empty() && !servers[2]->address().empty()) return servers;
+  }
+  return {};
+}
+
+// The Count calls that a server's log records as answered.
+int AnsweredCounts(const std::string& log) {
+  int calls = 0;
+  for (const std::string& line : Lines(log)) {
+    calls +=
+        absl::StrContains(line, "] Count request_id=") && absl::StrContains(line, " status=OK ");
+  }
+  return calls;
+}
+
+// The fleet follows the fleet: a job over dns://DNS/NAME:PORT, where the
+// test's DNS server gives the name two servers' addresses when the job
+// starts and three once a quarter of its parts are done. The third server
+// gets parts, and the count is the core's.
+TEST(CliPartsTest, AServerThatTheNameGivesHalfwayGetsPartsAndTheCountStaysExact) {
+  const std::string third_log = TempPath(".third.log");
+  std::vector<std::unique_ptr<ServerProcess>> servers = ServersSharingAPort(third_log);
+  ASSERT_EQ(servers.size(), 3u) << "no port free on 127.0.0.2, .3 and .4";
+  const std::string port = servers[0]->address().substr(servers[0]->address().rfind(':') + 1);
+  TestDnsServer dns("fleet.nqueens.test", {"127.0.0.2", "127.0.0.3"});
+  ASSERT_FALSE(dns.address().empty());
+  const std::string job = TempPath(".job");
+  std::remove(job.c_str());
+  Subprocess cli(CliArgs(
+      {"--server", absl::StrCat("dns://", dns.address(), "/fleet.nqueens.test:", port), "count",
+       "16", "--parts", "64", "--resolve-every", "50ms", "--job-file", job, "--json"}));
+  ASSERT_TRUE(AwaitRecords(job, 16)) << RecordCount(job);
+  EXPECT_EQ(AnsweredCounts(ReadFile(third_log)), 0);  // the name did not give it yet
+  dns.SetAddresses({"127.0.0.2", "127.0.0.3", "127.0.0.4"});
+  const ProcessResult result = cli.Communicate("");
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.err,
+              HasSubstr(absl::StrCat("nqueens: server 127.0.0.4:", port, " joins the job\n")));
+  const auto counted = FromJson<v1::CountResult>(result.out);
+  const absl::StatusOr<CountResult> core = CountSolutions(Columns(16, kEmptyRow));
+  ASSERT_TRUE(core.ok()) << core.status();
+  EXPECT_EQ(counted.solutions(), core->solutions);
+  EXPECT_EQ(counted.fundamental(), *core->fundamental);
+  EXPECT_EQ(counted.nodes(), core->nodes);
+  ExpectEachPartOnce(RecordedParts(job), 64, 64);
+  servers[2].reset();  // its log is complete once it has exited
+  EXPECT_GT(AnsweredCounts(ReadFile(third_log)), 0);
 }
 
 TEST(CliPartsTest, LocalPartsPrintWhatOneCallPrints) {
@@ -404,6 +469,11 @@ TEST(CliPartsTest, BadFlagsAreUsageErrorsNamingTheFlag) {
             "--job-file applies to complete and count, not to enumerate"},
            {{"count", "8", "--parts", "4", "--part-index", "1", "--window", "2"},
             "--window belongs to a job spread over servers"},
+           {{"count", "8", "--resolve-every", "1s"}, "--resolve-every needs --parts K"},
+           {{"count", "8", "--parts", "4", "--resolve-every", "-1s"},
+            "--resolve-every must be 0 (never) or more"},
+           {{"count", "8", "--parts", "4", "--resolve-every", "1s"},
+            "--resolve-every looks the name of --server up again: it does not apply to --local"},
        }) {
     std::vector<std::string> args = bad.args;
     args.insert(args.begin(), "--local");
@@ -418,7 +488,8 @@ TEST(CliPartsTest, BadFlagsAreUsageErrorsNamingTheFlag) {
 TEST(CliPartsTest, HelpDescribesTheFlags) {
   const ProcessResult help = Cli({"help", "count"});
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* flag : {"--parts", "--part-index", "--window", "--job-file"}) {
+  for (const char* flag :
+       {"--parts", "--part-index", "--window", "--job-file", "--resolve-every"}) {
     EXPECT_THAT(help.out, HasSubstr(flag));
   }
 }

@@ -3,6 +3,7 @@
 // over real servers. No server binary here: the TSan stage runs these.
 #include "client/parts/parts_job.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -22,9 +23,13 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// A server that the tasks tell apart by its backend; never called.
+// A server that the tasks tell apart by its backend or its name; never
+// called.
 class NoBackend : public Backend {
  public:
+  explicit NoBackend(std::string name) : name_(std::move(name)) {}
+  const std::string& name() const { return name_; }
+
   absl::StatusOr<CompletionResult> Solve(uint32_t, SolveMethod, const RunOptions&) override {
     return absl::UnimplementedError("");
   }
@@ -45,15 +50,29 @@ class NoBackend : public Backend {
                              const std::function<void(BatchAnswer)>&, const RunOptions&) override {
     return absl::UnimplementedError("");
   }
+
+ private:
+  std::string name_;
 };
 
-std::vector<JobServer> Servers(int count) {
+std::vector<JobServer> ServersNamed(const std::vector<std::string>& names) {
   std::vector<JobServer> servers;
-  servers.reserve(count);
-  for (int i = 0; i < count; ++i) {
-    servers.push_back({absl::StrCat("server", i), std::make_unique<NoBackend>()});
+  servers.reserve(names.size());
+  for (const std::string& name : names) {
+    servers.push_back({name, std::make_unique<NoBackend>(name)});
   }
   return servers;
+}
+
+// server0, server1, ...
+std::vector<JobServer> Servers(int count) {
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) names.push_back(absl::StrCat("server", i));
+  return ServersNamed(names);
+}
+
+const std::string& NameOf(const Backend& backend) {
+  return static_cast<const NoBackend&>(backend).name();
 }
 
 size_t ServerOf(const std::vector<JobServer>& servers, const Backend& backend) {
@@ -284,6 +303,221 @@ TEST(RunPartsTest, OneProgressPhaseCountsThePartsDoneBeforeAndNow) {
   EXPECT_THAT(drawn.front(), HasSubstr("parts ["));
   EXPECT_THAT(drawn.front(), HasSubstr("5/8 parts"));
   EXPECT_THAT(drawn[drawn.size() - 2], HasSubstr("8/8 parts"));  // then the line's end
+}
+
+// A look-up whose answers the test scripts: each call takes the next
+// answer, and the last one stays.
+class ScriptedLookUp {
+ public:
+  // The names of the servers, or an error.
+  using Answer = absl::StatusOr<std::vector<std::string>>;
+
+  explicit ScriptedLookUp(std::vector<Answer> answers) : answers_(std::move(answers)) {}
+
+  void AnswerFromNowOn(Answer answer) {
+    absl::MutexLock lock(&mutex_);
+    answers_ = {std::move(answer)};
+    next_ = 0;
+  }
+  int calls() {
+    absl::MutexLock lock(&mutex_);
+    return calls_;
+  }
+  // Asked every millisecond.
+  ServerLookUp LookUp() {
+    return {[this] { return Next(); }, absl::Milliseconds(1)};
+  }
+
+ private:
+  absl::StatusOr<std::vector<JobServer>> Next() {
+    absl::MutexLock lock(&mutex_);
+    ++calls_;
+    const Answer& answer = answers_[std::min(next_++, answers_.size() - 1)];
+    if (!answer.ok()) return answer.status();
+    return ServersNamed(*answer);
+  }
+
+  absl::Mutex mutex_;
+  std::vector<Answer> answers_ ABSL_GUARDED_BY(mutex_);
+  size_t next_ ABSL_GUARDED_BY(mutex_) = 0;
+  int calls_ ABSL_GUARDED_BY(mutex_) = 0;
+};
+
+// Set any number of times, awaited with a timeout.
+class Latch {
+ public:
+  void Set() {
+    absl::MutexLock lock(&mutex_);
+    set_ = true;
+  }
+  bool Await(absl::Duration timeout) {
+    absl::MutexLock lock(&mutex_);
+    return mutex_.AwaitWithTimeout(absl::Condition(&set_), timeout);
+  }
+
+ private:
+  absl::Mutex mutex_;
+  bool set_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+// The job's events, in the order they were told.
+class EventLog {
+ public:
+  void Add(const PartEvent& event) {
+    absl::MutexLock lock(&mutex_);
+    events_.push_back(event);
+  }
+  // How many events of `kind` name the server called `name`.
+  int Count(PartEvent::Kind kind, const std::string& name) {
+    absl::MutexLock lock(&mutex_);
+    return static_cast<int>(std::count_if(events_.begin(), events_.end(), [&](const PartEvent& e) {
+      return e.kind == kind && e.server_name == name;
+    }));
+  }
+
+ private:
+  absl::Mutex mutex_;
+  std::vector<PartEvent> events_ ABSL_GUARDED_BY(mutex_);
+};
+
+// A look-up that fails keeps the servers as they are; one that names a new
+// server makes it join the job and take parts.
+TEST(RunPartsTest, AServerThatALookUpNamesLaterJoinsTheJobAndTakesParts) {
+  const std::vector<JobServer> servers = Servers(1);
+  ScriptedLookUp look_up(
+      {absl::UnavailableError("no answer"), std::vector<std::string>{"server0", "late"}});
+  Tally tally;
+  Latch late_did_one;
+  std::atomic<int> done_by_late{0};
+  const PartTask task = [&](Backend& backend, const RunOptions& run) -> absl::StatusOr<bool> {
+    if (NameOf(backend) == "late") {
+      ++done_by_late;
+      late_did_one.Set();
+    } else {
+      // server0 holds its parts until the late server did one.
+      EXPECT_TRUE(late_did_one.Await(absl::Seconds(30)));
+    }
+    tally.Ran(run.part.index, true);
+    return false;
+  };
+  EventLog events;
+  PartsJobOptions options = Options(16);
+  options.look_up = look_up.LookUp();
+  options.on_event = [&](const PartEvent& event) { events.Add(event); };
+  const absl::Status status = RunParts(servers, RunOptions(), options, task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(tally.EachSucceededOnce(16));
+  EXPECT_GE(done_by_late, 1);
+  EXPECT_GE(look_up.calls(), 2);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kJoined, "late"), 1);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kJoined, "server0"), 0);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kDone, "late"), done_by_late);
+}
+
+// One slot each: server1 fails 4 parts in a row and is dropped; the look-up
+// still names it, so it takes parts again, which now succeed.
+TEST(RunPartsTest, ADroppedServerThatALookUpStillNamesIsTriedAgain) {
+  const std::vector<JobServer> servers = Servers(2);
+  ScriptedLookUp look_up({std::vector<std::string>{"server0", "server1"}});
+  Tally tally;
+  std::atomic<int> calls_on_1{0};
+  Latch back;
+  const PartTask task = [&](Backend& backend, const RunOptions& run) -> absl::StatusOr<bool> {
+    if (NameOf(backend) == "server1") {
+      if (++calls_on_1 <= 4) {
+        tally.Ran(run.part.index, false);
+        return absl::UnavailableError("connection refused");
+      }
+      back.Set();
+    } else {
+      EXPECT_TRUE(back.Await(absl::Seconds(30)));
+    }
+    tally.Ran(run.part.index, true);
+    return false;
+  };
+  EventLog events;
+  PartsJobOptions options = Options(16, 1);
+  options.look_up = look_up.LookUp();
+  options.on_event = [&](const PartEvent& event) { events.Add(event); };
+  const absl::Status status = RunParts(servers, RunOptions(), options, task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(tally.EachSucceededOnce(16));
+  EXPECT_GT(calls_on_1, 4);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kDropped, "server1"), 1);
+  EXPECT_GE(events.Count(PartEvent::Kind::kReturned, "server1"), 1);
+  EXPECT_GE(events.Count(PartEvent::Kind::kDone, "server1"), 1);
+}
+
+// A server that is named again after it was dropped is on trial: its next
+// failure drops it again, without a word, and counts against no part. Here
+// server1 always fails and takes the same part each time it is back: were
+// those failures counted, that part would fail the job at its third.
+TEST(RunPartsTest, AServerOnTrialCostsNoPartAnAttempt) {
+  const std::vector<JobServer> servers = Servers(2);
+  ScriptedLookUp look_up({std::vector<std::string>{"server0", "server1"}});
+  Tally tally;
+  std::atomic<int> calls_on_1{0};
+  Latch failed_enough;
+  const PartTask task = [&](Backend& backend, const RunOptions& run) -> absl::StatusOr<bool> {
+    if (NameOf(backend) == "server1") {
+      if (++calls_on_1 >= 12) failed_enough.Set();
+      tally.Ran(run.part.index, false);
+      return absl::UnavailableError("connection refused");
+    }
+    // server0's parts wait until server1 failed 12 times.
+    EXPECT_TRUE(failed_enough.Await(absl::Seconds(30)));
+    tally.Ran(run.part.index, true);
+    return false;
+  };
+  EventLog events;
+  PartsJobOptions options = Options(8, 1);
+  options.max_failures_in_row = 2;
+  options.max_part_attempts = 3;
+  options.look_up = look_up.LookUp();
+  options.on_event = [&](const PartEvent& event) { events.Add(event); };
+  const absl::Status status = RunParts(servers, RunOptions(), options, task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(tally.EachSucceededOnce(8));
+  EXPECT_GE(calls_on_1, 12);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kDropped, "server1"), 1);
+}
+
+// A server that the look-up no longer names gets no new part, and the part
+// it has in flight then still counts.
+TEST(RunPartsTest, AServerNoLongerNamedFinishesItsPartAndTakesNoOther) {
+  const std::vector<JobServer> servers = Servers(2);
+  ScriptedLookUp look_up({std::vector<std::string>{"server0", "server1"}});
+  Tally tally;
+  std::atomic<int> calls_on_0{0};
+  Latch started_on_0;
+  Latch left;
+  const PartTask task = [&](Backend& backend, const RunOptions& run) -> absl::StatusOr<bool> {
+    if (NameOf(backend) == "server0") {
+      ++calls_on_0;
+      started_on_0.Set();
+      look_up.AnswerFromNowOn(std::vector<std::string>{"server1"});
+      EXPECT_TRUE(left.Await(absl::Seconds(30)));
+    } else {
+      // server1 holds its first part until server0 has one too.
+      EXPECT_TRUE(started_on_0.Await(absl::Seconds(30)));
+    }
+    tally.Ran(run.part.index, true);
+    return false;
+  };
+  EventLog events;
+  PartsJobOptions options = Options(12, 1);
+  options.look_up = look_up.LookUp();
+  options.on_event = [&](const PartEvent& event) {
+    events.Add(event);
+    if (event.kind == PartEvent::Kind::kLeft && event.server_name == "server0") left.Set();
+  };
+  const absl::Status status = RunParts(servers, RunOptions(), options, task);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(tally.EachSucceededOnce(12));
+  EXPECT_EQ(calls_on_0, 1);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kLeft, "server0"), 1);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kDone, "server0"), 1);
+  EXPECT_EQ(events.Count(PartEvent::Kind::kLeft, "server1"), 0);
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ void ReadSome(int& fd, std::string& out) {
 
 }  // namespace
 
-Subprocess::Subprocess(const std::vector<std::string>& argv, bool capture_stderr) {
+Subprocess::Subprocess(const std::vector<std::string>& argv, bool capture_stderr,
+                       const std::string& stderr_path) {
   // Writing to a child that has already exited must fail with EPIPE rather
   // than kill the test; the child gets the default action back below.
   std::signal(SIGPIPE, SIG_IGN);
@@ -69,6 +70,9 @@ Subprocess::Subprocess(const std::vector<std::string>& argv, bool capture_stderr
   posix_spawn_file_actions_adddup2(&actions, out.write_end, STDOUT_FILENO);
   if (capture_stderr) {
     posix_spawn_file_actions_adddup2(&actions, err.write_end, STDERR_FILENO);
+  } else if (!stderr_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
   }
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);

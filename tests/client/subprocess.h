@@ -23,9 +23,11 @@ struct ProcessResult {
 class Subprocess {
  public:
   // Starts argv[0] with argv. stdin and stdout are pipes; stderr is a pipe
-  // when `capture_stderr`, else shared with the test (for servers, which log
-  // there for as long as they run).
-  explicit Subprocess(const std::vector<std::string>& argv, bool capture_stderr = true);
+  // when `capture_stderr`, else the file at `stderr_path` (made afresh) or,
+  // without one, shared with the test (for servers, which log there for as
+  // long as they run).
+  explicit Subprocess(const std::vector<std::string>& argv, bool capture_stderr = true,
+                      const std::string& stderr_path = "");
   // Kills the child with SIGTERM if it still runs (resuming it if it was
   // stopped), then reaps it.
   ~Subprocess();
