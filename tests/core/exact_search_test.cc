@@ -285,7 +285,7 @@ TEST(ExactCompleteTest, SolvesLargeBoardsOnEitherSideOfTheLineLists) {
   const uint32_t n = 1'000'000;
   const std::optional<Columns> solution = ConstructSolution(n);
   ASSERT_TRUE(solution.has_value());
-  for (uint32_t free_rows : {kLineListsMaxFreeRows, kLineListsMaxFreeRows + 1, 3000u}) {
+  for (uint32_t free_rows : {kLineListsMaxFreeRows, kLineListsMaxFreeRows + 1, 2000u}) {
     const Columns composition = test_boards::RandomSubComposition(*solution, n - free_rows, 1);
     absl::StatusOr<ExactResult> result = Decide(composition);
     ASSERT_TRUE(result.ok()) << result.status();
