@@ -40,12 +40,10 @@ class Client(calls.Calls):
         return channel
 
     def _drive(self, job: spread.Job, servers: List[Any], window: int, call: calls.PartCall,
-               progress: Optional[spread.Progress], owned: List[Any]) -> spread.Tasks:
-        async def close() -> None:
-            for server in owned:
-                await server.close()
-
-        return spread.Tasks(job, servers, window, call, progress, close if owned else None)
+               progress: Optional[spread.Progress], owned: bool,
+               look_up: Optional[spread.LookUp]) -> spread.Tasks:
+        return spread.Tasks(job, servers, window, call, progress,
+                            Client.close if owned else None, look_up)
 
     async def close(self) -> None:
         """Closes the channel the client made (not one it was given)."""

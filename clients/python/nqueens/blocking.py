@@ -144,10 +144,11 @@ class _Run:
 async def threads(job: spread.Job, servers: Any, window: int,
                   call: Callable[..., Coroutine[Any, Any, Any]],
                   progress: Optional[spread.Progress],
-                  close: Optional[Callable[[], None]]) -> AsyncIterator[_Run]:
+                  close: Optional[Callable[[Any], None]],
+                  look_up: Optional[spread.LookUp]) -> AsyncIterator[_Run]:
     """spread.Threads for a job whose part calls are shared coroutines (run
     to their end on the slots' threads), entered and awaited without
     suspending."""
     with spread.Threads(job, servers, window, lambda *arguments: run(call(*arguments)),
-                        progress, close) as running:
+                        progress, close, look_up) as running:
         yield _Run(running)

@@ -74,27 +74,34 @@ class Base:
         raise NotImplementedError
 
     def _drive(self, job: spread.Job, servers: List[Any], window: int, call: PartCall,
-               progress: Optional[spread.Progress], owned: List[Any]
-               ) -> AsyncContextManager[Any]:
-        """What runs a job over `servers`: a spread.Tasks or the like, whose
-        result(part) and finish() are awaited; the `owned` servers closed
-        after it."""
+               progress: Optional[spread.Progress], owned: bool,
+               look_up: Optional[spread.LookUp]) -> AsyncContextManager[Any]:
+        """What runs a job over `servers` (and those look_up finds): a
+        spread.Tasks or the like, whose result(part) and finish() are
+        awaited; its servers closed after it when `owned`."""
         raise NotImplementedError
 
-    def _spread(self, part_count: int, window: int, call: PartCall,
-                progress: Optional[spread.Progress], completes: bool = False
+    def _spread(self, part_count: int, window: int, resolve_every: Optional[float],
+                call: PartCall, progress: Optional[spread.Progress], completes: bool = False
                 ) -> AsyncContextManager[Any]:
         """A job of part_count parts (of complete() when `completes`) over a
         client per server behind the target, each on a channel of its own,
-        closed after the job; with a channel given, over this client alone."""
-        servers = spread.clients_per_server(
-            self, self._target, self._tls, self._options,
-            lambda target, options: type(self)(target, tls=self._tls, options=options,
-                                               interceptors=self._interceptors,
-                                               metadata=self._metadata))
-        job = spread.Job(part_count, len(servers), completes)
-        return self._drive(job, servers, window, call, progress,
-                           servers if self._target is not None else [])
+        closed after the job, the target looked up again every
+        resolve_every seconds (spread.look_up); with a channel given, over
+        this client alone."""
+        if self._target is None:
+            job = spread.Job(part_count, ["the channel given"], completes)
+            return self._drive(job, [self], window, call, progress, False, None)
+        options = spread.channel_options(self._target, self._tls, self._options)
+
+        def make(server: str) -> Base:
+            return type(self)(server, tls=self._tls, options=options,
+                              interceptors=self._interceptors, metadata=self._metadata)
+
+        targets = spread.server_targets(self._target)
+        job = spread.Job(part_count, targets, completes)
+        return self._drive(job, [make(target) for target in targets], window, call, progress,
+                           True, spread.look_up(self._target, resolve_every, make))
 
     @contextlib.contextmanager
     def _call(self, timeout: Optional[float], metadata: Optional[Metadata]
@@ -133,6 +140,7 @@ class Base:
         return results.count_of(result, request_id)
 
     async def _spread_enumerate(self, request: pb.EnumerateRequest, window: int,
+                                resolve_every: Optional[float],
                                 progress: Optional[Callable[[float], None]],
                                 timeout: Optional[float],
                                 metadata: Optional[Metadata]) -> AsyncIterator[List[int]]:
@@ -143,7 +151,8 @@ class Base:
                 requests.with_part(request, part), deadline.left(), metadata)]
 
         sent = 0
-        async with self._spread(request.part_count, window, call, progress) as run:
+        async with self._spread(request.part_count, window, resolve_every, call,
+                                progress) as run:
             for part in range(request.part_count):
                 for board in await run.result(part):
                     yield board
@@ -212,7 +221,9 @@ class Calls(Base):
                        want_certificate: bool = False, certificate_format: str = "binary",
                        numpy: Optional[bool] = None,
                        parts: Optional[int] = None, part_index: Optional[int] = None,
-                       window: int = 2, progress: Optional[Callable[[float], None]] = None,
+                       window: int = 2,
+                       resolve_every: Optional[float] = spread.RESOLVE_EVERY_SECONDS,
+                       progress: Optional[Callable[[float], None]] = None,
                        timeout: Optional[float] = None,
                        metadata: Optional[Metadata] = None) -> Result:
         """Extends a composition to a full solution keeping its queens, or
@@ -225,8 +236,9 @@ class Calls(Base):
 
         method "exact" only: parts=K and part_index=I search part I of K
         (OUTCOME_UNSOLVABLE: that part holds no completion); parts=K alone
-        spreads the K parts over the servers, `window` in flight on each:
-        OUTCOME_SOLVED as soon as a part is (the others are cancelled),
+        spreads the K parts over the servers, `window` in flight on each
+        (the target's name looked up again every resolve_every seconds, as
+        nqueens.Client says): OUTCOME_SOLVED as soon as a part is (the others are cancelled),
         OUTCOME_UNSOLVABLE if every part is (result.part_certificates:
         theirs, in part order), else OUTCOME_UNDECIDED, as when the job's
         timeout passes first (the parts in flight are cancelled; stats: the
@@ -236,7 +248,7 @@ class Calls(Base):
         options = requests.complete_options(method, seed, limits, want_certificate,
                                             certificate_format, parts, part_index)
         numpy = was_array if numpy is None else numpy
-        if not requests.spreads(parts, part_index, window):
+        if not requests.spreads(parts, part_index, window, resolve_every):
             requests.no_progress(progress)
             return await self._complete(columns, options, numpy, timeout, metadata)
         deadline, started = spread.Deadline(timeout), time.monotonic()
@@ -245,7 +257,7 @@ class Calls(Base):
             return server._complete(columns, {**options, "part_index": part}, numpy,
                                     deadline.left(), metadata)
 
-        async with self._spread(options["part_count"], window, call, progress,
+        async with self._spread(options["part_count"], window, resolve_every, call, progress,
                                 completes=True) as run:
             job = await run.finish()
         return spread.completion(job, time.monotonic() - started)
@@ -271,6 +283,7 @@ class Calls(Base):
                     progress: Optional[Callable[[float], None]] = None,
                     progress_seconds: float = 0.0, parts: Optional[int] = None,
                     part_index: Optional[int] = None, window: int = 2,
+                    resolve_every: Optional[float] = spread.RESOLVE_EVERY_SECONDS,
                     timeout: Optional[float] = None,
                     metadata: Optional[Metadata] = None) -> Count:
         """The number of solutions of the n x n board (an int), or of
@@ -283,9 +296,9 @@ class Calls(Base):
         up to the whole); parts=K alone spreads the K parts over the
         servers, `window` in flight on each, and answers their sum
         (elapsed_seconds: the job's time); progress is then the job's share
-        done, and timeout the job's."""
+        done, and timeout the job's; resolve_every: as nqueens.Client says."""
         request = requests.count_request(n_or_board, progress_seconds, parts, part_index)
-        if not requests.spreads(parts, part_index, window):
+        if not requests.spreads(parts, part_index, window, resolve_every):
             return await self._count(request, progress, timeout, metadata)
         deadline, started = spread.Deadline(timeout), time.monotonic()
 
@@ -293,13 +306,16 @@ class Calls(Base):
             return server._count(requests.with_part(request, part), report, deadline.left(),
                                  metadata)
 
-        async with self._spread(request.part_count, window, call, progress) as run:
+        async with self._spread(request.part_count, window, resolve_every, call,
+                                progress) as run:
             job = await run.finish()
         return spread.count_total(job.results.values(), time.monotonic() - started)
 
     def enumerate(self: Base, n_or_board: Union[int, Board], *, limit: int = 0,
                   parts: Optional[int] = None, part_index: Optional[int] = None,
-                  window: int = 2, progress: Optional[Callable[[float], None]] = None,
+                  window: int = 2,
+                  resolve_every: Optional[float] = spread.RESOLVE_EVERY_SECONDS,
+                  progress: Optional[Callable[[float], None]] = None,
                   timeout: Optional[float] = None,
                   metadata: Optional[Metadata] = None) -> AsyncIterator[List[int]]:
         """Every solution of the n x n board (an int), or completion of a
@@ -311,11 +327,13 @@ class Calls(Base):
         alone spreads the K parts over the servers, `window` in flight on
         each, and yields part 0's solutions, then part 1's...: every
         solution once, in another order than the whole's. progress(share of
-        the parts done); timeout: the job's."""
+        the parts done); timeout: the job's; resolve_every: as
+        nqueens.Client says."""
         request = requests.enumerate_request(n_or_board, limit, parts, part_index)
         requests.timeout_of(timeout)  # checked now, not at the first next()
-        if requests.spreads(parts, part_index, window):
-            return self._spread_enumerate(request, window, progress, timeout, metadata)
+        if requests.spreads(parts, part_index, window, resolve_every):
+            return self._spread_enumerate(request, window, resolve_every, progress, timeout,
+                                          metadata)
         requests.no_progress(progress)
         return self._enumerate(request, timeout, metadata)
 

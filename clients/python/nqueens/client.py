@@ -30,10 +30,14 @@ class Client(calls.Base):
 
     count(), enumerate() and complete(method="exact") take parts=K: the
     search cut into K parts, spread over every server behind the target
-    (each address of "ipv4:a,b", each address "dns:///name:port" or
-    "name:port" resolves to), `window` parts in flight on each; a part whose
-    server fails goes to another, and the answer is what one call would
-    answer. With a channel given, the parts all go over it.
+    (each address of "ipv4:a,b", each address "dns:///name:port",
+    "dns://DNS/name:port", which asks the DNS server DNS, or "name:port"
+    resolves to), `window` parts in flight on each; a part whose server
+    fails goes to another, and the answer is what one call would answer.
+    The name is looked up again every resolve_every seconds (default 5;
+    None or 0: never) while the job runs: servers at new addresses join,
+    dropped ones still named get another try, and those no longer named
+    get no new parts. With a channel given, the parts all go over it.
     """
 
     def __init__(self, target: Optional[str] = None, *, tls: channels.Tls = False,
@@ -53,12 +57,10 @@ class Client(calls.Base):
         return blocking.Channel(grpc.intercept_channel(channel, *self._interceptors))
 
     def _drive(self, job: spread.Job, servers: List[Any], window: int, call: calls.PartCall,
-               progress: Optional[spread.Progress], owned: List[Any]) -> Any:
-        def close() -> None:
-            for server in owned:
-                server.close()
-
-        return blocking.threads(job, servers, window, call, progress, close if owned else None)
+               progress: Optional[spread.Progress], owned: bool,
+               look_up: Optional[spread.LookUp]) -> Any:
+        return blocking.threads(job, servers, window, call, progress,
+                                Client.close if owned else None, look_up)
 
     def close(self) -> None:
         """Closes the channel the client made (not one it was given)."""

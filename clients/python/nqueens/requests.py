@@ -179,10 +179,15 @@ def part_fields(parts: Optional[int], part_index: Optional[int]) -> Dict[str, in
     return {"part_index": index, "part_count": count}
 
 
-def spreads(parts: Optional[int], part_index: Optional[int], window: int) -> bool:
+def spreads(parts: Optional[int], part_index: Optional[int], window: int,
+            resolve_every: Optional[float]) -> bool:
     """Whether a call is a job spread over every server (parts without
-    part_index), `window` parts in flight on each; window checked either way."""
+    part_index), `window` parts in flight on each, the servers looked up
+    again every resolve_every seconds (None or 0: never); window and
+    resolve_every checked either way."""
     at_least_one("window", window)
+    if resolve_every is not None:
+        seconds("resolve_every", resolve_every)
     return parts is not None and part_index is None
 
 

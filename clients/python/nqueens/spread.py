@@ -4,6 +4,10 @@ every server), `window` parts in flight on each server, a part whose server
 failed sent again to another (parts are idempotent), and the parts' answers
 combined into what one call would answer.
 
+The servers behind a name change as they come and go: a driver given a
+LookUp looks the name up again while the job runs, and the job follows
+(Job.follow), as the CLI's does (client/parts/parts_job.h).
+
 Job holds the rules and does no I/O, so that the blocking client (Threads)
 and the asyncio client (Tasks) drive a job the same way; the answers are
 combined by count_total, completion and calls.py's enumerate."""
@@ -12,15 +16,15 @@ import dataclasses
 import heapq
 import ipaddress
 import re
-import socket
 import threading
 import time
-from typing import (Any, Awaitable, Callable, Dict, Iterable, List, Optional, Sequence, Set,
-                    Tuple)
+from typing import (Any, Awaitable, Callable, Dict, Iterable, List, NamedTuple, Optional,
+                    Sequence, Set, Tuple)
 
 import grpc
 
 from nqueens import channel as channels
+from nqueens import dns_lookup
 from nqueens import requests
 from nqueens.errors import Error
 from nqueens.results import BlockStats, Count, Result, Stats
@@ -37,6 +41,11 @@ RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
 # channel's own retries (channel.py): a restart gets about 1.5 s.
 MAX_FAILURES = 5
 FIRST_PAUSE_SECONDS = 0.1
+# How often a job looks its target's name up again, as the CLI's
+# --resolve-every (client/flags.cc): two small DNS queries cost nothing
+# beside a job of parts, and a server that comes up waits at most that long
+# for its first part.
+RESOLVE_EVERY_SECONDS = 5.0
 
 Report = Callable[[float], None]  # a part's share done, as its server says
 Progress = Callable[[float], None]  # the job's share done
@@ -46,17 +55,25 @@ Progress = Callable[[float], None]  # the job's share done
 _BARE_TARGET = re.compile(r"(\[[^\]]+\]|[^:/\[\]]+)(:\d+)?")
 
 
+class Name(NamedTuple):
+    """The host name a target gives, its port, and the DNS server to ask
+    ("": the system's resolver)."""
+    host: str
+    port: str
+    dns_server: str = ""
+
+
 def server_targets(target: str) -> List[str]:
     """A gRPC target per server behind `target`, as the CLI finds them: each
     address of an "ipv4:" or "ipv6:" list; each address the host of a "dns:"
-    target or of a bare "host:port" resolves to now (getaddrinfo: a headless
-    Service's ready pods); any other target is one server."""
+    target or of a bare "host:port" has now (dns_lookup.look_up_host: a
+    headless Service's ready pods); any other target is one server."""
     scheme, _, rest = target.partition(":")
     name = dns_name(target)
     if scheme in ("ipv4", "ipv6"):
         found = [f"{scheme}:{address}" for address in rest.split(",") if address]
     elif name is not None:
-        found = resolved(*name)
+        found = resolved(name)
     else:
         found = [target]
     if not found:
@@ -64,41 +81,42 @@ def server_targets(target: str) -> List[str]:
     return found
 
 
-def dns_name(target: str) -> Optional[Tuple[str, str]]:
-    """The host and port a "dns:" or bare target names, else None."""
+def dns_name(target: str) -> Optional[Name]:
+    """The name a "dns:" or bare target gives, else None."""
     if target.startswith("dns:"):
-        return dns_host_port(target[len("dns:"):])
+        return name_of(target[len("dns:"):])
     if _BARE_TARGET.fullmatch(target):
-        return dns_host_port(target)
+        return name_of(target)
     return None
 
 
-def dns_host_port(name: str) -> Tuple[str, str]:
-    """The host and port of what follows "dns:": "//authority/host:port",
-    "host:port", "[v6 address]:port", or a host alone (port 443, as gRPC)."""
-    if name.startswith("//"):
-        name = name[2:].partition("/")[2]
-    if name.startswith("["):
-        host, _, port = name[1:].partition("]")
-        return host, port[1:] or "443"
-    host, colon, port = name.rpartition(":")
-    return (host, port) if colon else (name, "443")
+def name_of(rest: str) -> Name:
+    """What follows "dns:": "//authority/host:port", "host:port", "[v6
+    address]:port", or a host alone (port 443, as gRPC)."""
+    dns_server = ""
+    if rest.startswith("//"):
+        dns_server, _, rest = rest[2:].partition("/")
+    if rest.startswith("["):
+        host, _, port = rest[1:].partition("]")
+        return Name(host, port[1:] or "443", dns_server)
+    host, colon, port = rest.rpartition(":")
+    return Name(host, port, dns_server) if colon else Name(rest, "443", dns_server)
 
 
-def resolved(host: str, port: str) -> List[str]:
-    """An "ipv4:" or "ipv6:" target per address of host, in getaddrinfo's
-    order."""
-    try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError) as error:
-        raise Error(grpc.StatusCode.UNAVAILABLE, f"cannot resolve {host}: {error}") from error
-    targets: List[str] = []
-    for family, _, _, _, address in found:
-        if family == socket.AF_INET:
-            targets.append(f"ipv4:{address[0]}:{address[1]}")
-        elif family == socket.AF_INET6:
-            targets.append(f"ipv6:[{address[0]}]:{address[1]}")
-    return list(dict.fromkeys(targets))
+def host_name(target: str) -> Optional[Name]:
+    """The name of a target that names its servers by a host name, whose
+    addresses may change while a job runs; None for a target of addresses."""
+    name = dns_name(target)
+    return name if name is not None and not is_address(name.host) else None
+
+
+def resolved(name: Name) -> List[str]:
+    """An "ipv4:" or "ipv6:" target per address of the name's host, in the
+    answer's order; an address as host is that one."""
+    addresses = [name.host] if is_address(name.host) else dns_lookup.look_up_host(
+        name.host, name.dns_server)
+    return [f"ipv6:[{address}]:{name.port}" if ":" in address else f"ipv4:{address}:{name.port}"
+            for address in addresses]
 
 
 def is_address(host: str) -> bool:
@@ -109,33 +127,42 @@ def is_address(host: str) -> bool:
     return True
 
 
-def server_channels(target: str, tls: channels.Tls,
-                    options: channels.Options) -> List[Tuple[str, List[Tuple[str, Any]]]]:
-    """The target and options of a channel per server behind `target`. The
+def channel_options(target: str, tls: channels.Tls,
+                    options: channels.Options) -> List[Tuple[str, Any]]:
+    """The options of the channel to each server behind `target`. The
     channels do not retry (the job sends a failed part again itself, to
     another server). The calls to an address a name resolved to carry that
     name as their :authority, as one channel to the name would, and over TLS
     the server's certificate is checked against that name."""
     added: List[Tuple[str, Any]] = [("grpc.enable_retries", 0)]
-    name = dns_name(target)
-    if name is not None and not is_address(name[0]):
-        added.append(("grpc.default_authority", f"{name[0]}:{name[1]}"))
+    name = host_name(target)
+    if name is not None:
+        added.append(("grpc.default_authority", f"{name.host}:{name.port}"))
         if tls:
-            added.append(("grpc.ssl_target_name_override", name[0]))
+            added.append(("grpc.ssl_target_name_override", name.host))
     given = dict(options)
-    merged = [(key, value) for key, value in added if key not in given] + list(options)
-    return [(server, merged) for server in server_targets(target)]
+    return [(key, value) for key, value in added if key not in given] + list(options)
 
 
-def clients_per_server(client: Any, target: Optional[str], tls: channels.Tls,
-                       options: channels.Options, make: Callable[[str, Any], Any]) -> List[Any]:
-    """A client per server behind `target`, each made by make(target,
-    options) on a channel of its own (server_channels); [client] itself when
-    it has no target (it was given a channel)."""
-    if target is None:
-        return [client]
-    return [make(server, server_options)
-            for server, server_options in server_channels(target, tls, options)]
+@dataclasses.dataclass(frozen=True)
+class LookUp:
+    """How a job finds its servers again while it runs, since a name's
+    addresses change as servers come and go: every `every` seconds,
+    targets() gives the gRPC targets of the servers the name gives now (an
+    Error keeps the job's servers as they are), and make(target) a client
+    to a server that joins."""
+    targets: Callable[[], List[str]]
+    make: Callable[[str], Any]
+    every: float
+
+
+def look_up(target: str, every: Optional[float], make: Callable[[str], Any]) -> Optional[LookUp]:
+    """The LookUp of `target`'s servers every `every` seconds, for a target
+    that names them by a host name; None, the servers fixed, for a target
+    of addresses or an `every` of None or 0."""
+    if not every or host_name(target) is None:
+        return None
+    return LookUp(lambda: server_targets(target), make, every)
 
 
 class Deadline:
@@ -161,18 +188,32 @@ def code_of(error: BaseException) -> Optional[grpc.StatusCode]:
     return None
 
 
+@dataclasses.dataclass
+class _Server:
+    """A server's standing in a job."""
+    target: str
+    failures: int = 0  # in a row
+    dropped: bool = False  # it failed MAX_FAILURES parts in a row
+    named: bool = True  # by the last look-up
+
+    def takes_parts(self) -> bool:
+        return self.named and not self.dropped
+
+
 class Job:
-    """The parts of one job and the servers they go to. Each of a server's
-    slots (its window) sends one part at a time. A part that failed on a
-    server goes back to the pending parts, for a server it has not failed on
-    while one is still in the job. A driver holds a lock around every call.
+    """The parts of one job and the servers they go to, by index: those it
+    started with, then those that joined, in the order they did. Each of a
+    server's slots (its window) sends one part at a time. A part that failed
+    on a server goes back to the pending parts, for a server it has not
+    failed on while one that takes parts is still in the job. A driver holds
+    a lock around every call.
 
     A job of complete() (`completes`) ends, as the CLI's, at its first
     OUTCOME_SOLVED part (self.answer), and at its deadline with the parts
     done so far (completion() answers OUTCOME_UNDECIDED, as one call's
     search gives up) rather than with DEADLINE_EXCEEDED."""
 
-    def __init__(self, part_count: int, server_count: int, completes: bool = False):
+    def __init__(self, part_count: int, targets: Sequence[str], completes: bool = False):
         self.part_count = part_count
         self.results: Dict[int, Any] = {}  # finished parts' results, until taken
         self.answer: Any = None  # complete(): the first OUTCOME_SOLVED part's result
@@ -181,8 +222,7 @@ class Job:
         self._done: Set[int] = set()
         self._pending = list(range(part_count))  # a heap: the first parts first
         self._failed_on: Dict[int, Set[int]] = {}
-        self._failures = [0] * server_count  # in a row, per server
-        self._servers = set(range(server_count))  # those still in the job
+        self._servers = [_Server(target) for target in targets]
         self._shares: Dict[int, float] = {}  # the parts in flight: their share done
         self._stopped = False
 
@@ -197,16 +237,37 @@ class Job:
         if not self.over():
             self.error = error
 
-    def leaves(self, server: int) -> bool:
-        """Whether the server's slots are done with this job."""
-        return self.over() or server not in self._servers
+    def target(self, server: int) -> str:
+        return self._servers[server].target
+
+    def follow(self, targets: Sequence[str]) -> List[int]:
+        """After a look-up that gave `targets`: a server they give for the
+        first time joins the job (the indices of those that did, for the
+        driver to start their slots); one that was dropped takes parts
+        again, on trial: its next failure drops it again, since a server
+        still named need not be up; one they no longer give takes no new
+        parts, and its parts in flight still count."""
+        if self.over():
+            return []
+        known = {server.target for server in self._servers}
+        new = [target for target in dict.fromkeys(targets) if target not in known]
+        joined = list(range(len(self._servers), len(self._servers) + len(new)))
+        self._servers += [_Server(target) for target in new]
+        named = set(targets)
+        for server in self._servers:
+            server.named = server.target in named
+            if server.named and server.dropped:
+                server.dropped, server.failures = False, MAX_FAILURES - 1
+        return joined
 
     def _fits(self, server: int, part: int) -> bool:
         failed = self._failed_on.get(part, set())
-        return server not in failed or self._servers <= failed
+        return server not in failed or all(
+            at in failed for at, other in enumerate(self._servers) if other.takes_parts())
 
     def ready_for(self, server: int) -> bool:
-        return any(self._fits(server, part) for part in self._pending)
+        return self._servers[server].takes_parts() and any(
+            self._fits(server, part) for part in self._pending)
 
     def take(self, server: int) -> int:
         """The first pending part the server may take (ready_for holds)."""
@@ -230,7 +291,7 @@ class Job:
     def succeeded(self, server: int, part: int, result: Any) -> bool:
         """Records a part's result; False if the job is over already."""
         self._shares.pop(part, None)
-        self._failures[server] = 0
+        self._servers[server].failures = 0
         if self.over():
             return False
         self._done.add(part)
@@ -241,7 +302,7 @@ class Job:
 
     def failed(self, server: int, part: int, error: BaseException) -> Optional[float]:
         """Records a part's failure: the seconds its server waits before it
-        takes another part, or None when the slot is done with the job."""
+        takes another part, or None when the job is over."""
         self._shares.pop(part, None)
         if self.over():
             return None
@@ -256,44 +317,55 @@ class Job:
             return None
         heapq.heappush(self._pending, part)
         self._failed_on.setdefault(part, set()).add(server)
-        self._failures[server] += 1
-        if self._failures[server] >= MAX_FAILURES:
-            self._servers.discard(server)
-        if not self._servers:
+        state = self._servers[server]
+        state.failures += 1
+        state.dropped = state.failures >= MAX_FAILURES
+        if all(other.dropped for other in self._servers):
             self.error = error
             return None
-        return FIRST_PAUSE_SECONDS * 2 ** (self._failures[server] - 1)
+        return 0.0 if state.dropped else FIRST_PAUSE_SECONDS * 2 ** (state.failures - 1)
 
 
 class Threads:
     """Drives a Job on threads, `window` per server. call(server, part,
     report) sends one part and returns its result, calling report(its share
     done) meanwhile if it can; progress(the job's share done) is called on
-    these threads, one call at a time. Leaving the block ends the job, and
-    close() (which closes the servers' own channels) cancels the parts in
-    flight; without close they run to their end, unheeded."""
+    these threads, one call at a time. With look_up, a thread looks the
+    servers up again every look_up.every, and those that join get `window`
+    threads of their own. Leaving the block ends the job, and close(server)
+    (which closes a server's own channel, for each server) cancels the parts
+    in flight; without close they run to their end, unheeded."""
 
     def __init__(self, job: Job, servers: Sequence[Any], window: int,
                  call: Callable[[Any, int, Report], Any], progress: Optional[Progress] = None,
-                 close: Optional[Callable[[], None]] = None):
+                 close: Optional[Callable[[Any], None]] = None,
+                 look_up: Optional[LookUp] = None):
         self.job = job
-        self._servers, self._call, self._progress, self._close = servers, call, progress, close
+        self._servers, self._call = list(servers), call
+        self._progress, self._close = progress, close
+        self._window, self._look_up = window, look_up
         self._condition = threading.Condition()
-        self._threads = [threading.Thread(target=self._slot, args=(server,), daemon=True)
-                         for server in range(len(servers)) for _ in range(window)]
+        self._threads: List[threading.Thread] = []
 
     def __enter__(self) -> "Threads":
-        for thread in self._threads:
-            thread.start()
+        with self._condition:
+            for server in range(len(self._servers)):
+                self._start_slots(server)
+        if self._look_up is not None:
+            # Not joined: a look-up under way may take seconds, and it
+            # changes nothing once the job is over.
+            threading.Thread(target=self._follow, args=(self._look_up,), daemon=True).start()
         return self
 
     def __exit__(self, *exception: object) -> None:
         with self._condition:
             self.job.stop()
             self._condition.notify_all()
+            servers, threads = list(self._servers), list(self._threads)
         if self._close is not None:
-            self._close()
-            for thread in self._threads:
+            for server in servers:
+                self._close(server)
+            for thread in threads:
                 thread.join()
 
     def result(self, part: int) -> Any:
@@ -313,6 +385,30 @@ class Threads:
             if self.job.error is not None:
                 raise self.job.error
 
+    def _start_slots(self, server: int) -> None:
+        for _ in range(self._window):
+            thread = threading.Thread(target=self._slot, args=(server,), daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    def _follow(self, look_up: LookUp) -> None:
+        """Every look_up.every until the job is over, the servers the look-up
+        gives take parts and the others not (Job.follow)."""
+        job, condition = self.job, self._condition
+        while True:
+            with condition:
+                if condition.wait_for(job.over, timeout=look_up.every):
+                    return
+            try:
+                targets = look_up.targets()
+            except Error:
+                continue  # the servers stay as they are
+            with condition:
+                for server in job.follow(targets):
+                    self._servers.append(look_up.make(job.target(server)))
+                    self._start_slots(server)
+                condition.notify_all()
+
     def _report(self, part: int, share: float) -> None:
         with self._condition:
             self.job.progressed(part, share)
@@ -323,20 +419,19 @@ class Threads:
         job, condition = self.job, self._condition
         while True:
             with condition:
-                condition.wait_for(lambda: job.leaves(server) or job.ready_for(server))
-                if job.leaves(server):
+                condition.wait_for(lambda: job.over() or job.ready_for(server))
+                if job.over():
                     return
-                part = job.take(server)
+                part, client = job.take(server), self._servers[server]
             try:
-                result = self._call(self._servers[server], part,
-                                    lambda share: self._report(part, share))
+                result = self._call(client, part, lambda share: self._report(part, share))
             except Exception as error:  # whatever a part raises, the job judges it
                 with condition:
                     pause = job.failed(server, part, error)
                     condition.notify_all()
                     if pause is None:
                         return
-                    condition.wait_for(lambda: job.leaves(server), timeout=pause)
+                    condition.wait_for(job.over, timeout=pause)
                 continue
             with condition:
                 if job.succeeded(server, part, result):
@@ -345,23 +440,28 @@ class Threads:
 
 
 class Tasks:
-    """Threads for asyncio: a task per slot, call a coroutine function, and
-    progress called on the event loop. Leaving the block cancels the parts in
-    flight, then awaits close()."""
+    """Threads for asyncio: a task per slot, call a coroutine function,
+    progress called on the event loop, and the look-up's own blocking work
+    on the loop's default executor. Leaving the block cancels the parts in
+    flight, then awaits close(server) for each server."""
 
     def __init__(self, job: Job, servers: Sequence[Any], window: int,
                  call: Callable[[Any, int, Report], Awaitable[Any]],
                  progress: Optional[Progress] = None,
-                 close: Optional[Callable[[], Awaitable[None]]] = None):
+                 close: Optional[Callable[[Any], Awaitable[None]]] = None,
+                 look_up: Optional[LookUp] = None):
         self.job = job
-        self._servers, self._call, self._progress, self._close = servers, call, progress, close
-        self._window = window
+        self._servers, self._call = list(servers), call
+        self._progress, self._close = progress, close
+        self._window, self._look_up = window, look_up
         self._tasks: List["asyncio.Future[None]"] = []
 
     async def __aenter__(self) -> "Tasks":
         self._condition = asyncio.Condition()  # of the running loop
-        self._tasks = [asyncio.ensure_future(self._slot(server))
-                       for server in range(len(self._servers)) for _ in range(self._window)]
+        for server in range(len(self._servers)):
+            self._start_slots(server)
+        if self._look_up is not None:
+            self._tasks.append(asyncio.ensure_future(self._follow(self._look_up)))
         return self
 
     async def __aexit__(self, *exception: object) -> None:
@@ -370,7 +470,8 @@ class Tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._close is not None:
-            await self._close()
+            for server in self._servers:
+                await self._close(server)
 
     async def result(self, part: int) -> Any:
         await self._wait(lambda: part in self.job.results)
@@ -386,6 +487,24 @@ class Tasks:
         if self.job.error is not None:
             raise self.job.error
 
+    def _start_slots(self, server: int) -> None:
+        self._tasks += [asyncio.ensure_future(self._slot(server)) for _ in range(self._window)]
+
+    async def _follow(self, look_up: LookUp) -> None:
+        """Threads._follow, until the job is over or the block is left."""
+        loop = asyncio.get_running_loop()
+        while not self.job.over():
+            await asyncio.sleep(look_up.every)
+            try:
+                targets = await loop.run_in_executor(None, look_up.targets)
+            except Error:
+                continue  # the servers stay as they are
+            async with self._condition:
+                for server in self.job.follow(targets):
+                    self._servers.append(look_up.make(self.job.target(server)))
+                    self._start_slots(server)
+                self._condition.notify_all()
+
     def _report(self, part: int, share: float) -> None:
         self.job.progressed(part, share)
         if self._progress is not None:
@@ -395,13 +514,12 @@ class Tasks:
         job, condition = self.job, self._condition
         while True:
             async with condition:
-                await condition.wait_for(lambda: job.leaves(server) or job.ready_for(server))
-                if job.leaves(server):
+                await condition.wait_for(lambda: job.over() or job.ready_for(server))
+                if job.over():
                     return
-                part = job.take(server)
+                part, client = job.take(server), self._servers[server]
             try:
-                result = await self._call(self._servers[server], part,
-                                          lambda share: self._report(part, share))
+                result = await self._call(client, part, lambda share: self._report(part, share))
             except Exception as error:  # whatever a part raises, the job judges it
                 async with condition:
                     pause = job.failed(server, part, error)

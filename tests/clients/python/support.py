@@ -23,13 +23,14 @@ def check_saved_proof(board: Sequence[int], paths: Sequence[str]) -> str:
 
 
 class Server:
-    """nqueens-server on 127.0.0.1 port 0, logging its calls as JSON lines.
-    It prints "listening on HOST:PORT" once it accepts calls."""
+    """nqueens-server on `listen` (127.0.0.1 port 0), logging its calls as
+    JSON lines. It prints "listening on HOST:PORT" once it accepts calls;
+    RuntimeError when it does not (the port is taken)."""
 
-    def __init__(self, *flags: str):
+    def __init__(self, *flags: str, listen: str = "127.0.0.1:0"):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
-            [SERVER, "--listen=127.0.0.1:0", "--log-format=json", "--log-level=info", *flags],
+            [SERVER, f"--listen={listen}", "--log-format=json", "--log-level=info", *flags],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline().strip()
         prefix = "listening on "
