@@ -15,7 +15,7 @@
 #                          built with clang++ (scripts/asan-build.sh)
 #   tsan      build-tsan/  the tests labelled `concurrency` under
 #                          ThreadSanitizer (only their targets are built)
-#   fuzz      build-asan/  each libFuzzer target 5 times for 15 s, two
+#   fuzz      build-asan/  each libFuzzer target 5 times for 10 s, two
 #                          targets at a time (scripts/fuzz.sh), from the
 #                          asan stage's build
 #
@@ -192,7 +192,7 @@ for stage in $stages; do
       fi
       ;;
     fuzz)
-      scripts/fuzz.sh 15 5 || failed_stages+=(fuzz)
+      scripts/fuzz.sh 10 5 || failed_stages+=(fuzz)
       ;;
     *)
       echo "test.sh: unknown stage $stage" >&2
