@@ -97,7 +97,17 @@ void ExpectEachPartOnce(const std::map<uint64_t, int>& parts, size_t records, ui
   }
 }
 
-// The test at the CLI: three servers count n = 14 in 64 parts; one
+// The job's count is the core's count of the empty n x n board: solutions,
+// fundamental solutions and nodes.
+void ExpectTheCoresCount(const v1::CountResult& counted, uint32_t n) {
+  const absl::StatusOr<CountResult> core = CountSolutions(Columns(n, kEmptyRow));
+  ASSERT_TRUE(core.ok()) << core.status();
+  EXPECT_EQ(counted.solutions(), core->solutions);
+  EXPECT_EQ(counted.fundamental(), *core->fundamental);
+  EXPECT_EQ(counted.nodes(), core->nodes);
+}
+
+// Faults in a fleet, at the CLI: three servers count n = 14 in 64 parts; one
 // of them hangs from the start, holding the parts it took, and is killed
 // once half the job is recorded. The job cannot end until those parts went
 // to the others, and the total is OEIS A000170's.
@@ -122,11 +132,7 @@ TEST(CliPartsTest, CountsN14In64PartsOverThreeServersWhenOneHangsAndIsKilledHalf
   const auto counted = FromJson<v1::CountResult>(result.out);
   EXPECT_EQ(counted.solutions(), 365596u);   // OEIS A000170
   EXPECT_EQ(counted.fundamental(), 45752u);  // OEIS A002562
-  const absl::StatusOr<CountResult> core = CountSolutions(Columns(14, kEmptyRow));
-  ASSERT_TRUE(core.ok()) << core.status();
-  EXPECT_EQ(counted.solutions(), core->solutions);
-  EXPECT_EQ(counted.fundamental(), *core->fundamental);
-  EXPECT_EQ(counted.nodes(), core->nodes);
+  ExpectTheCoresCount(counted, 14);
   ExpectEachPartOnce(RecordedParts(job), 64, 64);
 }
 
@@ -183,11 +189,7 @@ TEST(CliPartsTest, AServerThatTheNameGivesHalfwayGetsPartsAndTheCountStaysExact)
   EXPECT_THAT(result.err,
               HasSubstr(absl::StrCat("nqueens: server 127.0.0.4:", port, " joins the job\n")));
   const auto counted = FromJson<v1::CountResult>(result.out);
-  const absl::StatusOr<CountResult> core = CountSolutions(Columns(16, kEmptyRow));
-  ASSERT_TRUE(core.ok()) << core.status();
-  EXPECT_EQ(counted.solutions(), core->solutions);
-  EXPECT_EQ(counted.fundamental(), *core->fundamental);
-  EXPECT_EQ(counted.nodes(), core->nodes);
+  ExpectTheCoresCount(counted, 16);
   ExpectEachPartOnce(RecordedParts(job), 64, 64);
   servers[2].reset();  // its log is complete once it has exited
   EXPECT_GT(AnsweredCounts(ReadFile(third_log)), 0);

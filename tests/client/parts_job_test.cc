@@ -380,6 +380,16 @@ class EventLog {
   std::vector<PartEvent> events_ ABSL_GUARDED_BY(mutex_);
 };
 
+// Options(part_count, window) that look the servers up with `look_up` and
+// log every event in `events`.
+PartsJobOptions LookingUp(uint64_t part_count, size_t window, ScriptedLookUp& look_up,
+                          EventLog& events) {
+  PartsJobOptions options = Options(part_count, window);
+  options.look_up = look_up.LookUp();
+  options.on_event = [&events](const PartEvent& event) { events.Add(event); };
+  return options;
+}
+
 // A look-up that fails keeps the servers as they are; one that names a new
 // server makes it join the job and take parts.
 TEST(RunPartsTest, AServerThatALookUpNamesLaterJoinsTheJobAndTakesParts) {
@@ -401,9 +411,7 @@ TEST(RunPartsTest, AServerThatALookUpNamesLaterJoinsTheJobAndTakesParts) {
     return false;
   };
   EventLog events;
-  PartsJobOptions options = Options(16);
-  options.look_up = look_up.LookUp();
-  options.on_event = [&](const PartEvent& event) { events.Add(event); };
+  PartsJobOptions options = LookingUp(16, 2, look_up, events);
   const absl::Status status = RunParts(servers, RunOptions(), options, task);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_TRUE(tally.EachSucceededOnce(16));
@@ -436,9 +444,7 @@ TEST(RunPartsTest, ADroppedServerThatALookUpStillNamesIsTriedAgain) {
     return false;
   };
   EventLog events;
-  PartsJobOptions options = Options(16, 1);
-  options.look_up = look_up.LookUp();
-  options.on_event = [&](const PartEvent& event) { events.Add(event); };
+  PartsJobOptions options = LookingUp(16, 1, look_up, events);
   const absl::Status status = RunParts(servers, RunOptions(), options, task);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_TRUE(tally.EachSucceededOnce(16));
@@ -470,11 +476,9 @@ TEST(RunPartsTest, AServerOnTrialCostsNoPartAnAttempt) {
     return false;
   };
   EventLog events;
-  PartsJobOptions options = Options(8, 1);
+  PartsJobOptions options = LookingUp(8, 1, look_up, events);
   options.max_failures_in_row = 2;
   options.max_part_attempts = 3;
-  options.look_up = look_up.LookUp();
-  options.on_event = [&](const PartEvent& event) { events.Add(event); };
   const absl::Status status = RunParts(servers, RunOptions(), options, task);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_TRUE(tally.EachSucceededOnce(8));
