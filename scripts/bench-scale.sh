@@ -71,7 +71,7 @@ while (($# > 0)); do
 done
 ((compare_rounds >= 1)) || usage
 
-# The comparison's sizes, where issue 37's targets are set: Complete at 10^8,
+# The comparison's sizes, where the scale targets are set: Complete at 10^8,
 # Solve(kRandom) at 10^9 and 2*10^9. A quick check of the script divides
 # them by 100.
 scale_down=$((quick ? 100 : 1))

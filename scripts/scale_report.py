@@ -458,7 +458,7 @@ def markdown(rows, info, revision, comparison=()):
 
 # --- This code against an older main (--compare, --call-cost). ---
 
-# Issue 37's targets for the comparison.
+# The scale targets of the comparison.
 COMPLETE_SPEED_UP = {1: 1.3, 2: 2.0}  # old over new, at n = 10^8
 RANDOM_SPEED_UP = 2.0                 # old over new, the better thread count, at 10^9
 RANDOM_BYTES_PER_ROW = 8              # peak, at 10^9
@@ -723,11 +723,11 @@ def compare_section(groups, call_cost, baseline, revision, command, rounds):
     off_target = any(n != TARGET_SIZES["complete"] for (_, _, mode, n) in groups
                      if mode == "complete")
     title = (f"## This code against main at `{baseline}`" if baseline != "none"
-             else "## This code and issue 37's targets")
+             else "## This code and the scale targets")
     lines = [title, "", compare_intro(baseline, revision, rounds), ""]
     if off_target:
-        lines += ["**Quick check**: the sizes are not those at which issue 37 sets its "
-                  "targets (10^8 and 10^9), so the verdicts below are indicative only.", ""]
+        lines += ["**Quick check**: the sizes are not those at which the scale targets "
+                  "apply (10^8 and 10^9), so the verdicts below are indicative only.", ""]
     lines += [*target_table(groups), "",
               "gRPC: a streamed Complete through each build's own server, and in the same "
               "rounds that build's in-process Complete on the threads the server gives one "

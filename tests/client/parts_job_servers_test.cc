@@ -21,7 +21,7 @@
 namespace nqueens::client {
 namespace {
 
-// The test: three servers count n = 14 in 64 parts; one of them is
+// Faults in a fleet: three servers count n = 14 in 64 parts; one of them is
 // killed once half the parts are done, with parts of its own still to come.
 TEST(PartsJobWithServersTest, CountsN14In64PartsOverThreeServersWhenOneIsKilledHalfway) {
   std::vector<std::unique_ptr<testing::ServerProcess>> processes;

@@ -61,7 +61,7 @@ Columns CornerQueen() {
 // --- BACKTRACKING: backtracks, nodes and seconds. ---
 
 TEST(LimitsTest, BacktrackingStopsAtItsBacktracks) {
-  // The call: 1,000 backtracks on n = 100 (the control arrays), and
+  // 1,000 backtracks on n = 100 (the control arrays), and
   // on n = 20 (the masks), where the first solution takes 199,635 nodes.
   for (uint32_t n : {20u, 100u}) {
     SolveOptions options;
@@ -93,7 +93,7 @@ TEST(LimitsTest, BacktrackingGivesUpAtItsSeconds) {
 // --- GENETIC: boards given up. ---
 
 TEST(LimitsTest, GeneticStopsAtItsBacktracks) {
-  // On the board, n = 10^5, a generation takes tenths of a second:
+  // On a board of n = 10^5, a generation takes tenths of a second:
   // the boards given up bound the call's time, not the generations. 100 is
   // the first population (75) and part of the first generation.
   struct Case {

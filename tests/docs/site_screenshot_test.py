@@ -33,8 +33,8 @@ import cdp  # noqa: E402 (found through the path above)
 
 OPTIONS = None  # the parsed command line
 
-# What the README and the first page must show: the pictures the issue that
-# split the README names (a solved board; the methods and time per row).
+# What the README and the first page must show: the pictures of a solved
+# board, the methods and the time per row.
 PICTURES = ("board.svg", "methods.svg", "time-per-row.svg")
 # The least share of a picture's pixels that must differ from the white it is
 # drawn on: a picture that parses but draws nothing has none.
