@@ -90,6 +90,11 @@ class TreeWalk {
   // Rankings on one path: the search writes one per subtree that another
   // search proved, so a few. The bound keeps their memory O(d).
   static constexpr size_t kMaxNestedRanks = 64;
+  // Framed subtrees on one path: the search writes one per subtree that one
+  // of its threads searched, so a few. The bound keeps the framed subtrees'
+  // bookkeeping (here and in the reader) O(1), where a chain of framed nodes
+  // at one node would grow it with the file.
+  static constexpr size_t kMaxNestedFramed = 64;
   // Packed subtrees need each row's open cells in a word (row_matching.h).
   static constexpr uint32_t kMaxPackedRows = 64;
   static constexpr size_t kNotPacked = SIZE_MAX;
@@ -205,6 +210,9 @@ class TreeWalk {
   // At a framed node: whether this walk reads its subtree, or has read past
   // it for another walk to check.
   absl::StatusOr<bool> Framed() {
+    if (framed_bases_.size() == kMaxNestedFramed) {
+      return Fail(absl::StrCat("more than ", kMaxNestedFramed, " `framed` nodes on one path"));
+    }
     if (framed_bases_.empty() && set_.share != nullptr) {
       // Past an error another walk found, nothing can come first.
       if (set_.share->first_error.load() < reader_.position()) {

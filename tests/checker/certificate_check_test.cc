@@ -932,6 +932,19 @@ TEST(CertificateCheckTest, FramedSubtreesAreExactlyTheirFrames) {
   // The certificate's frames end first.
   EXPECT_THAT(message(Binary(kCorner, std::string{kFramed, 2} + kCornerTree, {2})),
               HasSubstr("the framed subtree in the 2 frames from byte"));
+  // A chain of framed nodes, each the whole subtree of the one before, each
+  // in a frame of its own: up to 64 on one path.
+  const auto chain = [](char length) {
+    std::string tree;
+    std::vector<size_t> frame_ends;
+    for (char count = length; count > 0; --count) {
+      tree += std::string{kFramed, count};
+      frame_ends.push_back(tree.size());
+    }
+    return Binary(kCorner, tree + kCornerTree, frame_ends);
+  };
+  EXPECT_TRUE(CheckBoth(kCorner, chain(64)).ok());
+  EXPECT_THAT(message(chain(65)), HasSubstr("more than 64 `framed` nodes on one path"));
   // A framed subtree may be checked on a thread of its own: it is proved
   // there whole.
   const std::string other = {kRowBranch, 1, 0, kFramed, 1, kOther, kDead};
