@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "nqueens/count.h"
@@ -157,8 +158,12 @@ CertificateRoom RoomFor(const Call& call, const Request& request) {
 }
 
 // A certificate the core dropped for want of `room` says which limit it met.
+// One the memory budget refused (the call's reserve_memory) says so already.
 void NameCertificateLimit(const CertificateRoom& room, CompletionResult& result) {
-  if (result.certificate_missing.empty()) return;
+  if (result.certificate_missing.empty() ||
+      absl::StrContains(result.certificate_missing, "(--memory-budget)")) {
+    return;
+  }
   absl::StrAppend(&result.certificate_missing, "; ", room.limit);
 }
 

@@ -6,12 +6,14 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/stop_poller.h"
@@ -47,7 +49,7 @@ std::optional<std::string> Prove(const Columns& composition, CertificateFormat f
   SearchThreads search_threads;
   search_threads.count = threads;
   absl::StatusOr<ExactResult> result =
-      ExactComplete(composition, {}, stop, search_threads, {format, size_t{1} << 30});
+      ExactComplete(composition, {}, stop, search_threads, {format, size_t{1} << 30, {}});
   EXPECT_TRUE(result.ok()) << result.status();
   if (!result.ok() || result->verdict != ExactVerdict::kUnsolvable) return std::nullopt;
   EXPECT_TRUE(result->certificate.has_value()) << result->certificate_missing;
@@ -293,6 +295,79 @@ TEST(CertificateTest, ExcludedDiagonalsMutantsAreRejected) {
     return;
   }
   ADD_FAILURE() << "no short Excluded Diagonals proof with a diagonal sums leaf among the boards";
+}
+
+// The memory a certificate holds is reserved a step of at least 1 MiB ahead
+// (a quarter of what is held once that is more), for the writers of all
+// threads together; a refusal is final, and a restart's tree gives back
+// what it held.
+TEST(CertificateTest, CertificateMemoryReservesStepsAheadUntilARefusal) {
+  constexpr uint64_t kMiB = uint64_t{1} << 20;
+  std::vector<uint64_t> asked;
+  uint64_t allowed = 6 * kMiB;
+  CertificateMemory memory([&](uint64_t bytes) {
+    asked.push_back(bytes);
+    if (bytes > allowed) return absl::ResourceExhaustedError("no room (--memory-budget)");
+    allowed -= bytes;
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(memory.Hold(1000));
+  EXPECT_EQ(asked, std::vector<uint64_t>{kMiB});
+  EXPECT_TRUE(memory.Hold(kMiB - 1000));  // exactly the step
+  EXPECT_EQ(asked.size(), 1u);
+  memory.Release(kMiB / 2);  // a dropped run's tree
+  EXPECT_TRUE(memory.Hold(kMiB / 2));
+  EXPECT_EQ(asked.size(), 1u);
+  EXPECT_TRUE(memory.Hold(3 * kMiB));  // more than a step: what is missing
+  EXPECT_EQ(asked, (std::vector<uint64_t>{kMiB, 3 * kMiB}));
+  EXPECT_FALSE(memory.refused());
+  EXPECT_FALSE(memory.Hold(3 * kMiB));  // 3 MiB asked, 2 MiB left
+  EXPECT_TRUE(memory.refused());
+  EXPECT_EQ(memory.refusal(), "the certificate did not fit in memory: no room (--memory-budget)");
+  EXPECT_FALSE(memory.Hold(1));
+  EXPECT_EQ(asked.size(), 3u);  // not asked again
+  // Without a budget to ask, any size is held.
+  CertificateMemory unlimited({});
+  EXPECT_TRUE(unlimited.Hold(uint64_t{1} << 40));
+  EXPECT_FALSE(unlimited.refused());
+}
+
+// ExactComplete asks for the memory of the certificate it writes, on one
+// thread and two: at least the certificate's bytes. Refused, the verdict
+// stands and the certificate is missing, saying why.
+TEST(CertificateTest, TheSearchReservesItsCertificatesMemoryOrDropsIt) {
+  int proved = 0;
+  for (const Columns& board : ExcludedDiagonalsBoards(16, 6)) {
+    for (const int threads : {1, 2}) {
+      StopPoller stop(kNever);
+      SearchThreads search_threads;
+      search_threads.count = threads;
+      std::atomic<uint64_t> asked{0};
+      CertificateWanted wanted{kText, size_t{1} << 30, {}};
+      wanted.reserve_memory = [&asked](uint64_t bytes) {
+        asked += bytes;
+        return absl::OkStatus();
+      };
+      absl::StatusOr<ExactResult> result = ExactComplete(board, {}, stop, search_threads, wanted);
+      ASSERT_TRUE(result.ok()) << result.status();
+      if (result->verdict != ExactVerdict::kUnsolvable) continue;
+      ++proved;
+      ASSERT_TRUE(result->certificate.has_value()) << result->certificate_missing;
+      EXPECT_TRUE(Checks(board, *result->certificate));
+      EXPECT_GE(asked.load(), result->certificate->size() - 100);  // the header and end: fewer
+
+      wanted.reserve_memory = [](uint64_t /*bytes*/) {
+        return absl::ResourceExhaustedError("no room (--memory-budget)");
+      };
+      result = ExactComplete(board, {}, stop, search_threads, wanted);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_EQ(result->verdict, ExactVerdict::kUnsolvable);
+      EXPECT_FALSE(result->certificate.has_value());
+      EXPECT_EQ(result->certificate_missing,
+                "the certificate did not fit in memory: no room (--memory-budget)");
+    }
+  }
+  EXPECT_GT(proved, 0);
 }
 
 TEST(CertificateTest, CompleteReturnsTheProofOrWhyThereIsNone) {

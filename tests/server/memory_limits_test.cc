@@ -1,7 +1,8 @@
 // The server's memory budget and stream hygiene through real servers and
 // channels: calls that do not fit are refused at once, a stream holds only
 // what it has received until its board is in, a cancelled or idle stream
-// gives its memory back, and then the refused call fits.
+// gives its memory back, and then the refused call fits; a certificate
+// reserves its memory as it grows, and is left out where it does not fit.
 //
 // Synchronisation is on the budget itself: the tests wait (bounded, without
 // sleeping) until the server has reserved or released what they expect.
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "checker/certificate_check.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nqueens/board.h"
@@ -219,6 +221,51 @@ TEST_F(MemoryLimitsTest, TheExactSearchOnThousandsOfFreeRowsReservesItsMemory) {
   const grpc::Status status = stub_->Complete(&context, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
+  EXPECT_TRUE(AwaitInUse(0));
+}
+
+// A certificate holds memory of the budget too, reserved a step (1 MiB at
+// first) ahead as it grows. Where the budget leaves less, the call still
+// answers UNSOLVABLE, without the certificate, saying that the budget is
+// why; with room, the certificate comes and checks. Either way the memory
+// comes back.
+TEST_F(MemoryLimitsTest, ACertificateReservesItsMemoryOrIsMissingNamingTheBudget) {
+  const Columns board = {1, 0, 0, 0, 2, 0, 0, 0, 0, 8};  // no completion
+  const uint64_t need =
+      PeakCallBytes(kCompletionWork, board.size(), {board.size(), 0}, ResponseBoard::kOneMessage);
+  v1::CompleteRequest request;
+  request.set_n(board.size());
+  for (uint32_t column : board) request.add_columns(column);
+  request.set_method(v1::COMPLETE_METHOD_EXACT);
+  request.set_want_certificate(true);
+  request.set_certificate_format(v1::CERTIFICATE_FORMAT_BINARY);
+  constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+  StartServer(need + kMiB / 2, absl::Seconds(30));
+  {
+    grpc::ClientContext context;
+    SetPatience(context);
+    v1::CompleteResponse response;
+    const grpc::Status status = stub_->Complete(&context, request, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
+    EXPECT_TRUE(response.certificate().empty());
+    EXPECT_THAT(response.certificate_missing(),
+                ::testing::StartsWith("the certificate did not fit in memory: "));
+    EXPECT_THAT(response.certificate_missing(), ::testing::EndsWith("(--memory-budget)"));
+  }
+  EXPECT_TRUE(AwaitInUse(0));
+
+  StartServer(need + 2 * kMiB, absl::Seconds(30));
+  grpc::ClientContext context;
+  SetPatience(context);
+  v1::CompleteResponse response;
+  const grpc::Status status = stub_->Complete(&context, request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(response.outcome(), v1::OUTCOME_UNSOLVABLE);
+  EXPECT_EQ(response.certificate_missing(), "");
+  const absl::Status checked = checker::CheckCertificate(board, response.certificate());
+  EXPECT_TRUE(checked.ok()) << checked;
   EXPECT_TRUE(AwaitInUse(0));
 }
 

@@ -101,7 +101,10 @@ struct CallOptions {
   // into parts, the split's tree, 28 bytes a node, level by level (up to
   // 65,536 nodes times the free rows). Each ask adds to the ones before. An
   // error ends the call with it, saying what it was for; unset, nothing is
-  // asked.
+  // asked. A certificate (CompleteOptions::want_certificate) asks too, a
+  // step of 1 MiB or more at a time as it grows, from the search's threads
+  // one at a time; an error there drops the certificate, and
+  // certificate_missing says why.
   std::function<absl::Status(uint64_t bytes)> reserve_memory;
 };
 
@@ -115,8 +118,9 @@ struct CompleteOptions : CallOptions {
   // board the exact search decides, on as many threads as without one.
   bool want_certificate = false;
   CertificateFormat certificate_format = CertificateFormat::kBinary;
-  // Certificates longer than this are dropped (certificate_missing says so):
-  // 256 MiB of the binary format is about a billion search nodes.
+  // Certificates longer than this, or that reserve_memory refuses, are
+  // dropped (certificate_missing says so): 256 MiB of the binary format is
+  // about a billion search nodes.
   size_t certificate_max_bytes = size_t{256} << 20;
   // CompleteMethod::kExact only (INVALID_ARGUMENT otherwise): search one
   // part of the exact search's tree (nqueens/parts.h). kUnsolvable then

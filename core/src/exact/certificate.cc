@@ -87,12 +87,40 @@ std::vector<uint32_t> LinesByRank(absl::Span<const uint32_t> ranks) {
 
 }  // namespace
 
+bool CertificateMemory::Hold(uint64_t bytes) {
+  if (!reserve_) return true;
+  absl::MutexLock lock(&mutex_);
+  if (!refused_status_.ok()) return false;
+  held_ += bytes;
+  if (held_ <= reserved_) return true;
+  const uint64_t step = std::max({held_ - reserved_, kMinStep, reserved_ / 4});
+  if (absl::Status reserved = reserve_(step); !reserved.ok()) {
+    refused_status_ = std::move(reserved);
+    refused_.store(true, std::memory_order_relaxed);
+    return false;
+  }
+  reserved_ += step;
+  return true;
+}
+
+void CertificateMemory::Release(uint64_t bytes) {
+  absl::MutexLock lock(&mutex_);
+  held_ -= std::min(held_, bytes);
+}
+
+std::string CertificateMemory::refusal() const {
+  absl::MutexLock lock(&mutex_);
+  return absl::StrCat("the certificate did not fit in memory: ", refused_status_.message());
+}
+
 CertificateWriter::CertificateWriter(CertificateFormat format, absl::Span<const uint32_t> rows,
-                                     absl::Span<const uint32_t> columns, size_t max_bytes)
+                                     absl::Span<const uint32_t> columns, size_t max_bytes,
+                                     CertificateMemory* memory)
     : format_(format),
       rows_(rows),
       columns_(columns),
       max_bytes_(max_bytes),
+      memory_(memory),
       word_lines_(rows.size() <= 64),
       pieces_(1) {}
 
@@ -101,6 +129,8 @@ void CertificateWriter::Restart() {
   std::string().swap(raw_);
   pieces_.assign(1, std::string());
   bytes_ = 0;
+  if (memory_ != nullptr) memory_->Release(held_);
+  held_ = 0;
   branches_.clear();
   cells_left_.clear();
   in_bits_ = false;
@@ -304,7 +334,7 @@ size_t CertificateWriter::Slot() {
 void CertificateWriter::FillSlot(size_t slot, std::optional<std::string> subtree) {
   if (overflowed_) return;
   if (!subtree.has_value()) {
-    Count(max_bytes_ + 1);
+    Overflow();
     return;
   }
   std::string& piece = pieces_[slot];
@@ -314,16 +344,17 @@ void CertificateWriter::FillSlot(size_t slot, std::optional<std::string> subtree
     std::string framed(1, static_cast<char>(kFramed));
     AppendVarint(framed, CountFrames(*subtree));
     if (!AppendFrame(framed, piece)) {
-      Count(max_bytes_ + 1);
+      Overflow();
       return;
     }
   }
-  Count(piece.size() + subtree->size());
+  // The subtree's writer held its bytes: this one takes them over.
+  Count(piece.size() + subtree->size(), subtree->size());
   if (!overflowed_) piece += *subtree;
 }
 
 CertificateWriter CertificateWriter::SlotWriter() const {
-  CertificateWriter writer(format_, rows_, columns_, max_bytes_);
+  CertificateWriter writer(format_, rows_, columns_, max_bytes_, memory_);
   writer.ranked_ = ranked_;
   return writer;
 }
@@ -331,6 +362,7 @@ CertificateWriter CertificateWriter::SlotWriter() const {
 std::optional<std::string> CertificateWriter::Finish() {
   Flush();
   if (overflowed_) return std::nullopt;
+  held_ = 0;  // the caller holds the tree now
   std::string tree;
   tree.reserve(bytes_);
   for (std::string& piece : pieces_) {
@@ -351,16 +383,23 @@ void CertificateWriter::Flush() {
   if (format_ == CertificateFormat::kText) {
     piece += raw_;
   } else if (!AppendFrame(raw_, piece)) {
-    Count(max_bytes_ + 1);  // zlib ran out of memory: no certificate either
+    Overflow();  // zlib ran out of memory: no certificate either
     return;
   }
   raw_.clear();
   Count(piece.size() - before);
 }
 
-void CertificateWriter::Count(size_t bytes) {
+void CertificateWriter::Count(size_t bytes, size_t taken_over) {
   bytes_ += bytes;
-  if (bytes_ <= max_bytes_) return;
+  held_ += bytes;
+  if (bytes_ <= max_bytes_ && (memory_ == nullptr || memory_->Hold(bytes - taken_over))) return;
+  Overflow();
+}
+
+void CertificateWriter::Overflow() {
+  if (memory_ != nullptr) memory_->Release(held_);
+  held_ = 0;
   overflowed_ = true;
   std::string().swap(raw_);
   pieces_.assign(1, std::string());

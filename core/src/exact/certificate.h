@@ -7,12 +7,17 @@
 #ifndef NQUEENS_EXACT_CERTIFICATE_H_
 #define NQUEENS_EXACT_CERTIFICATE_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "nqueens/parts.h"
 #include "nqueens/solver.h"
@@ -20,9 +25,41 @@
 namespace nqueens::internal {
 
 // The certificate a search is asked for: none when max_bytes is 0.
+// `reserve_memory`, when set, is asked for each step of memory the
+// certificate grows by (CompleteOptions::reserve_memory: a server's budget).
 struct CertificateWanted {
   CertificateFormat format = CertificateFormat::kBinary;
   size_t max_bytes = 0;
+  std::function<absl::Status(uint64_t bytes)> reserve_memory;
+};
+
+// The memory that the trees of one search's writers hold together (one
+// writer per thread), reserved of `reserve` (none: no limit) a step ahead as
+// they grow. Once a step is refused every writer drops its tree, and
+// refusal() says why.
+class CertificateMemory {
+ public:
+  explicit CertificateMemory(std::function<absl::Status(uint64_t bytes)> reserve)
+      : reserve_(std::move(reserve)) {}
+
+  // Whether `bytes` more may be held.
+  bool Hold(uint64_t bytes);
+  // `bytes` no longer held: a run's tree dropped at a restart.
+  void Release(uint64_t bytes);
+  bool refused() const { return refused_.load(std::memory_order_relaxed); }
+  // Why the certificate is missing after a refusal.
+  std::string refusal() const;
+
+ private:
+  // The least step asked for: few calls to `reserve` for a long tree.
+  static constexpr uint64_t kMinStep = uint64_t{1} << 20;
+
+  const std::function<absl::Status(uint64_t bytes)> reserve_;
+  mutable absl::Mutex mutex_;
+  uint64_t held_ ABSL_GUARDED_BY(mutex_) = 0;
+  uint64_t reserved_ ABSL_GUARDED_BY(mutex_) = 0;
+  absl::Status refused_status_ ABSL_GUARDED_BY(mutex_);
+  std::atomic<bool> refused_{false};
 };
 
 // Writes a proof tree, the part of a certificate between its header and its
@@ -32,9 +69,10 @@ class CertificateWriter {
   // Lines are free indices: free row a is board row rows[a], free column b
   // board column columns[b] (FreeBoard::rows(), columns(); both must outlive
   // the writer). A tree longer than `max_bytes` is dropped (the verdict
-  // stands).
+  // stands), as is one that `memory` (null: none) refuses to hold.
   CertificateWriter(CertificateFormat format, absl::Span<const uint32_t> rows,
-                    absl::Span<const uint32_t> columns, size_t max_bytes);
+                    absl::Span<const uint32_t> columns, size_t max_bytes,
+                    CertificateMemory* memory = nullptr);
 
   // Starts over, for a new run of the search (the ranks stay in force).
   void Restart();
@@ -110,11 +148,16 @@ class CertificateWriter {
   // MaybeFlush once they fill a frame.
   void Flush();
   void MaybeFlush();
-  void Count(size_t bytes);
+  // `bytes` more in the tree, of which `taken_over` (a slot's subtree) some
+  // other writer of this search already held.
+  void Count(size_t bytes, size_t taken_over = 0);
+  // Drops the tree: it outgrew max_bytes or the memory.
+  void Overflow();
 
   const CertificateFormat format_;
   const absl::Span<const uint32_t> rows_, columns_;
   const size_t max_bytes_;
+  CertificateMemory* const memory_;
   const bool word_lines_;  // at most 64 free rows: OpenBranch::cells_left
   bool ranked_ = false;
   bool packing_ = true;
@@ -128,6 +171,7 @@ class CertificateWriter {
   std::string raw_;                  // written since the last Flush
   std::vector<std::string> pieces_;  // the tree so far; a slot is an empty piece
   size_t bytes_ = 0;                 // in pieces_ and raw_
+  size_t held_ = 0;                  // of memory_, for pieces_ (until Finish hands them over)
   std::vector<OpenBranch> branches_;
   std::vector<uint32_t> cells_left_;
 };

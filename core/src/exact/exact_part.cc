@@ -28,13 +28,15 @@ class PartCertificate {
         format_(wanted.format),
         max_bytes_(wanted.max_bytes),
         writing_(max_bytes_ > 0),
+        memory_(wanted.reserve_memory),
         header_(writing_ ? CertificateHeader(format_, n, n - board.size(), part) : ""),
         tree_max_bytes_(max_bytes_ - std::min(max_bytes_, header_.size())) {}
 
   // The writer of the next node's proof, or null when none is written.
   CertificateWriter* Writer() {
     if (!writing_) return nullptr;
-    writer_.emplace(format_, board_.rows(), board_.columns(), tree_max_bytes_ - proof_bytes_);
+    writer_.emplace(format_, board_.rows(), board_.columns(), tree_max_bytes_ - proof_bytes_,
+                    &memory_);
     return &*writer_;
   }
 
@@ -68,7 +70,8 @@ class PartCertificate {
                              });
     }
     if (!tree.has_value()) {
-      result.certificate_missing = CertificateOutgrew(max_bytes_);
+      result.certificate_missing =
+          memory_.refused() ? memory_.refusal() : CertificateOutgrew(max_bytes_);
       return;
     }
     tree->insert(0, header_);
@@ -82,6 +85,7 @@ class PartCertificate {
   const CertificateFormat format_;
   const size_t max_bytes_;
   bool writing_;
+  CertificateMemory memory_;  // of the nodes' proofs
   const std::string header_;
   const size_t tree_max_bytes_;
   std::optional<CertificateWriter> writer_;

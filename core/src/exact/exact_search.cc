@@ -124,10 +124,11 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
   const std::string header = certifies ? CertificateHeader(wanted.format, composition.size(),
                                                            composition.size() - board->size(), {})
                                        : "";
+  CertificateMemory memory(wanted.reserve_memory);
   std::optional<CertificateWriter> certificate;
   if (certifies) {
     certificate.emplace(wanted.format, board->rows(), board->columns(),
-                        wanted.max_bytes - std::min(wanted.max_bytes, header.size()));
+                        wanted.max_bytes - std::min(wanted.max_bytes, header.size()), &memory);
   }
   SubtreeSearch how;
   how.threads = threads;
@@ -144,7 +145,8 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     *tree += CertificateEnd(wanted.format);
     result.certificate = std::move(tree);
   } else {
-    result.certificate_missing = CertificateOutgrew(wanted.max_bytes);
+    result.certificate_missing =
+        memory.refused() ? memory.refusal() : CertificateOutgrew(wanted.max_bytes);
   }
   return result;
 }

@@ -204,6 +204,7 @@ absl::StatusOr<std::optional<CompletionResult>> Decide(const BoardState& state,
   internal::CertificateWanted certificate;
   certificate.format = options.certificate_format;
   certificate.max_bytes = options.want_certificate ? options.certificate_max_bytes : 0;
+  certificate.reserve_memory = options.reserve_memory;
   absl::StatusOr<internal::ExactResult> exact =
       options.part.whole()
           ? internal::ExactComplete(state.columns(), budget, stop, options.threads, certificate)
