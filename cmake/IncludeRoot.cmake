@@ -1,13 +1,17 @@
-# nqueens_include_root(TARGET): TARGET's headers are included as
-# "FOLDER/name.h", FOLDER being the folder of the calling CMakeLists.txt
-# ("client/boards/board_io.h"). The include path holds a link to that folder
-# alone, not the whole tree, so that no one reaches the core's internals
-# through it.
+# nqueens_include_root(TARGET [SOURCE_DIR]): TARGET's headers are included as
+# "FOLDER/name.h", FOLDER being SOURCE_DIR's name (default: the folder of the
+# calling CMakeLists.txt; "client/boards/board_io.h"). The include path holds
+# a link to that folder alone, not the whole tree, so that no one reaches the
+# core's internals through it.
 function(nqueens_include_root target)
-  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  set(source_dir ${CMAKE_CURRENT_SOURCE_DIR})
+  if(ARGC GREATER 1)
+    set(source_dir ${ARGV1})
+  endif()
+  get_filename_component(folder ${source_dir} NAME)
   set(root ${PROJECT_BINARY_DIR}/include_roots/${folder})
   file(MAKE_DIRECTORY ${root})
-  file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR} ${root}/${folder} SYMBOLIC)
+  file(CREATE_LINK ${source_dir} ${root}/${folder} SYMBOLIC)
   target_include_directories(${target} PUBLIC ${root})
 endfunction()
 
