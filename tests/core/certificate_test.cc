@@ -321,9 +321,11 @@ TEST(CertificateTest, CertificateMemoryReservesStepsAheadUntilARefusal) {
   EXPECT_TRUE(memory.Hold(3 * kMiB));  // more than a step: what is missing
   EXPECT_EQ(asked, (std::vector<uint64_t>{kMiB, 3 * kMiB}));
   EXPECT_FALSE(memory.refused());
+  EXPECT_EQ(memory.WhyDropped(100), "the certificate outgrew its limit of 100 bytes");
   EXPECT_FALSE(memory.Hold(3 * kMiB));  // 3 MiB asked, 2 MiB left
   EXPECT_TRUE(memory.refused());
-  EXPECT_EQ(memory.refusal(), "the certificate did not fit in memory: no room (--memory-budget)");
+  EXPECT_EQ(memory.WhyDropped(100),
+            "the certificate did not fit in memory: no room (--memory-budget)");
   EXPECT_FALSE(memory.Hold(1));
   EXPECT_EQ(asked.size(), 3u);  // not asked again
   // Without a budget to ask, any size is held.

@@ -108,7 +108,8 @@ void CertificateMemory::Release(uint64_t bytes) {
   held_ -= std::min(held_, bytes);
 }
 
-std::string CertificateMemory::refusal() const {
+std::string CertificateMemory::WhyDropped(size_t max_bytes) const {
+  if (!refused()) return absl::StrCat("the certificate outgrew its limit of ", max_bytes, " bytes");
   absl::MutexLock lock(&mutex_);
   return absl::StrCat("the certificate did not fit in memory: ", refused_status_.message());
 }
@@ -423,10 +424,6 @@ std::string CertificateHeader(CertificateFormat format, uint64_t n, uint64_t giv
 
 std::string CertificateEnd(CertificateFormat format) {
   return format == CertificateFormat::kBinary ? std::string(1, '\0') : "end\n";
-}
-
-std::string CertificateOutgrew(size_t max_bytes) {
-  return absl::StrCat("the certificate outgrew its limit of ", max_bytes, " bytes");
 }
 
 }  // namespace nqueens::internal

@@ -36,7 +36,7 @@ struct CertificateWanted {
 // The memory that the trees of one search's writers hold together (one
 // writer per thread), reserved of `reserve` (none: no limit) a step ahead as
 // they grow. Once a step is refused every writer drops its tree, and
-// refusal() says why.
+// WhyDropped() says why.
 class CertificateMemory {
  public:
   explicit CertificateMemory(std::function<absl::Status(uint64_t bytes)> reserve)
@@ -47,8 +47,9 @@ class CertificateMemory {
   // `bytes` no longer held: a run's tree dropped at a restart.
   void Release(uint64_t bytes);
   bool refused() const { return refused_.load(std::memory_order_relaxed); }
-  // Why the certificate is missing after a refusal.
-  std::string refusal() const;
+  // Why a dropped certificate is missing: the refusal, or else that it
+  // outgrew its limit of `max_bytes`.
+  std::string WhyDropped(size_t max_bytes) const;
 
  private:
   // The least step asked for: few calls to `reserve` for a long tree.
@@ -182,9 +183,6 @@ std::string CertificateHeader(CertificateFormat format, uint64_t n, uint64_t giv
                               const PartSelector& part);
 // Its bytes after the tree.
 std::string CertificateEnd(CertificateFormat format);
-
-// Why a certificate of at most max_bytes is missing: it outgrew them.
-std::string CertificateOutgrew(size_t max_bytes);
 
 }  // namespace nqueens::internal
 

@@ -70,8 +70,7 @@ class PartCertificate {
                              });
     }
     if (!tree.has_value()) {
-      result.certificate_missing =
-          memory_.refused() ? memory_.refusal() : CertificateOutgrew(max_bytes_);
+      result.certificate_missing = memory_.WhyDropped(max_bytes_);
       return;
     }
     tree->insert(0, header_);

@@ -145,8 +145,7 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     *tree += CertificateEnd(wanted.format);
     result.certificate = std::move(tree);
   } else {
-    result.certificate_missing =
-        memory.refused() ? memory.refusal() : CertificateOutgrew(wanted.max_bytes);
+    result.certificate_missing = memory.WhyDropped(wanted.max_bytes);
   }
   return result;
 }
