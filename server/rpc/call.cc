@@ -167,7 +167,10 @@ absl::Status Call::ReserveMemory(uint64_t bytes) {
   const uint64_t held = memory_.has_value() ? memory_->bytes() : 0;
   if (bytes <= held) return absl::OkStatus();
   absl::StatusOr<MemoryBudget::Reservation> more = ReserveApart(bytes - held, held);
-  if (!more.ok()) return more.status();
+  if (!more.ok()) {
+    memory_refused_.store(true, std::memory_order_relaxed);
+    return more.status();
+  }
   if (memory_.has_value()) {
     memory_->Absorb(*std::move(more));
   } else {

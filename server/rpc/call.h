@@ -88,6 +88,9 @@ class Call {
   // Grows what this call holds of the memory budget to `bytes` in all (never
   // shrinks it); RESOURCE_EXHAUSTED, naming the budget, when that does not fit.
   absl::Status ReserveMemory(uint64_t bytes);
+  // Whether ReserveMemory refused some: a call that goes on without them
+  // (a certificate dropped) lacks them for the budget's sake.
+  bool memory_refused() const { return memory_refused_.load(std::memory_order_relaxed); }
   // `bytes` of the budget apart from what the call holds, for what the call
   // holds only for a while (a batch's message, an item in work), with the
   // refusals of ReserveMemory; `held`: what the call needs besides, for the
@@ -185,6 +188,7 @@ class Call {
   // Its status is written once, before finished_ is set.
   CallRecord record_;
   std::optional<MemoryBudget::Reservation> memory_;
+  std::atomic<bool> memory_refused_{false};
   std::vector<std::string> lowered_limits_;
   // Cancel() and Schedule() may race (OnCancel against a stream's last read).
   absl::Mutex schedule_mutex_;

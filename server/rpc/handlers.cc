@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "nqueens/count.h"
@@ -159,11 +158,8 @@ CertificateRoom RoomFor(const Call& call, const Request& request) {
 
 // A certificate the core dropped for want of `room` says which limit it met.
 // One the memory budget refused (the call's reserve_memory) says so already.
-void NameCertificateLimit(const CertificateRoom& room, CompletionResult& result) {
-  if (result.certificate_missing.empty() ||
-      absl::StrContains(result.certificate_missing, "(--memory-budget)")) {
-    return;
-  }
+void NameCertificateLimit(const Call& call, const CertificateRoom& room, CompletionResult& result) {
+  if (result.certificate_missing.empty() || call.memory_refused()) return;
   absl::StrAppend(&result.certificate_missing, "; ", room.limit);
 }
 
@@ -182,7 +178,7 @@ absl::StatusOr<CompletionResult> RunComplete(
                            : nqueens::Complete(std::move(board), options);
   if (!result.ok()) return result;
   call.set_result(*result);
-  NameCertificateLimit(room, *result);
+  NameCertificateLimit(call, room, *result);
   return result;
 }
 
@@ -354,7 +350,7 @@ absl::StatusOr<v1::CompleteResponse> CompleteItem(const Call& call,
   if (!board.ok()) return board.status();
   absl::StatusOr<CompletionResult> result = nqueens::Complete(*std::move(board), *options);
   if (!result.ok()) return result.status();
-  NameCertificateLimit(room, *result);
+  NameCertificateLimit(call, room, *result);
   result->stats.lowered_limits = std::move(lowered);
   v1::CompleteResponse response;
   SetResultHeader(n, *result, &response);
