@@ -57,6 +57,8 @@ test_packages=(
   lintian man-db
   # tests/http: the playground page's test drives a headless Chromium.
   chromium
+  # The end-to-end tests print a hung server's stacks with it.
+  gdb
   # tests/node: the API checks' tools from npm (scripts/npm-tools.sh), and
   # the Node that runs them.
   nodejs npm

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
 
 extern char** environ;
 
@@ -51,6 +55,32 @@ void ReadSome(int& fd, std::string& out) {
   } else if (got == 0 || errno != EINTR) {
     Close(fd);
   }
+}
+
+// How long a child may take to end after SIGTERM before the test reports it
+// as hung: well within the tests' timeout, so that the report is seen.
+constexpr int kExitWaitSeconds = 60;
+
+// Whether `pid` ended within `seconds` (it stays to be reaped).
+bool EndsWithin(pid_t pid, int seconds) {
+  const int fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  Check(fd >= 0, "pidfd_open");
+  pollfd ended = {fd, POLLIN, 0};
+  int ready;
+  while ((ready = poll(&ended, 1, seconds * 1000)) < 0) Check(errno == EINTR, "poll");
+  close(fd);
+  return ready > 0;
+}
+
+// Prints the stacks of the hung `pid`'s threads (with gdb, where there is
+// one: a hang no run here reproduced needs them), then kills it.
+void ReportHang(pid_t pid) {
+  std::fprintf(stderr, "subprocess %d did not end within %d s of SIGTERM; its threads:\n", pid,
+               kExitWaitSeconds);
+  const std::string stacks =
+      absl::StrCat("gdb -batch -nx -p ", pid, " -ex 'thread apply all bt' 1>&2");
+  if (std::system(stacks.c_str()) != 0) std::fprintf(stderr, "(gdb could not say)\n");
+  kill(pid, SIGKILL);
 }
 
 }  // namespace
@@ -102,6 +132,10 @@ Subprocess::~Subprocess() {
   if (pid_ > 0) {
     kill(pid_, SIGTERM);
     kill(pid_, SIGCONT);  // a child that a test stopped takes SIGTERM once it runs
+    if (!EndsWithin(pid_, kExitWaitSeconds)) {
+      ReportHang(pid_);
+      ADD_FAILURE() << "subprocess " << pid_ << " hung after SIGTERM (its stacks are above)";
+    }
     Wait();
   }
   if (discarder_.joinable()) discarder_.join();

@@ -29,7 +29,8 @@ class Subprocess {
   explicit Subprocess(const std::vector<std::string>& argv, bool capture_stderr = true,
                       const std::string& stderr_path = "");
   // Kills the child with SIGTERM if it still runs (resuming it if it was
-  // stopped), then reaps it.
+  // stopped), then reaps it. A child still there a minute later fails the
+  // test, with its threads' stacks, and is killed.
   ~Subprocess();
   Subprocess(const Subprocess&) = delete;
   Subprocess& operator=(const Subprocess&) = delete;
