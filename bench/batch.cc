@@ -21,11 +21,11 @@
 #include "absl/strings/str_format.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
+#include "bench/compositions.h"
+#include "bench/server_process.h"
 #include "client/backends/backend.h"
-#include "compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "server_process.h"
 
 ABSL_FLAG(uint64_t, items, 100'000, "compositions per run");
 ABSL_FLAG(uint32_t, n, 1000, "board size");

@@ -51,12 +51,12 @@
 #include "bench/common/clocks.h"
 #include "bench/common/report.h"
 #include "bench/common/stats.h"
+#include "bench/server_process.h"
 #include "nqueens/board.h"
 #include "nqueens/seed.h"
 #include "nqueens/solver.h"
 #include "nqueens/v1/nqueens.grpc.pb.h"
 #include "nqueens/validate.h"
-#include "server_process.h"
 #include "wire/convert.h"
 
 ABSL_FLAG(std::string, server_binary, "build/server/nqueens-server", "the server to start");

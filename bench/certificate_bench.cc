@@ -33,9 +33,9 @@
 #include "bench/common/clocks.h"
 #include "bench/common/report.h"
 #include "bench/common/stats.h"
-#include "compositions.h"
+#include "bench/compositions.h"
+#include "bench/proc_memory.h"
 #include "nqueens/solver.h"
-#include "proc_memory.h"
 
 ABSL_FLAG(std::vector<std::string>, boards, {}, "board files (q format) of unsolvable boards");
 ABSL_FLAG(std::vector<std::string>, m, {},

@@ -1,4 +1,4 @@
-#include "compositions.h"
+#include "bench/compositions.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -21,7 +21,7 @@
 #include "absl/time/clock.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
-#include "compositions.h"
+#include "bench/compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 

@@ -24,9 +24,9 @@
 #include "absl/strings/str_split.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
+#include "bench/proc_memory.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "proc_memory.h"
 
 ABSL_FLAG(std::string, sizes, "1000,10000,100000,1000000,10000000,100000000",
           "board sizes, comma-separated");

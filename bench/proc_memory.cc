@@ -1,4 +1,4 @@
-#include "proc_memory.h"
+#include "bench/proc_memory.h"
 
 #include <fstream>
 #include <sstream>

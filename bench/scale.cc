@@ -78,13 +78,13 @@
 #include "absl/time/time.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
+#include "bench/proc_memory.h"
+#include "bench/server_process.h"
 #include "client/backends/backend.h"
 #include "client/boards/board_io.h"
 #include "nqueens/board.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "proc_memory.h"
-#include "server_process.h"
 
 extern char** environ;
 

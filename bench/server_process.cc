@@ -1,4 +1,4 @@
-#include "server_process.h"
+#include "bench/server_process.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "bench/common/clocks.h"
-#include "proc_memory.h"
+#include "bench/proc_memory.h"
 
 extern char** environ;
 

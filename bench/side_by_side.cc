@@ -37,10 +37,10 @@
 #include "bench/common/clocks.h"
 #include "bench/common/report.h"
 #include "bench/common/stats.h"
-#include "compositions.h"
+#include "bench/compositions.h"
+#include "bench/proc_memory.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "proc_memory.h"
 
 ABSL_FLAG(std::vector<std::string>, solve_n,
           (std::vector<std::string>{"8", "100", "1000", "10000", "1000000", "10000000",

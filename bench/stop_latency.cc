@@ -72,9 +72,9 @@
 #include "absl/strings/str_split.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
+#include "bench/proc_memory.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
-#include "proc_memory.h"
 
 ABSL_FLAG(uint64_t, n, 100000000, "board size");
 ABSL_FLAG(std::string, calls, "random,complete,known,constructive,validate",

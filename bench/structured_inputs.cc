@@ -25,7 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "bench/common/clocks.h"
 #include "bench/common/stats.h"
-#include "compositions.h"
+#include "bench/compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 

@@ -27,7 +27,7 @@
 #include "absl/time/clock.h"
 #include "bench/common/clocks.h"
 #include "bench/common/report.h"
-#include "compositions.h"
+#include "bench/compositions.h"
 #include "nqueens/solver.h"
 #include "nqueens/validate.h"
 
