@@ -197,8 +197,10 @@ TEST(CertificateTest, TwoThreadsWriteTheTreeOneWrites) {
               ? RunWordSearch(*free_board, UINT64_MAX, stop, 7, &writer)
               : RunParallelWordSearch(word_board, UINT64_MAX, stop, 7, search_threads, {}, &writer);
       if (outcome.solutions > 0) return std::nullopt;
-      return CertificateHeader(format, board.size(), board.size() - free_board->size(), {}) +
-             writer.Finish().value() + CertificateEnd(format);
+      return writer
+          .Finish(CertificateHeader(format, board.size(), board.size() - free_board->size(), {}),
+                  CertificateEnd(format))
+          .value();
     };
     const std::optional<std::string> one = prove(1, kText);
     if (!one.has_value()) continue;
@@ -332,6 +334,38 @@ TEST(CertificateTest, CertificateMemoryReservesStepsAheadUntilARefusal) {
   CertificateMemory unlimited({});
   EXPECT_TRUE(unlimited.Hold(uint64_t{1} << 40));
   EXPECT_FALSE(unlimited.refused());
+}
+
+// Finish copies the tree's pieces into one string between the header and
+// the end: for that moment the memory holds the tree twice, and asks for it.
+TEST(CertificateTest, FinishHoldsTheTreeTwiceWhileItCopiesIt) {
+  constexpr uint64_t kMiB = uint64_t{1} << 20;
+  constexpr int kLeaves = 262'144;  // "e r 0\n": 1.5 MiB of text
+  const std::vector<uint32_t> lines = {0};
+  const std::string header = "header\n", end = "end\n";
+  for (const uint64_t room : {2 * kMiB, 4 * kMiB}) {
+    SCOPED_TRACE(room);
+    uint64_t asked = 0;
+    CertificateMemory memory([&](uint64_t bytes) {
+      if (asked + bytes > room) return absl::ResourceExhaustedError("no room");
+      asked += bytes;
+      return absl::OkStatus();
+    });
+    CertificateWriter writer(kText, lines, lines, size_t{1} << 30, &memory);
+    for (int leaf = 0; leaf < kLeaves; ++leaf) writer.Empty(true, 0);
+    const std::optional<std::string> whole = writer.Finish(header, end);
+    if (room < 3 * kMiB) {  // the tree fits, its copy does not
+      EXPECT_FALSE(whole.has_value());
+      EXPECT_TRUE(memory.refused());
+      continue;
+    }
+    ASSERT_TRUE(whole.has_value());
+    const size_t tree_bytes = 6 * size_t{kLeaves};
+    ASSERT_EQ(whole->size(), header.size() + tree_bytes + end.size());
+    EXPECT_TRUE(absl::StartsWith(*whole, header + "e r 0\n"));
+    EXPECT_TRUE(absl::EndsWith(*whole, "e r 0\n" + end));
+    EXPECT_GE(asked, tree_bytes + whole->size());  // the pieces and the copy
+  }
 }
 
 // ExactComplete asks for the memory of the certificate it writes, on one

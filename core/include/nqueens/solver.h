@@ -102,9 +102,10 @@ struct CallOptions {
   // 65,536 nodes times the free rows). Each ask adds to the ones before. An
   // error ends the call with it, saying what it was for; unset, nothing is
   // asked. A certificate (CompleteOptions::want_certificate) asks too, a
-  // step of 1 MiB or more at a time as it grows, from the search's threads
-  // one at a time; an error there drops the certificate, and
-  // certificate_missing says why.
+  // step of 1 MiB or more at a time as it grows (and twice its size while
+  // its pieces are copied into one), from the search's threads one at a
+  // time; an error there drops the certificate, and certificate_missing
+  // says why.
   std::function<absl::Status(uint64_t bytes)> reserve_memory;
 };
 

@@ -349,9 +349,17 @@ void CertificateWriter::FillSlot(size_t slot, std::optional<std::string> subtree
       return;
     }
   }
-  // The subtree's writer held its bytes: this one takes them over.
-  Count(piece.size() + subtree->size(), subtree->size());
+  // The subtree's writer held its bytes: this one takes them over. The
+  // append copies them: until the subtree goes, the memory holds them twice.
+  const size_t copied = subtree->size();
+  if (memory_ != nullptr && !memory_->Hold(copied)) {
+    Overflow();
+    return;
+  }
+  Count(piece.size() + copied, copied);
   if (!overflowed_) piece += *subtree;
+  subtree.reset();
+  if (memory_ != nullptr) memory_->Release(copied);
 }
 
 CertificateWriter CertificateWriter::SlotWriter() const {
@@ -360,16 +368,25 @@ CertificateWriter CertificateWriter::SlotWriter() const {
   return writer;
 }
 
-std::optional<std::string> CertificateWriter::Finish() {
+std::optional<std::string> CertificateWriter::Finish(absl::string_view header,
+                                                     absl::string_view end) {
   Flush();
   if (overflowed_) return std::nullopt;
-  held_ = 0;  // the caller holds the tree now
+  const size_t bytes = header.size() + bytes_ + end.size();
+  if (memory_ != nullptr && !memory_->Hold(bytes)) {
+    Overflow();
+    return std::nullopt;
+  }
   std::string tree;
-  tree.reserve(bytes_);
+  tree.reserve(bytes);
+  tree.append(header.data(), header.size());
   for (std::string& piece : pieces_) {
     tree += piece;
     std::string().swap(piece);
   }
+  tree.append(end.data(), end.size());
+  if (memory_ != nullptr) memory_->Release(held_);  // the pieces are gone
+  held_ = 0;                                        // the caller holds the tree now
   return tree;
 }
 

@@ -17,6 +17,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "nqueens/parts.h"
@@ -111,9 +112,11 @@ class CertificateWriter {
   // A writer of a subtree for one of this one's slots.
   CertificateWriter SlotWriter() const;
 
-  // The tree of a search that ended without a solution; nullopt when it
-  // outgrew max_bytes.
-  std::optional<std::string> Finish();
+  // The tree of a search that ended without a solution, between `header`
+  // and `end` (CertificateHeader, CertificateEnd: a whole certificate);
+  // nullopt when it outgrew max_bytes or the memory. The memory holds the
+  // tree twice while its pieces are copied into one string.
+  std::optional<std::string> Finish(absl::string_view header = {}, absl::string_view end = {});
 
  private:
   // A branch whose children are still being placed (until its last one).

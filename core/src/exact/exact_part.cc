@@ -57,25 +57,24 @@ class PartCertificate {
   // why there is none.
   void Finish(const ExactSplit& split, ExactResult& result) {
     if (max_bytes_ == 0) return;
-    std::optional<std::string> tree;
+    std::optional<std::string> whole;
     if (writing_) {
-      tree = split.WriteTree(board_, format_, tree_max_bytes_,
-                             [this](uint64_t node, CertificateWriter& writer) {
-                               if (node % part_.count != part_.index) {
-                                 writer.Other();
-                                 return;
-                               }
-                               // Each proof goes as the certificate grows, which halves the peak.
-                               writer.Embed(std::move(proofs_[node / part_.count]));
-                             });
+      CertificateWriter top(format_, board_.rows(), board_.columns(), tree_max_bytes_, &memory_);
+      split.WriteTree(top, [this](uint64_t node, CertificateWriter& writer) {
+        if (node % part_.count != part_.index) {
+          writer.Other();
+          return;
+        }
+        // Each proof goes as the certificate grows, which halves the peak.
+        writer.Embed(std::move(proofs_[node / part_.count]));
+      });
+      whole = top.Finish(header_, CertificateEnd(format_));
     }
-    if (!tree.has_value()) {
+    if (!whole.has_value()) {
       result.certificate_missing = memory_.WhyDropped(max_bytes_);
       return;
     }
-    tree->insert(0, header_);
-    *tree += CertificateEnd(format_);
-    result.certificate = std::move(tree);
+    result.certificate = std::move(whole);
   }
 
  private:

@@ -139,11 +139,9 @@ absl::StatusOr<ExactResult> ExactComplete(absl::Span<const uint32_t> composition
     return status;
   }
   if (result.verdict != ExactVerdict::kUnsolvable || !certifies) return result;
-  if (std::optional<std::string> tree = certificate->Finish(); tree.has_value()) {
-    // In place: a proof may take a good part of the memory.
-    tree->insert(0, header);
-    *tree += CertificateEnd(wanted.format);
-    result.certificate = std::move(tree);
+  if (std::optional<std::string> whole = certificate->Finish(header, CertificateEnd(wanted.format));
+      whole.has_value()) {
+    result.certificate = std::move(whole);
   } else {
     result.certificate_missing = memory.WhyDropped(wanted.max_bytes);
   }

@@ -196,13 +196,11 @@ std::vector<FreeQueen> ExactSplit::Prefix(uint64_t node) const {
   return Queens(levels_.size() - 1, live_[node]);
 }
 
-std::optional<std::string> ExactSplit::WriteTree(
-    const FreeBoard& board, CertificateFormat format, size_t max_bytes,
+void ExactSplit::WriteTree(
+    CertificateWriter& writer,
     const std::function<void(uint64_t node, CertificateWriter& writer)>& subtree) const {
-  CertificateWriter writer(format, board.rows(), board.columns(), max_bytes);
   uint64_t next_live = 0;
   WriteNode(0, 0, writer, subtree, next_live);
-  return writer.Finish();
 }
 
 // Preorder visits the last level's nodes in their order, so `next_live`

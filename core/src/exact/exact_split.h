@@ -46,13 +46,12 @@ class ExactSplit {
   // the board the split was made of).
   std::vector<FreeQueen> Prefix(uint64_t node) const;
 
-  // The top tree as a certificate's proof tree (certificate.h) in `format`,
-  // of at most `max_bytes`, nullopt when longer: in preorder, each dead node as its line
-  // without open cells and each live node i of the split's level written by
-  // subtree(i, writer). `board` is the split's (the tree's depth, a few
-  // levels, is the recursion's).
-  std::optional<std::string> WriteTree(
-      const FreeBoard& board, CertificateFormat format, size_t max_bytes,
+  // Writes the top tree into `writer` (certificate.h; of the split's
+  // board) as a proof tree: in preorder, each dead node as its line without
+  // open cells and each live node i of the split's level by subtree(i,
+  // writer). The tree's depth, a few levels, is the recursion's.
+  void WriteTree(
+      CertificateWriter& writer,
       const std::function<void(uint64_t node, CertificateWriter& writer)>& subtree) const;
 
  private:
