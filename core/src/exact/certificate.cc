@@ -130,7 +130,7 @@ void CertificateWriter::Restart() {
   std::string().swap(raw_);
   pieces_.assign(1, std::string());
   bytes_ = 0;
-  if (memory_ != nullptr) memory_->Release(held_);
+  Release(held_);
   held_ = 0;
   branches_.clear();
   cells_left_.clear();
@@ -352,14 +352,14 @@ void CertificateWriter::FillSlot(size_t slot, std::optional<std::string> subtree
   // The subtree's writer held its bytes: this one takes them over. The
   // append copies them: until the subtree goes, the memory holds them twice.
   const size_t copied = subtree->size();
-  if (memory_ != nullptr && !memory_->Hold(copied)) {
+  if (!Hold(copied)) {
     Overflow();
     return;
   }
   Count(piece.size() + copied, copied);
   if (!overflowed_) piece += *subtree;
   subtree.reset();
-  if (memory_ != nullptr) memory_->Release(copied);
+  Release(copied);
 }
 
 CertificateWriter CertificateWriter::SlotWriter() const {
@@ -373,7 +373,7 @@ std::optional<std::string> CertificateWriter::Finish(absl::string_view header,
   Flush();
   if (overflowed_) return std::nullopt;
   const size_t bytes = header.size() + bytes_ + end.size();
-  if (memory_ != nullptr && !memory_->Hold(bytes)) {
+  if (!Hold(bytes)) {
     Overflow();
     return std::nullopt;
   }
@@ -385,8 +385,8 @@ std::optional<std::string> CertificateWriter::Finish(absl::string_view header,
     std::string().swap(piece);
   }
   tree.append(end.data(), end.size());
-  if (memory_ != nullptr) memory_->Release(held_);  // the pieces are gone
-  held_ = 0;                                        // the caller holds the tree now
+  Release(held_);  // the pieces are gone
+  held_ = 0;       // the caller holds the tree now
   return tree;
 }
 
@@ -411,12 +411,12 @@ void CertificateWriter::Flush() {
 void CertificateWriter::Count(size_t bytes, size_t taken_over) {
   bytes_ += bytes;
   held_ += bytes;
-  if (bytes_ <= max_bytes_ && (memory_ == nullptr || memory_->Hold(bytes - taken_over))) return;
+  if (bytes_ <= max_bytes_ && Hold(bytes - taken_over)) return;
   Overflow();
 }
 
 void CertificateWriter::Overflow() {
-  if (memory_ != nullptr) memory_->Release(held_);
+  Release(held_);
   held_ = 0;
   overflowed_ = true;
   std::string().swap(raw_);

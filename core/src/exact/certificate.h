@@ -155,6 +155,11 @@ class CertificateWriter {
   // `bytes` more in the tree, of which `taken_over` (a slot's subtree) some
   // other writer of this search already held.
   void Count(size_t bytes, size_t taken_over = 0);
+  // Of memory_, when there is one (without, any size is held).
+  bool Hold(size_t bytes) { return memory_ == nullptr || memory_->Hold(bytes); }
+  void Release(size_t bytes) {
+    if (memory_ != nullptr) memory_->Release(bytes);
+  }
   // Drops the tree: it outgrew max_bytes or the memory.
   void Overflow();
 
